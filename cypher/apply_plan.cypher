@@ -1,0 +1,65 @@
+// Applies one planned batch atomically. The scope's version guards against a
+// concurrent writer: if it moved since the plan was read, nothing is written
+// and no row comes back, so the caller re-plans.
+MERGE (s:Scope {scope: $scope})
+ON CREATE SET s.version = 0, s.facts = 0, s.entities = 0, s.created_at = $now
+WITH s
+WHERE s.version = $version
+SET s.version = s.version + 1, s.facts = s.facts + $fact_delta, s.entities = s.entities + $entity_delta,
+    s.last_batch = $batch, s.updated_at = $now
+WITH s
+CALL {
+  WITH s
+  UNWIND $entities AS x
+  MERGE (n:Entity {scope: $scope, key: x.key})
+  ON CREATE SET n.name = x.name, n.type = x.type, n.aliases = [], n.created_at = x.created_at,
+                n.updated_at = x.updated_at
+}
+CALL {
+  WITH s
+  UNWIND $retarget AS x
+  MATCH (al:Alias {scope: $scope})
+  WHERE al.target = x.from
+  SET al.target = x.to
+}
+CALL {
+  WITH s
+  UNWIND $aliases AS x
+  MERGE (al:Alias {scope: $scope, key: x.key})
+  SET al.name = x.name, al.target = x.target
+}
+CALL {
+  WITH s
+  UNWIND $alias_names AS x
+  MATCH (n:Entity {scope: $scope, key: x.key})
+  SET n.aliases = n.aliases + x.names, n.updated_at = $now
+}
+CALL {
+  WITH s
+  UNWIND $expires AS id
+  MATCH ()-[r:FACT {id: id}]->()
+  WHERE r.scope = $scope AND r.expired_at IS NULL
+  SET r.expired_at = $now
+}
+CALL {
+  WITH s
+  UNWIND $updates AS x
+  MATCH ()-[r:FACT {id: x.id}]->()
+  WHERE r.scope = $scope AND r.expired_at IS NULL
+  SET r.confirmations = x.confirmations, r.confidence = x.confidence
+}
+CALL {
+  WITH s
+  UNWIND $creates AS x
+  MATCH (a:Entity {scope: $scope, key: x.subject})
+  MATCH (b:Entity {scope: $scope, key: x.object})
+  CREATE (a)-[r:FACT]->(b)
+  SET r = x.props
+}
+CALL {
+  WITH s
+  UNWIND $deletes AS k
+  MATCH (n:Entity {scope: $scope, key: k})
+  DETACH DELETE n
+}
+RETURN s.version AS version

@@ -1,0 +1,12 @@
+// Facts of one subject valid at $as_of (any time when null) as believed at $known_at.
+MATCH (a:Entity {scope: $scope, key: $subject})-[r:FACT]->(b:Entity)
+WHERE ($predicate IS NULL OR r.predicate = $predicate)
+  AND ($object IS NULL OR b.key = $object)
+  AND ($as_of IS NULL OR (r.valid_at <= $as_of AND (r.invalid_at IS NULL OR r.invalid_at > $as_of)))
+  AND r.recorded_at <= $known_at AND (r.expired_at IS NULL OR r.expired_at > $known_at)
+RETURN r.id AS id, a.name AS subject, r.predicate AS predicate, b.name AS object,
+       r.valid_at AS valid_at, r.invalid_at AS invalid_at, r.recorded_at AS recorded_at,
+       r.expired_at AS expired_at, r.confidence AS confidence, r.confirmations AS confirmations,
+       r.source AS source, r.client AS client, r.model AS model, r.session AS session
+ORDER BY valid_at, predicate, object, recorded_at
+LIMIT $limit

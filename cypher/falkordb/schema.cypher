@@ -1,0 +1,6 @@
+// FalkorDB: unique constraints are created by the driver with GRAPH.CONSTRAINT
+// (they need these exact-match indexes first); this file holds the indexes.
+CREATE INDEX FOR (e:Entity) ON (e.scope, e.key);
+CREATE INDEX FOR (a:Alias) ON (a.scope, a.key);
+CREATE INDEX FOR (s:Scope) ON (s.scope);
+CREATE INDEX FOR ()-[r:FACT]-() ON (r.id)

@@ -1,0 +1,7 @@
+// Version and counters of one scope; an absent scope reads as version 0.
+OPTIONAL MATCH (s:Scope {scope: $scope})
+RETURN coalesce(s.version, 0) AS version,
+       coalesce(s.facts, 0) AS facts,
+       coalesce(s.entities, 0) AS entities,
+       s.last_batch AS last_batch,
+       coalesce(s.updated_at, 0) AS updated_at

@@ -1,0 +1,841 @@
+"""The facade: validate -> domain rules -> catalogue -> backend, one transaction per call."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+import uuid
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+from synapse_graph.backends import Backend, open_backend
+from synapse_graph.catalogue import Q
+from synapse_graph.errors import (
+    ConcurrencyConflictError,
+    InvalidInputError,
+    InvalidScopeError,
+    InvalidTimeError,
+    QuotaExceededError,
+)
+from synapse_graph.models import Entity, Fact, PurgeResult, Stats, TimeInput, Triple, WriteResult
+from synapse_graph.rules.predicates import SAME_AS, PredicateRegistry, check_predicate
+from synapse_graph.rules.redaction import SecretMode, guard
+from synapse_graph.rules.text import check_scope, clean_name, clean_text, name_key
+from synapse_graph.rules.timeline import Plan, Provenance, Record, TimelinePlanner, Write, plan_merge
+from synapse_graph.rules.timeparse import from_micros, now_micros, to_micros
+
+TripleInput = Triple | tuple[str, str, str] | Mapping[str, Any]
+_MAX_ATTEMPTS = 25
+_DEFAULT_LIMIT = 100_000
+EXPORT_FORMAT = "synapse-graph/1"
+
+
+@dataclass
+class _ScopeState:
+    version: int
+    facts: int
+    entities: int
+    last_batch: str | None
+    updated_at: int
+
+
+@dataclass
+class _Changes:
+    """Everything one transaction will change, besides the timeline plan."""
+
+    plan: Plan = field(default_factory=Plan)
+    entities: dict[str, dict[str, Any]] = field(default_factory=dict)
+    aliases: list[dict[str, Any]] = field(default_factory=list)
+    alias_names: dict[str, list[str]] = field(default_factory=dict)
+    retarget: list[dict[str, str]] = field(default_factory=list)
+    deletes: list[str] = field(default_factory=list)
+    removed_facts: int = 0
+
+    def is_empty(self) -> bool:
+        return self.plan.is_empty() and not (self.entities or self.aliases or self.alias_names or self.deletes)
+
+
+@dataclass(frozen=True)
+class _Name:
+    display: str
+    key: str
+
+
+class Memory:
+    """A temporal knowledge-graph memory bound to one scope.
+
+    Args:
+        location: a file path (embedded FalkorDB, started and stopped by the library),
+            a FalkorDB URL (``redis://``, ``falkordb://``), a Neo4j URL (``bolt://``,
+            ``neo4j://``, ``neo4j+s://``), or ``None`` for ``memory.db`` in the user's
+            data directory (or ``$SYNAPSE_DB``).
+        scope: tenant/repo/session this memory reads and writes, e.g. ``"acme/web"``.
+        max_facts: quota of currently believed facts in the scope.
+        max_entities: quota of entities in the scope.
+        secrets: ``"redact"`` replaces secrets in names and sources by placeholders;
+            ``"reject"`` refuses them with :class:`~synapse_graph.errors.SecretRejectedError`.
+        client: provenance recorded on every fact this memory writes.
+        single_valued: predicates that hold one value at a time (default: a built-in
+            set such as ``LIVES_IN`` and ``WORKS_AT``); extend with ``memory.predicates``.
+
+    Example:
+        >>> with Memory("/tmp/demo.db", scope="demo") as memory:
+        ...     memory.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="Paris"))
+        ...     memory.facts("Dana")
+    """
+
+    def __init__(
+        self,
+        location: str | os.PathLike[str] | None = None,
+        *,
+        scope: str = "default",
+        max_facts: int = 10_000,
+        max_entities: int = 5_000,
+        secrets: SecretMode = "redact",
+        client: str = "synapse-graph",
+        single_valued: Iterable[str] | None = None,
+        auth: tuple[str, str] | None = None,
+        database: str | None = None,
+    ) -> None:
+        self.scope = check_scope(scope)
+        if max_facts < 0 or max_entities < 0:
+            raise InvalidInputError("max_facts and max_entities must be >= 0")
+        if secrets not in ("redact", "reject"):
+            raise InvalidInputError(f"secrets must be 'redact' or 'reject', not {secrets!r}")
+        self.max_facts = max_facts
+        self.max_entities = max_entities
+        self.secrets: SecretMode = secrets
+        self.client = self._text(client, "client")
+        self.predicates = PredicateRegistry() if single_valued is None else PredicateRegistry(single_valued)
+        self._backend: Backend = open_backend(location, auth=auth, database=database)
+        try:
+            self._backend.ensure_schema()
+        except BaseException:
+            self._backend.close()
+            raise
+
+    # -- lifecycle -------------------------------------------------------------------------------
+
+    @property
+    def backend(self) -> Backend:
+        """The database connection (for tools and tests; prefer the methods here)."""
+        return self._backend
+
+    @property
+    def location(self) -> str:
+        return self._backend.location
+
+    def close(self) -> None:
+        """Close the connection and stop the embedded server if this was its last user."""
+        self._backend.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Memory({self.location!r}, scope={self.scope!r})"
+
+    # -- input rules -------------------------------------------------------------------------------
+
+    def _text(self, value: str | None, field: str, max_length: int = 512) -> str | None:
+        if value is None:
+            return None
+        cleaned = clean_text(value, field=field, max_length=max_length)
+        return None if cleaned is None else guard(cleaned, self.secrets, field=field).text
+
+    def _name(self, raw: object, field: str) -> _Name:
+        if not isinstance(raw, str):
+            raise InvalidInputError(f"{field} must be a string, got {type(raw).__name__}")
+        redacted = guard(clean_name(raw, field=field), self.secrets, field=field).text
+        display = clean_name(redacted, field=field)
+        return _Name(display, name_key(display))
+
+    def _scope_arg(self, scope: str | None) -> str:
+        if scope is not None and scope != self.scope:
+            raise InvalidScopeError(
+                f"this memory is bound to scope {self.scope!r} and cannot act on scope {scope!r}; "
+                f"open Memory(..., scope={scope!r}) instead"
+            )
+        return self.scope
+
+    @staticmethod
+    def _time(value: TimeInput | None, field: str) -> int | None:
+        return None if value is None else to_micros(value, field=field)
+
+    def _provenance(self, source: str | None, model: str | None, session: str | None) -> Provenance:
+        return Provenance(
+            source=self._text(source, "source"),
+            client=self.client,
+            model=self._text(model, "model", 200),
+            session=self._text(session, "session", 200),
+        )
+
+    # -- writes ------------------------------------------------------------------------------------
+
+    def upsert(
+        self,
+        triples: TripleInput | Iterable[TripleInput],
+        *,
+        replace: bool = False,
+        valid_at: TimeInput | None = None,
+        source: str | None = None,
+        model: str | None = None,
+        session: str | None = None,
+    ) -> WriteResult:
+        """Write one or many facts in one transaction (all or nothing).
+
+        A fact already valid over the given interval is confirmed (``confirmations``
+        + 1, highest confidence kept); one whose interval overlaps or touches a stored
+        interval of the same fact is merged with it. With ``replace=True``, or for a
+        single-valued predicate, the subject's other values of the predicate that hold
+        at the new ``valid_at`` are closed there, and a late-arriving value ends where
+        the next known value begins. ``valid_at`` defaults to now. ``SAME_AS`` triples
+        record aliases (see :meth:`alias`) before the other facts are written.
+        """
+        items = _as_triples(triples)
+        batch_valid_at = self._time(valid_at, "valid_at")
+        provenance = self._provenance(source, model, session)
+        writes: list[tuple[_Name, str, _Name, int | None, int | None, float, bool, Triple]] = []
+        aliases: list[tuple[_Name, _Name]] = []
+        for index, triple in enumerate(items):
+            label = f"triple {index}" if len(items) > 1 else "triple"
+            predicate = check_predicate(triple.predicate, allow_same_as=True)
+            subject = self._name(triple.subject, f"{label} subject")
+            obj = self._name(triple.object, f"{label} object")
+            if predicate == SAME_AS:
+                aliases.append((subject, obj))
+                continue
+            start = self._time(triple.valid_at, f"{label} valid_at")
+            end = self._time(triple.invalid_at, f"{label} invalid_at")
+            start = batch_valid_at if start is None else start
+            if start is not None and end is not None and end <= start:
+                raise InvalidTimeError(
+                    f"{label}: invalid_at must be after valid_at (validity is [valid_at, invalid_at))"
+                )
+            confidence = 1.0 if triple.confidence is None else triple.confidence
+            if not 0.0 <= confidence <= 1.0:
+                raise InvalidInputError(f"{label}: confidence must be between 0 and 1, got {confidence}")
+            single = replace or self.predicates.is_single_valued(predicate)
+            writes.append((subject, predicate, obj, start, end, confidence, single, triple))
+        result = WriteResult()
+        for canonical, alias in aliases:
+            result.aliases_merged += self._alias(canonical, alias)
+        if writes:
+            self._transact(lambda state, now: self._plan_writes(writes, provenance, now), result)
+        return result
+
+    def _plan_writes(
+        self,
+        writes: list[tuple[_Name, str, _Name, int | None, int | None, float, bool, Triple]],
+        provenance: Provenance,
+        now: int,
+    ) -> _Changes:
+        changes = _Changes()
+        names = {n.key: n for w in writes for n in (w[0], w[2])}
+        canonical = self._resolve(
+            names.values(),
+            changes,
+            now,
+            types={**{w[0].key: w[7].subject_type for w in writes}, **{w[2].key: w[7].object_type for w in writes}},
+        )
+        pairs = sorted({(canonical[w[0].key], w[1]) for w in writes})
+        planner = TimelinePlanner(self._current_records(pairs), now=now)
+        for subject, predicate, obj, start, end, confidence, single, _ in writes:
+            if end is not None and start is None and end <= now:
+                raise InvalidTimeError("invalid_at must be after valid_at, which defaults to now")
+            planner.add(
+                Write(
+                    subject=canonical[subject.key],
+                    predicate=predicate,
+                    object=canonical[obj.key],
+                    valid_at=now if start is None else start,
+                    invalid_at=end,
+                    confidence=confidence,
+                    single_valued=single,
+                    provenance=provenance,
+                )
+            )
+        changes.plan = planner.plan()
+        return changes
+
+    def _resolve(
+        self, names: Iterable[_Name], changes: _Changes, now: int, types: Mapping[str, str | None] | None = None
+    ) -> dict[str, str]:
+        """Canonical entity key of each name; names never seen become new entities."""
+        by_key = {n.key: n for n in names}
+        rows = self._backend.read(Q.RESOLVE_KEYS, {"scope": self.scope, "keys": sorted(by_key)})
+        canonical: dict[str, str] = {}
+        for row in rows:
+            key = row["key"]
+            if row["target"] is not None:
+                canonical[key] = row["target"]
+            else:
+                canonical[key] = key
+                if not row["is_entity"] and key not in changes.entities:
+                    kind = (types or {}).get(key)
+                    changes.entities[key] = {
+                        "key": key,
+                        "name": by_key[key].display,
+                        "created_at": now,
+                        "updated_at": now,
+                        "type": None if kind is None else self._text(kind, "entity type", 64),
+                    }
+        return canonical
+
+    def _current_records(self, pairs: Iterable[tuple[str, str]]) -> list[Record]:
+        params = {"scope": self.scope, "pairs": [{"subject": s, "predicate": p} for s, p in pairs]}
+        return [_record(row) for row in self._backend.read(Q.CURRENT_RECORDS, params)]
+
+    def _transact(self, build: Any, result: WriteResult | None = None) -> _Changes:
+        """Plan against the current state and apply atomically, re-planning if a writer intervened."""
+        batch = uuid.uuid4().hex
+        for attempt in range(_MAX_ATTEMPTS):
+            state = self._state()
+            # Belief time never goes backwards within a scope, whatever the wall clock does.
+            now = max(now_micros(), state.updated_at + 1)
+            changes: _Changes = build(state, now)
+            if changes.is_empty():
+                _count(result, changes)
+                return changes
+            self._check_quota(state, changes)
+            if self._apply(state, changes, batch, now) or self._state().last_batch == batch:
+                _count(result, changes)
+                return changes
+            time.sleep(random.uniform(0, 0.002 * (attempt + 1)))
+        raise ConcurrencyConflictError(
+            f"scope {self.scope!r} kept changing under {_MAX_ATTEMPTS} attempts to write; retry later"
+        )
+
+    def _state(self) -> _ScopeState:
+        row = self._backend.read(Q.SCOPE_STATE, {"scope": self.scope})[0]
+        return _ScopeState(row["version"], row["facts"], row["entities"], row["last_batch"], row["updated_at"])
+
+    def _check_quota(self, state: _ScopeState, changes: _Changes) -> None:
+        facts = state.facts + changes.plan.fact_delta - changes.removed_facts
+        entities = state.entities + len(changes.entities) - len(changes.deletes)
+        if changes.plan.fact_delta > 0 and facts > self.max_facts:
+            raise QuotaExceededError(
+                f"scope {self.scope!r} would hold {facts} facts, over its quota of {self.max_facts} "
+                f"({state.facts} now, +{changes.plan.fact_delta} in this write); nothing was written. "
+                "Purge or retract facts, or open the memory with a larger max_facts."
+            )
+        if changes.entities and entities > self.max_entities:
+            raise QuotaExceededError(
+                f"scope {self.scope!r} would hold {entities} entities, over its quota of {self.max_entities} "
+                f"({state.entities} now, +{len(changes.entities)} in this write); nothing was written. "
+                "Purge entities, or open the memory with a larger max_entities."
+            )
+
+    def _apply(self, state: _ScopeState, changes: _Changes, batch: str, now: int) -> bool:
+        plan = changes.plan
+        params = {
+            "scope": self.scope,
+            "version": state.version,
+            "batch": batch,
+            "now": now,
+            "fact_delta": plan.fact_delta - changes.removed_facts,
+            "entity_delta": len(changes.entities) - len(changes.deletes),
+            "entities": list(changes.entities.values()),
+            "retarget": changes.retarget,
+            "aliases": changes.aliases,
+            "alias_names": [{"key": k, "names": v} for k, v in changes.alias_names.items()],
+            "expires": [r.id for r in plan.expires],
+            "updates": [
+                {"id": r.id, "confirmations": r.confirmations, "confidence": r.confidence} for r in plan.updates
+            ],
+            "creates": [{"subject": r.subject, "object": r.object, "props": self._props(r)} for r in plan.creates],
+            "deletes": changes.deletes,
+        }
+        return bool(self._backend.write(Q.APPLY_PLAN, params))
+
+    def _props(self, record: Record) -> dict[str, Any]:
+        props: dict[str, Any] = {
+            "id": record.id,
+            "scope": self.scope,
+            "predicate": record.predicate,
+            "valid_at": record.valid_at,
+            "invalid_at": record.invalid_at,
+            "recorded_at": record.recorded_at,
+            "expired_at": record.expired_at,
+            "confidence": record.confidence,
+            "confirmations": record.confirmations,
+            "source": record.provenance.source,
+            "client": record.provenance.client,
+            "model": record.provenance.model,
+            "session": record.provenance.session,
+        }
+        return {k: v for k, v in props.items() if v is not None}
+
+    def retract(self, subject: str, predicate: str, object: str | None = None, *, at: TimeInput | None = None) -> int:
+        """End the validity of matching facts at ``at`` (default now); history keeps them.
+
+        Returns how many facts were ended. Facts that start after ``at`` are untouched.
+        """
+        subject_name = self._name(subject, "subject")
+        predicate = check_predicate(predicate)
+        object_name = None if object is None else self._name(object, "object")
+        when = self._time(at, "at")
+        ended = 0
+
+        def build(state: _ScopeState, now: int) -> _Changes:
+            nonlocal ended
+            changes = _Changes()
+            keys = self._lookup([subject_name] + ([object_name] if object_name else []))
+            subject_key = keys.get(subject_name.key)
+            object_key = None if object_name is None else keys.get(object_name.key)
+            if subject_key is None or (object_name is not None and object_key is None):
+                ended = 0
+                return changes
+            planner = TimelinePlanner(self._current_records([(subject_key, predicate)]), now=now)
+            ended = planner.retract(subject_key, predicate, object_key, now if when is None else when)
+            changes.plan = planner.plan()
+            return changes
+
+        self._transact(build)
+        return ended
+
+    def _lookup(self, names: Iterable[_Name]) -> dict[str, str]:
+        """Canonical keys of names that exist (aliases resolved); unknown names are left out."""
+        keys = sorted({n.key for n in names})
+        rows = self._backend.read(Q.RESOLVE_KEYS, {"scope": self.scope, "keys": keys})
+        found: dict[str, str] = {}
+        for row in rows:
+            if row["target"] is not None:
+                found[row["key"]] = row["target"]
+            elif row["is_entity"]:
+                found[row["key"]] = row["key"]
+        return found
+
+    def alias(self, canonical: str, alias: str) -> bool:
+        """Record ``alias`` as another name of ``canonical``.
+
+        If the alias names an entity of its own, that entity is merged into the
+        canonical one: its facts move over (history included; overlapping intervals
+        of the same fact united, confirmations summed, highest confidence kept) and it
+        disappears as a separate node. Idempotent; chains resolve to the end
+        (C -> B -> A). Returns True if an entity was merged.
+        """
+        return bool(self._alias(self._name(canonical, "canonical"), self._name(alias, "alias")))
+
+    def _alias(self, canonical: _Name, alias: _Name) -> int:
+        merged = 0
+        if alias.key == canonical.key:
+            return 0
+
+        def build(state: _ScopeState, now: int) -> _Changes:
+            nonlocal merged
+            changes = _Changes()
+            target = self._resolve([canonical], changes, now)[canonical.key]
+            current = self._lookup([alias])
+            other = current.get(alias.key)
+            merged = 0
+            if other == target:
+                return changes
+            if other is None:
+                changes.aliases.append({"key": alias.key, "name": alias.display, "target": target})
+                changes.alias_names[target] = [alias.display]
+                return changes
+            merged = 1
+            self._plan_entity_merge(other, target, changes, now)
+            if alias.key != other:
+                changes.aliases.append({"key": alias.key, "name": alias.display, "target": target})
+            return changes
+
+        self._transact(build)
+        return merged
+
+    def _plan_entity_merge(self, source: str, target: str, changes: _Changes, now: int) -> None:
+        source_row = self._backend.read(Q.ENTITY, {"scope": self.scope, "key": source})[0]
+        moved_from = [_record(r) for r in self._backend.read(Q.ENTITY_RECORDS, {"scope": self.scope, "key": source})]
+        target_current = [
+            r
+            for r in (
+                _record(row) for row in self._backend.read(Q.ENTITY_RECORDS, {"scope": self.scope, "key": target})
+            )
+            if r.expired_at is None and source not in (r.subject, r.object)
+        ]
+        moved = [
+            replace(
+                r,
+                subject=target if r.subject == source else r.subject,
+                object=target if r.object == source else r.object,
+            )
+            for r in moved_from
+        ]
+        changes.plan = plan_merge(target_current, moved, now=now)
+        changes.removed_facts = sum(1 for r in moved_from if r.expired_at is None)
+        changes.retarget.append({"from": source, "to": target})
+        changes.aliases.append({"key": source, "name": source_row["name"], "target": target})
+        changes.alias_names[target] = [source_row["name"], *(source_row["aliases"] or [])]
+        changes.deletes.append(source)
+
+    def purge(self, entity: str | None = None, *, scope: str | None = None) -> PurgeResult:
+        """Hard-delete an entity with all its facts and aliases, or (``scope=``) the whole scope.
+
+        Unlike :meth:`retract` nothing is kept in history: use it for erasure requests.
+        ``scope`` must be this memory's own scope.
+        """
+        if entity is None and scope is None:
+            raise InvalidInputError("purge needs an entity name, or scope=<this memory's scope> to erase everything")
+        if entity is not None and scope is not None:
+            raise InvalidInputError("purge takes an entity or a scope, not both")
+        if scope is not None:
+            row = self._backend.write(Q.PURGE_SCOPE, {"scope": self._scope_arg(scope)})[0]
+            return PurgeResult(entities=row["entities"], facts=row["facts"], aliases=row["aliases"])
+        name = self._name(entity, "entity")
+        key = self._lookup([name]).get(name.key)
+        if key is None:
+            return PurgeResult(entities=0, facts=0, aliases=0)
+        rows = self._backend.write(Q.PURGE_ENTITY, {"scope": self.scope, "key": key, "now": now_micros()})
+        if not rows:
+            return PurgeResult(entities=0, facts=0, aliases=0)
+        return PurgeResult(entities=rows[0]["entities"], facts=rows[0]["facts"], aliases=rows[0]["aliases"])
+
+    # -- reads -------------------------------------------------------------------------------------
+
+    def facts(
+        self,
+        subject: str | None = None,
+        predicate: str | None = None,
+        object: str | None = None,
+        *,
+        as_of: TimeInput | None = None,
+        known_at: TimeInput | None = None,
+        include_history: bool = False,
+        limit: int | None = None,
+    ) -> list[Fact]:
+        """Facts valid at ``as_of`` (default now), as the store believed them at ``known_at`` (default now).
+
+        Validity is half-open: a fact with ``invalid_at == as_of`` no longer holds.
+        ``include_history=True`` returns every validity interval instead.
+        Names resolve through aliases; an unknown name gives an empty list.
+        """
+        predicate = None if predicate is None else check_predicate(predicate)
+        at = self._time(as_of, "as_of")
+        known = self._time(known_at, "known_at")
+        now = now_micros()
+        params: dict[str, Any] = {
+            "scope": self.scope,
+            "predicate": predicate,
+            "as_of": None if include_history else (now if at is None else at),
+            "known_at": now if known is None else known,
+            "limit": _limit(limit, _DEFAULT_LIMIT),
+            "subject": None,
+            "object": None,
+        }
+        names = [self._name(v, f) for v, f in ((subject, "subject"), (object, "object")) if v is not None]
+        keys = self._lookup(names) if names else {}
+        for value, field_name in ((subject, "subject"), (object, "object")):
+            if value is not None:
+                key = keys.get(self._name(value, field_name).key)
+                if key is None:
+                    return []
+                params[field_name] = key
+        if params["subject"] is not None:
+            name = Q.FACTS_BY_SUBJECT
+        elif params["object"] is not None:
+            name = Q.FACTS_BY_OBJECT
+        else:
+            name = Q.FACTS_IN_SCOPE
+        return [_fact(row) for row in self._backend.read(name, params)]
+
+    def history(self, subject: str, predicate: str | None = None, *, known_at: TimeInput | None = None) -> list[Fact]:
+        """Every validity interval of the subject's facts, oldest first."""
+        return self.facts(subject, predicate, include_history=True, known_at=known_at)
+
+    def neighbourhood(
+        self,
+        entity: str,
+        hops: int = 1,
+        *,
+        as_of: TimeInput | None = None,
+        known_at: TimeInput | None = None,
+        limit: int = 200,
+    ) -> list[Fact]:
+        """Facts valid at ``as_of`` around an entity: its own, and with ``hops=2`` its neighbours' too.
+
+        Nearest facts come first; at most ``limit`` are returned.
+        """
+        if hops not in (1, 2):
+            raise InvalidInputError(f"hops must be 1 or 2, got {hops!r}")
+        name = self._name(entity, "entity")
+        at = self._time(as_of, "as_of")
+        known = self._time(known_at, "known_at")
+        key = self._lookup([name]).get(name.key)
+        if key is None:
+            return []
+        now = now_micros()
+        rows = self._backend.read(
+            Q.NEIGHBOURHOOD,
+            {
+                "scope": self.scope,
+                "key": key,
+                "hops": hops,
+                "limit": _limit(limit, 10_000),
+                "as_of": now if at is None else at,
+                "known_at": now if known is None else known,
+            },
+        )
+        return [_fact(row) for row in rows]
+
+    def entity(self, name: str) -> Entity | None:
+        """The entity a name or alias refers to, or None if unknown."""
+        cleaned = self._name(name, "name")
+        key = self._lookup([cleaned]).get(cleaned.key)
+        if key is None:
+            return None
+        rows = self._backend.read(Q.ENTITY, {"scope": self.scope, "key": key})
+        return _entity(rows[0]) if rows else None
+
+    def stats(self) -> Stats:
+        """Counts of entities, aliases and facts in this scope."""
+        row = self._backend.read(Q.STATS, {"scope": self.scope, "now": now_micros()})[0]
+        return Stats(
+            scope=self.scope,
+            entities=row["entities"],
+            aliases=row["aliases"],
+            facts=row["facts"] or 0,
+            valid_now=row["valid_now"] or 0,
+            expired_records=row["expired_records"] or 0,
+        )
+
+    # -- export and import ---------------------------------------------------------------------------
+
+    def export(self, *, scope: str | None = None) -> Iterator[str]:
+        """The scope as JSON Lines: a header, entities, aliases, then every fact record with its history."""
+        params = {"scope": self._scope_arg(scope)}
+        yield json.dumps({"kind": "header", "format": EXPORT_FORMAT, "scope": self.scope})
+        for row in self._backend.read(Q.EXPORT_ENTITIES, params):
+            yield json.dumps({"kind": "entity", **_entity(row).model_dump(mode="json")})
+        for row in self._backend.read(Q.EXPORT_ALIASES, params):
+            yield json.dumps({"kind": "alias", **row})
+        for row in self._backend.read(Q.EXPORT_FACTS, params):
+            record = _record(row)
+            yield json.dumps(
+                {
+                    "kind": "fact",
+                    "id": record.id,
+                    "subject": record.subject,
+                    "predicate": record.predicate,
+                    "object": record.object,
+                    **{k: _iso(getattr(record, k)) for k in _TIME_FIELDS},
+                    "confidence": record.confidence,
+                    "confirmations": record.confirmations,
+                    "source": record.provenance.source,
+                    "client": record.provenance.client,
+                    "model": record.provenance.model,
+                    "session": record.provenance.session,
+                }
+            )
+
+    def import_(
+        self, lines: Iterable[str] | str | os.PathLike[str], *, batch_size: int = 2_000, progress: Any = None
+    ) -> WriteResult:
+        """Load an export (a path or an iterable of JSON lines) into this memory's scope, losslessly.
+
+        Records keep their ids and all temporal fields; records whose id the scope
+        already holds are skipped, so importing twice changes nothing. Each chunk of
+        ``batch_size`` records is one transaction. ``progress`` is called with the
+        number of records written after each chunk.
+        """
+        source = Path(lines).read_text(encoding="utf-8").splitlines() if isinstance(lines, str | os.PathLike) else lines
+        entities: list[dict[str, Any]] = []
+        aliases: list[dict[str, Any]] = []
+        records: list[Record] = []
+        for number, line in enumerate(source, start=1):
+            if not line.strip():
+                continue
+            try:
+                item = json.loads(line)
+                kind = item["kind"]
+                if kind == "entity":
+                    entities.append(self._import_entity(item))
+                elif kind == "alias":
+                    aliases.append(
+                        {
+                            "key": name_key(self._name(item["name"], "alias").display),
+                            "name": self._name(item["name"], "alias").display,
+                            "target": self._name(item["target"], "alias target").key,
+                        }
+                    )
+                elif kind == "fact":
+                    records.append(self._import_record(item))
+                elif kind != "header":
+                    raise InvalidInputError(f"unknown kind {kind!r}")
+            except (KeyError, TypeError, ValueError, json.JSONDecodeError) as exc:
+                raise InvalidInputError(f"import line {number} is not a valid export line: {exc}") from exc
+        result = WriteResult()
+        alias_names: dict[str, list[str]] = {}
+        for entity in entities:
+            alias_names[entity["key"]] = entity.pop("aliases")
+
+        def build_entities(state: _ScopeState, now: int) -> _Changes:
+            changes = _Changes()
+            existing = self._lookup([_Name(e["name"], e["key"]) for e in entities])
+            changes.entities = {e["key"]: e for e in entities if e["key"] not in existing}
+            changes.aliases = aliases
+            changes.alias_names = {k: v for k, v in alias_names.items() if v and k in changes.entities}
+            return changes
+
+        created = self._transact(build_entities, result)
+        result.entities_created = len(created.entities)
+        for start in range(0, len(records), batch_size):
+            chunk = records[start : start + batch_size]
+
+            def build_records(state: _ScopeState, now: int, chunk: list[Record] = chunk) -> _Changes:
+                changes = _Changes()
+                known = {
+                    row["id"]
+                    for row in self._backend.read(Q.EXISTING_IDS, {"scope": self.scope, "ids": [r.id for r in chunk]})
+                }
+                changes.plan = Plan(creates=[r for r in chunk if r.id not in known])
+                changes.plan.created = len(changes.plan.creates)
+                return changes
+
+            self._transact(build_records, result)
+            if progress is not None:
+                progress(len(chunk))
+        return result
+
+    def _import_entity(self, item: Mapping[str, Any]) -> dict[str, Any]:
+        name = self._name(item["name"], "entity name")
+        return {
+            "key": name.key,
+            "name": name.display,
+            "type": self._text(item.get("type"), "entity type", 64),
+            "aliases": [self._name(a, "alias").display for a in item.get("aliases") or []],
+            "created_at": to_micros(item["created_at"], field="created_at"),
+            "updated_at": to_micros(item["updated_at"], field="updated_at"),
+        }
+
+    def _import_record(self, item: Mapping[str, Any]) -> Record:
+        times = {k: None if item.get(k) is None else to_micros(item[k], field=k) for k in _TIME_FIELDS}
+        valid_at, recorded_at = times["valid_at"], times["recorded_at"]
+        if valid_at is None or recorded_at is None:
+            raise InvalidInputError("a fact needs valid_at and recorded_at")
+        confidence = float(item["confidence"])
+        if not 0.0 <= confidence <= 1.0:
+            raise InvalidInputError(f"confidence must be between 0 and 1, got {confidence}")
+        record_id = item["id"]
+        if not isinstance(record_id, str) or not record_id.isalnum() or len(record_id) > 64:
+            raise InvalidInputError(f"fact id {str(record_id)[:70]!r} is not an export id")
+        return Record(
+            id=record_id,
+            subject=self._name(item["subject"], "subject").key,
+            predicate=check_predicate(item["predicate"]),
+            object=self._name(item["object"], "object").key,
+            valid_at=valid_at,
+            invalid_at=times["invalid_at"],
+            recorded_at=recorded_at,
+            expired_at=times["expired_at"],
+            confidence=confidence,
+            confirmations=int(item["confirmations"]),
+            provenance=Provenance(
+                source=self._text(item.get("source"), "source"),
+                client=self._text(item.get("client"), "client"),
+                model=self._text(item.get("model"), "model", 200),
+                session=self._text(item.get("session"), "session", 200),
+            ),
+        )
+
+
+_TIME_FIELDS = ("valid_at", "invalid_at", "recorded_at", "expired_at")
+
+
+def _as_triples(triples: TripleInput | Iterable[TripleInput]) -> list[Triple]:
+    if isinstance(triples, Triple | Mapping) or (
+        isinstance(triples, tuple) and len(triples) == 3 and all(isinstance(x, str) for x in triples)
+    ):
+        items: list[Any] = [triples]
+    else:
+        items = list(triples)
+    result: list[Triple] = []
+    for item in items:
+        try:
+            if isinstance(item, Triple):
+                result.append(item)
+            elif isinstance(item, Mapping):
+                result.append(Triple(**item))
+            else:
+                subject, predicate, obj = item
+                result.append(Triple(subject=subject, predicate=predicate, object=obj))
+        except (TypeError, ValueError) as exc:
+            raise InvalidInputError(f"not a triple: {str(item)[:100]!r} ({exc})") from None
+    return result
+
+
+def _limit(limit: int | None, default: int) -> int:
+    if limit is None:
+        return default
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise InvalidInputError(f"limit must be a positive integer, got {limit!r}")
+    return limit
+
+
+def _count(result: WriteResult | None, changes: _Changes) -> None:
+    if result is None:
+        return
+    result.created += changes.plan.created
+    result.confirmed += changes.plan.confirmed
+    result.closed += changes.plan.closed
+    result.entities_created += len(changes.entities)
+
+
+def _record(row: Mapping[str, Any]) -> Record:
+    return Record(
+        id=row["id"],
+        subject=row["subject"],
+        predicate=row["predicate"],
+        object=row["object"],
+        valid_at=row["valid_at"],
+        invalid_at=row["invalid_at"],
+        recorded_at=row["recorded_at"],
+        expired_at=row["expired_at"],
+        confidence=float(row["confidence"]),
+        confirmations=int(row["confirmations"]),
+        provenance=Provenance(source=row["source"], client=row["client"], model=row["model"], session=row["session"]),
+    )
+
+
+def _fact(row: Mapping[str, Any]) -> Fact:
+    return Fact(
+        id=row["id"],
+        subject=row["subject"],
+        predicate=row["predicate"],
+        object=row["object"],
+        valid_at=from_micros(row["valid_at"]),
+        invalid_at=None if row["invalid_at"] is None else from_micros(row["invalid_at"]),
+        recorded_at=from_micros(row["recorded_at"]),
+        expired_at=None if row["expired_at"] is None else from_micros(row["expired_at"]),
+        confidence=float(row["confidence"]),
+        confirmations=int(row["confirmations"]),
+        source=row["source"],
+        client=row["client"],
+        model=row["model"],
+        session=row["session"],
+    )
+
+
+def _entity(row: Mapping[str, Any]) -> Entity:
+    return Entity(
+        name=row["name"],
+        key=row["key"],
+        aliases=list(row["aliases"] or []),
+        type=row["type"],
+        created_at=from_micros(row["created_at"]),
+        updated_at=from_micros(row["updated_at"]),
+    )
+
+
+def _iso(micros: int | None) -> str | None:
+    return None if micros is None else from_micros(micros).isoformat()

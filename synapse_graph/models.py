@@ -1,0 +1,117 @@
+"""Pure data models of the public API (pydantic, no I/O)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+TimeInput = datetime | date | str | int | float
+"""What the API accepts as a time: an aware or naive (= UTC) ``datetime``, a ``date``
+(midnight UTC), an ISO-8601 or other unambiguous string, or epoch seconds."""
+
+
+class Triple(BaseModel):
+    """A fact to write: ``subject -[predicate]-> object``, optionally with its interval.
+
+    Example:
+        >>> Triple(subject="Dana", predicate="LIVES_IN", object="Paris", valid_at="2024-03-01")
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    subject: str
+    predicate: str
+    object: str
+    valid_at: TimeInput | None = None
+    invalid_at: TimeInput | None = None
+    confidence: float | None = None
+    subject_type: str | None = None
+    object_type: str | None = None
+
+
+class Fact(BaseModel):
+    """One stored FACT record: a fact with its validity and belief intervals.
+
+    ``subject`` and ``object`` are canonical entity names. Validity is half-open:
+    the fact holds from ``valid_at`` up to, not including, ``invalid_at`` (``None``:
+    still holds). ``recorded_at``/``expired_at`` bound when the store believed it.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    subject: str
+    predicate: str
+    object: str
+    valid_at: datetime
+    invalid_at: datetime | None = None
+    recorded_at: datetime
+    expired_at: datetime | None = None
+    confidence: float
+    confirmations: int
+    source: str | None = None
+    client: str | None = None
+    model: str | None = None
+    session: str | None = None
+
+    def holds_at(self, when: datetime) -> bool:
+        """True if the fact is valid at ``when`` (half-open interval)."""
+        return self.valid_at <= when and (self.invalid_at is None or when < self.invalid_at)
+
+
+class Entity(BaseModel):
+    """An entity of the memory with its aliases."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    key: str
+    aliases: list[str] = Field(default_factory=list)
+    type: str | None = None
+    created_at: datetime
+    updated_at: datetime
+
+
+class WriteResult(BaseModel):
+    """What one ``upsert`` changed."""
+
+    created: int = 0
+    """New FACT records (new facts and new intervals)."""
+    confirmed: int = 0
+    """Existing records confirmed again (confirmations bumped)."""
+    closed: int = 0
+    """Records whose validity was ended or reshaped (their old version is expired, kept in history)."""
+    entities_created: int = 0
+    aliases_merged: int = 0
+
+
+class PurgeResult(BaseModel):
+    """What a purge removed for good."""
+
+    entities: int
+    facts: int
+    aliases: int
+
+
+class Stats(BaseModel):
+    """Counts for one scope."""
+
+    scope: str
+    entities: int
+    aliases: int
+    facts: int
+    """Records currently believed (history included, corrections excluded)."""
+    valid_now: int
+    expired_records: int
+
+
+ExportKind = Literal["entity", "alias", "fact"]
+
+
+class ExportLine(BaseModel):
+    """One line of an export (JSON Lines); ``data`` depends on ``kind``."""
+
+    kind: ExportKind
+    data: dict[str, Any]

@@ -1,0 +1,1 @@
+"""Pure domain rules: validation, normalisation, redaction and temporal planning."""

@@ -1,0 +1,181 @@
+"""Find secrets in free text and replace them with typed placeholders.
+
+Pure functions, no I/O. Each secret becomes ``[REDACTED:<kind>]``; the kinds are
+``private_key``, ``bearer_token``, ``jwt``, ``api_key``, ``password`` and ``email``.
+
+Rules run one after another, most specific first (a PEM block may contain things that
+look like e-mails; ``Bearer`` may wrap a JWT), and each runs on the output of the
+previous one. Every pattern starts only at the beginning of a token (a lookbehind) and
+scans forward without nested ambiguity, so the cost stays linear on hostile input.
+Placeholders are never matched again, which makes :func:`redact` idempotent.
+
+Deliberately *not* secrets: git SHAs, UUIDs and other bare hex or base64 strings
+(too many false positives in agent memories; an AWS secret key or bare token is only
+caught next to a telling key such as ``aws_secret_access_key=``), and addresses
+without a dotted domain such as ``root@localhost``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from synapse_graph.errors import InvalidInputError, SecretRejectedError
+
+SecretMode = Literal["redact", "reject"]
+
+_PLACEHOLDER = "[REDACTED:"
+# A value that already is a placeholder is left alone (idempotence).
+_NOT_PLACEHOLDER = r"(?!\[REDACTED:)"
+
+
+@dataclass(frozen=True)
+class Redacted:
+    """Text with its secrets replaced, and the kinds found (first appearance first)."""
+
+    text: str
+    kinds: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Rule:
+    kind: str
+    regex: re.Pattern[str]
+    group: str | int = 0  # the part of the match that is replaced
+
+
+_PEM_LABEL = r"[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
+
+_RULES: tuple[_Rule, ...] = (
+    # Whole PEM block; an unterminated block runs to the end of the text, because
+    # a truncated key is still a key.
+    _Rule(
+        "private_key",
+        re.compile(rf"-----BEGIN {_PEM_LABEL}.*?(?:-----END {_PEM_LABEL}|\Z)", re.DOTALL),
+    ),
+    # Before jwt: "Bearer eyJ..." is one credential. The token needs 12+ characters
+    # and a digit so that prose ("bearer instruments") is left alone.
+    _Rule(
+        "bearer_token",
+        re.compile(
+            r"(?<![\w-])(?i:bearer)[ \t]+(?=[A-Za-z._~+/=-]*[0-9])"
+            r"[A-Za-z0-9._~+/-]{12,}+=*",
+            re.ASCII,
+        ),
+    ),
+    # header.payload.signature, header being base64url JSON ('{"' -> 'eyJ');
+    # the signature may be empty (alg "none").
+    _Rule(
+        "jwt",
+        re.compile(r"(?<![\w-])eyJ[\w-]{5,}+\.[\w-]{5,}+\.[\w-]*+", re.ASCII),
+    ),
+    _Rule(
+        "api_key",
+        re.compile(
+            r"(?<![\w-])(?:"
+            # OpenAI / Anthropic (sk-proj-, sk-ant-...): somewhere a run of 20 key
+            # characters without a hyphen, so "sk-learn-contrib-..." is not a key.
+            r"sk-[\w-]*?\w{20}[\w-]*+"
+            r"|gh[pousr]_[A-Za-z0-9]{30,}+"  # GitHub classic tokens
+            r"|github_pat_\w{30,}+"  # GitHub fine-grained tokens
+            r"|xox[abprs]-[A-Za-z0-9-]{10,}+"  # Slack tokens
+            r"|https://hooks\.slack\.com/services/[\w/-]{10,}+"  # Slack webhooks
+            r"|(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])"  # AWS access key ids
+            r"|AIza[\w-]{35,}+"  # Google API keys
+            r"|[rs]k_(?:live|test)_[A-Za-z0-9]{16,}+"  # Stripe secret/restricted
+            r")",
+            re.ASCII,
+        ),
+    ),
+    # scheme://user:pass@host: only the password goes; user may be empty (redis://:pw@).
+    _Rule(
+        "password",
+        re.compile(
+            rf"(?<![\w+.-])[A-Za-z][\w+.-]*://[^\s:/@]*:{_NOT_PLACEHOLDER}"
+            r"(?P<value>[^\s/@]++)(?=@)",
+            re.ASCII,
+        ),
+        "value",
+    ),
+    # key = value / key: "value" where the key ends in a telling word (db_password,
+    # clientSecret, x-api-key, aws_secret_access_key...). Only the value goes. The
+    # key must be followed directly by the separator, so "password reset link" or
+    # "token_count: 5" stay.
+    _Rule(
+        "password",
+        re.compile(
+            r"(?<![\w.-])[\w.-]*?"
+            r"(?:passw(?:or)?d|passphrase|pwd|secret|token|credentials?"
+            r"|(?:api|access|secret|private)[_-]?key)"
+            rf"[\"']?[ \t]*[:=][ \t]*(?P<quote>[\"'])?{_NOT_PLACEHOLDER}"
+            r"(?P<value>(?(quote)[^\"'\r\n]+|[^\s\"',;&]+))",
+            re.ASCII | re.IGNORECASE,
+        ),
+        "value",
+    ),
+    # Last, so that e-mail-like text inside the secrets above is already gone.
+    _Rule(
+        "email",
+        re.compile(
+            r"(?<![\w.%+-])[\w.%+-]++@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}(?![\w-])",
+            re.ASCII,
+        ),
+    ),
+)
+
+# A span of the current text that is a placeholder we inserted: (start, end, kind).
+_Span = tuple[int, int, str]
+
+
+def _apply(rule: _Rule, text: str, spans: list[_Span]) -> tuple[str, list[_Span]]:
+    """Replace the rule's matches, shifting (or dropping, if swallowed) older spans."""
+    pieces: list[str] = []
+    new_spans: list[_Span] = []
+    last = delta = i = 0
+    placeholder = f"{_PLACEHOLDER}{rule.kind}]"
+    for match in rule.regex.finditer(text):
+        start, end = match.span(rule.group)
+        while i < len(spans) and spans[i][1] <= start:
+            a, b, kind = spans[i]
+            new_spans.append((a + delta, b + delta, kind))
+            i += 1
+        while i < len(spans) and spans[i][0] < end:  # swallowed by this match
+            i += 1
+        pieces += (text[last:start], placeholder)
+        new_spans.append((start + delta, start + delta + len(placeholder), rule.kind))
+        delta += len(placeholder) - (end - start)
+        last = end
+    if not pieces:
+        return text, spans
+    pieces.append(text[last:])
+    new_spans += [(a + delta, b + delta, kind) for a, b, kind in spans[i:]]
+    return "".join(pieces), new_spans
+
+
+def redact(text: str) -> Redacted:
+    """Replace every secret in ``text`` with ``[REDACTED:<kind>]``."""
+    spans: list[_Span] = []
+    for rule in _RULES:
+        text, spans = _apply(rule, text, spans)
+    return Redacted(text, tuple(dict.fromkeys(kind for _, _, kind in spans)))
+
+
+def guard(text: str, mode: SecretMode, *, field: str) -> Redacted:
+    """Apply the secret policy to one field value.
+
+    ``"redact"`` returns :func:`redact` of the text. ``"reject"`` raises
+    :class:`SecretRejectedError` naming the field and the kinds (never the value) if
+    any secret is found, and otherwise returns the text unchanged.
+    """
+    if mode == "redact":
+        return redact(text)
+    if mode != "reject":
+        raise InvalidInputError(f"secret mode must be 'redact' or 'reject', not {mode!r}")
+    kinds = redact(text).kinds
+    if kinds:
+        raise SecretRejectedError(
+            f"{field} contains a secret ({', '.join(kinds)}) and secrets are rejected",
+            kinds,
+        )
+    return Redacted(text, ())
