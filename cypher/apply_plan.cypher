@@ -3,6 +3,9 @@
 // and no row comes back, so the caller re-plans.
 MERGE (s:Scope {scope: $scope})
 ON CREATE SET s.version = 0, s.facts = 0, s.entities = 0, s.created_at = $now
+// Writing first takes the scope's write lock (Neo4j), so the version read next is
+// the committed one and two writers cannot both pass the guard.
+SET s.locked_by = $batch
 WITH s
 WHERE s.version = $version
 SET s.version = s.version + 1, s.facts = s.facts + $fact_delta, s.entities = s.entities + $entity_delta,

@@ -4,4 +4,4 @@ RETURN coalesce(s.version, 0) AS version,
        coalesce(s.facts, 0) AS facts,
        coalesce(s.entities, 0) AS entities,
        s.last_batch AS last_batch,
-       coalesce(s.updated_at, 0) AS updated_at
+       s.updated_at AS updated_at

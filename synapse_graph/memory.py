@@ -318,7 +318,7 @@ class Memory:
 
     def _state(self) -> _ScopeState:
         row = self._backend.read(Q.SCOPE_STATE, {"scope": self.scope})[0]
-        return _ScopeState(row["version"], row["facts"], row["entities"], row["last_batch"], row["updated_at"])
+        return _ScopeState(row["version"], row["facts"], row["entities"], row["last_batch"], row["updated_at"] or 0)
 
     def _check_quota(self, state: _ScopeState, changes: _Changes) -> None:
         facts = state.facts + changes.plan.fact_delta - changes.removed_facts

@@ -26,8 +26,19 @@ from synapse_graph.errors import InvalidInputError, SecretRejectedError
 SecretMode = Literal["redact", "reject"]
 
 _PLACEHOLDER = "[REDACTED:"
+_KINDS = ("private_key", "bearer_token", "jwt", "api_key", "password", "email")
 # A value that already is a placeholder is left alone (idempotence).
 _NOT_PLACEHOLDER = r"(?!\[REDACTED:)"
+
+
+def _token_start(chars: str) -> str:
+    """Regex: a token starts here, i.e. not after one of ``chars`` nor after a placeholder.
+
+    Starting only at token boundaries keeps matching linear. The placeholder check keeps
+    redact idempotent: the secret a placeholder replaced may be what stopped a token from
+    starting there, so a second pass must not see a fresh boundary.
+    """
+    return rf"(?<![{chars}])" + "".join(rf"(?<!\[REDACTED:{kind}\])" for kind in _KINDS)
 
 
 @dataclass(frozen=True)
@@ -59,7 +70,7 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "bearer_token",
         re.compile(
-            r"(?<![\w-])(?i:bearer)[ \t]+(?=[A-Za-z._~+/=-]*[0-9])"
+            _token_start(r"\w-") + r"(?i:bearer)[ \t]+(?=[A-Za-z._~+/=-]*[0-9])"
             r"[A-Za-z0-9._~+/-]{12,}+=*",
             re.ASCII,
         ),
@@ -68,12 +79,12 @@ _RULES: tuple[_Rule, ...] = (
     # the signature may be empty (alg "none").
     _Rule(
         "jwt",
-        re.compile(r"(?<![\w-])eyJ[\w-]{5,}+\.[\w-]{5,}+\.[\w-]*+", re.ASCII),
+        re.compile(_token_start(r"\w-") + r"eyJ[\w-]{5,}+\.[\w-]{5,}+\.[\w-]*+", re.ASCII),
     ),
     _Rule(
         "api_key",
         re.compile(
-            r"(?<![\w-])(?:"
+            _token_start(r"\w-") + r"(?:"
             # OpenAI / Anthropic (sk-proj-, sk-ant-...): somewhere a run of 20 key
             # characters without a hyphen, so "sk-learn-contrib-..." is not a key.
             r"sk-[\w-]*?\w{20}[\w-]*+"
@@ -89,11 +100,13 @@ _RULES: tuple[_Rule, ...] = (
         ),
     ),
     # scheme://user:pass@host: only the password goes; user may be empty (redis://:pw@).
+    # The password runs to the last "@" of the authority, since people do paste
+    # unencoded ones (admin:p@ss@db).
     _Rule(
         "password",
         re.compile(
-            rf"(?<![\w+.-])[A-Za-z][\w+.-]*://[^\s:/@]*:{_NOT_PLACEHOLDER}"
-            r"(?P<value>[^\s/@]++)(?=@)",
+            _token_start(r"\w+.-") + rf"[A-Za-z][\w+.-]*://[^\s:/@\[\]]*:{_NOT_PLACEHOLDER}"
+            r"(?P<value>[^\s/@]++(?:@[^\s/@]++)*?)(?=@[^\s/@]*+(?!@))",
             re.ASCII,
         ),
         "value",
@@ -105,7 +118,7 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "password",
         re.compile(
-            r"(?<![\w.-])[\w.-]*?"
+            _token_start(r"\w.-") + r"[\w.-]*?"
             r"(?:passw(?:or)?d|passphrase|pwd|secret|token|credentials?"
             r"|(?:api|access|secret|private)[_-]?key)"
             rf"[\"']?[ \t]*[:=][ \t]*(?P<quote>[\"'])?{_NOT_PLACEHOLDER}"
@@ -118,7 +131,7 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "email",
         re.compile(
-            r"(?<![\w.%+-])[\w.%+-]++@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}(?![\w-])",
+            _token_start(r"\w.%+-") + r"[\w.%+-]++@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}",
             re.ASCII,
         ),
     ),

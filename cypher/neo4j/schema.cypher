@@ -1,0 +1,9 @@
+// Neo4j 5 (Community features only). Uniqueness holds the scope inside the key.
+CREATE CONSTRAINT entity_key IF NOT EXISTS FOR (e:Entity) REQUIRE (e.scope, e.key) IS UNIQUE;
+CREATE CONSTRAINT alias_key IF NOT EXISTS FOR (a:Alias) REQUIRE (a.scope, a.key) IS UNIQUE;
+CREATE CONSTRAINT scope_key IF NOT EXISTS FOR (s:Scope) REQUIRE s.scope IS UNIQUE;
+CREATE INDEX entity_scope IF NOT EXISTS FOR (e:Entity) ON (e.scope);
+CREATE INDEX alias_target IF NOT EXISTS FOR (a:Alias) ON (a.scope, a.target);
+CREATE INDEX fact_id IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.id);
+CREATE INDEX fact_predicate IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.predicate, r.valid_at);
+CREATE INDEX fact_valid IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.valid_at, r.invalid_at)

@@ -1,0 +1,108 @@
+"""Shared fixtures: every integration test runs on each live backend.
+
+FalkorDB runs embedded (the library starts it). Neo4j comes from, in order:
+``SYNAPSE_NEO4J_URL`` (+ ``SYNAPSE_NEO4J_USER``/``SYNAPSE_NEO4J_PASSWORD``), or the
+local server that ``scripts/neo4j-local`` assembles and starts. Under CI
+(``CI`` set) a backend that cannot be had fails the run instead of skipping.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from synapse_graph import Memory
+
+ROOT = Path(__file__).resolve().parent.parent
+BACKENDS = ("falkordb", "neo4j")
+IN_CI = bool(os.environ.get("CI"))
+
+
+def _unavailable(reason: str) -> None:
+    if IN_CI:
+        pytest.fail(f"{reason} (CI must run every backend)", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def falkordb_location(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """An embedded FalkorDB file for the session; one Memory keeps its server up throughout."""
+    url = os.environ.get("SYNAPSE_FALKORDB_URL")
+    if url:
+        yield url
+        return
+    location = str(tmp_path_factory.mktemp("falkordb") / "memory.db")
+    keeper = Memory(location, scope="keeper")
+    yield location
+    keeper.close()
+
+
+def _neo4j_from_script() -> dict[str, str]:
+    script = ROOT / "scripts" / "neo4j-local"
+    if not script.exists():
+        raise RuntimeError("scripts/neo4j-local is missing")
+    started = subprocess.run([str(script), "start"], capture_output=True, text=True, timeout=900, check=False)
+    if started.returncode != 0:
+        raise RuntimeError(f"scripts/neo4j-local start failed:\n{started.stdout[-2000:]}\n{started.stderr[-2000:]}")
+    printed = subprocess.run([str(script), "env"], capture_output=True, text=True, timeout=60, check=True).stdout
+    values: dict[str, str] = {}
+    for line in printed.splitlines():
+        words = shlex.split(line)
+        if len(words) == 2 and words[0] == "export" and "=" in words[1]:
+            key, value = words[1].split("=", 1)
+            values[key] = value
+    return values
+
+
+@pytest.fixture(scope="session")
+def neo4j_settings() -> dict[str, Any]:
+    """Connection settings of a live Neo4j: the configured one, or the local script's server."""
+    env = dict(os.environ)
+    if not env.get("SYNAPSE_NEO4J_URL"):
+        try:
+            env.update(_neo4j_from_script())
+        except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
+            _unavailable(f"no Neo4j server: {exc}")
+    return {
+        "location": env["SYNAPSE_NEO4J_URL"],
+        "auth": (env.get("SYNAPSE_NEO4J_USER", "neo4j"), env.get("SYNAPSE_NEO4J_PASSWORD", "")),
+    }
+
+
+@pytest.fixture(params=BACKENDS)
+def backend_name(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def make_memory(request: pytest.FixtureRequest, backend_name: str) -> Iterator[Callable[..., Memory]]:
+    """Factory of Memory objects on the test's backend, each in a fresh scope unless one is given."""
+    opened: list[Memory] = []
+    if backend_name == "falkordb":
+        settings: dict[str, Any] = {"location": request.getfixturevalue("falkordb_location")}
+    else:
+        settings = dict(request.getfixturevalue("neo4j_settings"))
+
+    def factory(scope: str | None = None, **kwargs: Any) -> Memory:
+        options = {**settings, **kwargs}
+        location = options.pop("location")
+        memory = Memory(location, scope=scope or f"test-{uuid.uuid4().hex[:12]}", **options)
+        opened.append(memory)
+        return memory
+
+    yield factory
+    for memory in opened:
+        memory.close()
+
+
+@pytest.fixture
+def memory(make_memory: Callable[..., Memory]) -> Memory:
+    """A Memory in a scope of its own on the test's backend."""
+    return make_memory()
