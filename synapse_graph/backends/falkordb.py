@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -128,10 +129,8 @@ class FalkorDBBackend:
         return self._retry(lambda: self._rows(self._graph.query(text, dict(params))))
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(redis.RedisError):  # closing a broken connection is fine
             self._client.connection.close()
-        except redis.RedisError:  # pragma: no cover - closing a broken connection
-            pass
         if self._server is not None:
             self._server.stop()
             self._server = None
