@@ -136,4 +136,4 @@ class Neo4jBackend:
             error = BackendError(f"Neo4j at {self.location} refused a query: {exc.message}")
             error.retryable = exc.is_retryable()
             raise error from exc
-        return [{key: decode(value) for key, value in record.items()} for record in records]
+        return [{key: decode(record[key]) for key in record.keys()} for record in records]  # noqa: SIM118

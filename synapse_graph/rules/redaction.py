@@ -12,7 +12,9 @@ Placeholders are never matched again, which makes :func:`redact` idempotent.
 Deliberately *not* secrets: git SHAs, UUIDs and other bare hex or base64 strings
 (too many false positives in agent memories; an AWS secret key or bare token is only
 caught next to a telling key such as ``aws_secret_access_key=``), and addresses
-without a dotted domain such as ``root@localhost``.
+without a dotted domain such as ``root@localhost``. Known trade-offs: prose such as
+``secret: the plan`` loses its first word after the colon (erring on the safe side),
+and of two e-mails glued together by ``.``/``-``/``+`` only the first is caught.
 """
 
 from __future__ import annotations

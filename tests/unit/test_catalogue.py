@@ -1,0 +1,52 @@
+"""The query catalogue: files and names match one to one, and queries take values only as parameters."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from synapse_graph.catalogue import DIALECTS, Q, query, query_files
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "synapse_graph"
+
+
+def test_every_name_has_a_file_for_every_dialect() -> None:
+    for name in Q:
+        for dialect in DIALECTS:
+            assert query(name, dialect).strip(), f"{name} is empty for {dialect}"
+
+
+def test_every_file_is_a_named_query() -> None:
+    names = {str(name) for name in Q}
+    for dialect, name in query_files():
+        assert name in names, f"cypher/{dialect + '/' if dialect else ''}{name}.cypher is not in the catalogue"
+        assert dialect in ("", *DIALECTS)
+
+
+def test_unknown_names_and_dialects_are_refused() -> None:
+    with pytest.raises(LookupError):
+        query("no_such_query", "falkordb")
+    with pytest.raises(ValueError):
+        query(Q.ENTITY, "sqlite")
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "cypher").rglob("*.cypher")), ids=lambda p: p.name)
+def test_query_files_take_values_only_as_parameters(path: Path) -> None:
+    text = re.sub(r"//[^\n]*", "", path.read_text(encoding="utf-8"))
+    # No Python formatting placeholders and no string literals: every value is a $parameter.
+    assert not re.search(r"\{[a-z_]+\}|%\(|%s", text), "Python formatting in a query file"
+    if path.parent.name != "browser":
+        assert "'" not in text and '"' not in text, "literal strings in a query: pass them as parameters"
+
+
+def test_python_never_formats_values_into_queries() -> None:
+    offenders = []
+    for source in PACKAGE.rglob("*.py"):
+        for number, line in enumerate(source.read_text(encoding="utf-8").splitlines(), start=1):
+            if re.search(r"\.(query|ro_query|execute_query|run)\(\s*f[\"']", line) or (re.search(
+                    r"(MATCH|MERGE|CREATE|RETURN)\b[^\n]*\{[a-z_]+\}", line) and 'f"' in line):
+                offenders.append(f"{source.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not offenders, "\n".join(offenders)
