@@ -16,7 +16,7 @@ CALL {
   UNWIND $entities AS x
   MERGE (n:Entity {scope: $scope, key: x.key})
   ON CREATE SET n.name = x.name, n.type = x.type, n.aliases = [], n.created_at = x.created_at,
-                n.updated_at = x.updated_at
+                n.updated_at = x.updated_at, n.search_text = x.search_text
 }
 CALL {
   WITH s
@@ -29,7 +29,7 @@ CALL {
   WITH s
   UNWIND $aliases AS x
   MERGE (al:Alias {scope: $scope, key: x.key})
-  SET al.name = x.name, al.target = x.target
+  SET al.name = x.name, al.target = x.target, al.search_text = x.search_text
 }
 CALL {
   WITH s

@@ -39,6 +39,13 @@ class Q(StrEnum):
     EXPORT_ALIASES = "export_aliases"
     EXPORT_FACTS = "export_facts"
     EXISTING_IDS = "existing_ids"
+    ENTITY_NAMES = "entity_names"
+    SEARCH_LEXICAL = "search_lexical"
+    SEARCH_VECTOR = "search_vector"
+    SET_EMBEDDINGS = "set_embeddings"
+    MISSING_EMBEDDINGS = "missing_embeddings"
+    VECTOR_INDEX = "vector_index"
+    RECALL_EXPAND = "recall_expand"
 
 
 def cypher_root() -> Traversable:

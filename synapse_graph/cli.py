@@ -72,15 +72,13 @@ def _jsonable(value: Any) -> Any:
 
 
 def _time(value: datetime | None) -> str:
-    """Compact UTC time: the date alone at midnight, else down to the precision needed."""
+    """Compact UTC time: the date alone at midnight, else down to the second."""
     if value is None:
         return ""
     if (value.hour, value.minute, value.second, value.microsecond) == (0, 0, 0, 0):
         return str(value.date())
-    text = value.strftime("%Y-%m-%d %H:%M")
-    if value.second or value.microsecond:
-        text += value.strftime(":%S") + (value.strftime(".%f") if value.microsecond else "")
-    return text + "Z"
+    # Tables show seconds; --json carries the full microsecond precision.
+    return value.strftime("%Y-%m-%d %H:%M" + (":%S" if value.second or value.microsecond else "")) + "Z"
 
 
 def _fact_table(facts: Sequence[Fact], title: str | None = None) -> None:
@@ -156,6 +154,51 @@ def neighbourhood(
     """Facts around an entity, up to 2 hops."""
     with _open(db, scope, user, password) as memory:
         _emit(memory.neighbourhood(entity, hops, as_of=as_of, limit=limit), as_json, _fact_table)
+
+
+@app.command()
+def recall(
+    question: str,
+    as_of: Annotated[str | None, typer.Option(help="Facts valid at this time (default now).")] = None,
+    hops: Annotated[int, typer.Option(min=1, max=2, help="1 or 2.")] = 1,
+    limit: Annotated[int, typer.Option(help="At most this many facts.")] = 25,
+    db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
+) -> None:
+    """Facts that answer a question in words, most relevant first."""
+    with _open(db, scope, user, password) as memory:
+        found = memory.recall(question, as_of=as_of, hops=hops, limit=limit)
+
+        def render(result: Any) -> None:
+            if result.skipped:
+                console.print(f"nothing recalled: {result.skipped}")
+                return
+            console.print("entry entities: " + ", ".join(e.name for e in result.entities) or "none", highlight=False)
+            _fact_table(result.facts, "recalled facts")
+            console.print(f"[dim]{result.notice}[/dim]")
+
+        _emit(found, as_json, render)
+
+
+@app.command()
+def search(
+    text: str,
+    limit: Annotated[int, typer.Option(help="At most this many entities.")] = 8,
+    db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
+) -> None:
+    """Entities matching the text (fulltext, plus vectors when an embedder is configured)."""
+    with _open(db, scope, user, password) as memory:
+        found = memory.search_entities(text, limit=limit)
+
+        def render(entities: Any) -> None:
+            table = Table()
+            for column in ("entity", "fused score", "lexical rank", "BM25"):
+                table.add_column(column)
+            for e in entities:
+                table.add_row(e.name, f"{e.score:.4f}", str(e.lexical_rank or ""),
+                              "" if e.lexical_score is None else f"{e.lexical_score:.3f}")
+            console.print(table if entities else "no matching entity")
+
+        _emit(found, as_json, render)
 
 
 @app.command()
@@ -305,6 +348,29 @@ def demo(
                           highlight=False)
     if as_json:
         _emit(report, True)
+
+
+@app.command()
+def browse(
+    db: Annotated[str | None, typer.Option(
+        "--db", help="A bolt:// or neo4j:// URL. Default: $SYNAPSE_DB if it is a Neo4j URL, else $SYNAPSE_NEO4J_URL.")]
+    = None,
+    scope: Scope = "default",
+    name: Annotated[str | None, typer.Option("--name", help="Entity (name or alias) for the saved queries.")] = None,
+    as_json: AsJson = False, user: User = None,
+) -> None:
+    """How to explore a Neo4j memory in Neo4j Browser: URL, style sheet, parameters, saved queries."""
+    from synapse_graph.browse import NotNeo4jError, instructions
+
+    try:
+        info = instructions(db, scope=scope, name=name, user=user)
+    except NotNeo4jError as exc:
+        errors.print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
+        raise typer.Exit(2) from None
+    if as_json:
+        _emit(info.as_json(), True)
+    else:
+        print(info.render(), end="")
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -7,3 +7,6 @@ CREATE INDEX alias_target IF NOT EXISTS FOR (a:Alias) ON (a.scope, a.target);
 CREATE INDEX fact_id IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.id);
 CREATE INDEX fact_predicate IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.predicate, r.valid_at);
 CREATE INDEX fact_valid IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.valid_at, r.invalid_at)
+;
+CREATE FULLTEXT INDEX entity_search IF NOT EXISTS FOR (n:Entity|Alias) ON EACH [n.search_text]
+OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace'}}

@@ -22,8 +22,8 @@ class Backend(Protocol):
     location: str
     """Where the data lives, safe to print (no password)."""
 
-    def ensure_schema(self) -> None:
-        """Create constraints and indexes if missing (idempotent)."""
+    def ensure_schema(self, vector_dimensions: int | None = None) -> None:
+        """Create constraints and indexes if missing (idempotent); the vector index too when dimensions are given."""
 
     def read(self, name: str, params: Params) -> list[Row]:
         """Run a read-only statement and return its rows as dicts."""

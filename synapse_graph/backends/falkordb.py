@@ -81,12 +81,15 @@ class FalkorDBBackend:
             ) from exc
         return cls(client, safe_url(url), graph=graph)
 
-    def ensure_schema(self) -> None:
-        for statement in statements(Q.SCHEMA, self.dialect):
+    def ensure_schema(self, vector_dimensions: int | None = None) -> None:
+        schema: list[tuple[str, dict[str, Any]]] = [(s, {}) for s in statements(Q.SCHEMA, self.dialect)]
+        if vector_dimensions is not None:
+            schema.append((query(Q.VECTOR_INDEX, self.dialect), {"dimensions": vector_dimensions}))
+        for statement, params in schema:
             try:
-                self._graph.query(statement)
+                self._graph.query(statement, params)
             except redis.ResponseError as exc:
-                if "already indexed" not in str(exc):
+                if "already indexed" not in str(exc):  # FalkorDB has no IF NOT EXISTS for indexes
                     raise BackendError(f"creating the schema on {self.location} failed: {exc}") from exc
         existing = {(row[1], tuple(row[2])) for row in self._graph.query("CALL db.constraints()").result_set}
         for label, properties in UNIQUE_NODE_KEYS:

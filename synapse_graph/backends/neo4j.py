@@ -109,9 +109,11 @@ class Neo4jBackend:
             raise BackendUnavailableError(f"Neo4j at {shown} did not accept the connection: {exc.message}") from exc
         return cls(driver, shown, database=database)
 
-    def ensure_schema(self) -> None:
+    def ensure_schema(self, vector_dimensions: int | None = None) -> None:
         for statement in statements(Q.SCHEMA, self.dialect):
             self._run(statement, {}, RoutingControl.WRITE)
+        if vector_dimensions is not None:
+            self._run(query(Q.VECTOR_INDEX, self.dialect), {"dimensions": vector_dimensions}, RoutingControl.WRITE)
 
     def read(self, name: str, params: Params) -> list[Row]:
         return self._run(query(name, self.dialect), params, RoutingControl.READ)

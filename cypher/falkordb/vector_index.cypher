@@ -1,0 +1,2 @@
+// The vector index over entity-name embeddings (cosine); dimensions come from the embedder.
+CREATE VECTOR INDEX FOR (e:Entity) ON (e.embedding) OPTIONS {dimension: $dimensions, similarityFunction: 'cosine'}

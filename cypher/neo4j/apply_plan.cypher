@@ -1,0 +1,62 @@
+// Neo4j 5 form of ../apply_plan.cypher: the same statement with CALL (s) { ... } scope
+// clauses, as importing WITH inside CALL is deprecated there (a test keeps the two in step).
+// Applies one planned batch atomically. The scope's version guards against a
+// concurrent writer: if it moved since the plan was read, nothing is written
+// and no row comes back, so the caller re-plans.
+MERGE (s:Scope {scope: $scope})
+ON CREATE SET s.version = 0, s.facts = 0, s.entities = 0, s.created_at = $now
+// Writing first takes the scope's write lock (Neo4j), so the version read next is
+// the committed one and two writers cannot both pass the guard.
+SET s.locked_by = $batch
+WITH s
+WHERE s.version = $version
+SET s.version = s.version + 1, s.facts = s.facts + $fact_delta, s.entities = s.entities + $entity_delta,
+    s.last_batch = $batch, s.updated_at = $now
+WITH s
+CALL (s) {
+  UNWIND $entities AS x
+  MERGE (n:Entity {scope: $scope, key: x.key})
+  ON CREATE SET n.name = x.name, n.type = x.type, n.aliases = [], n.created_at = x.created_at,
+                n.updated_at = x.updated_at, n.search_text = x.search_text
+}
+CALL (s) {
+  UNWIND $retarget AS x
+  MATCH (al:Alias {scope: $scope})
+  WHERE al.target = x.from
+  SET al.target = x.to
+}
+CALL (s) {
+  UNWIND $aliases AS x
+  MERGE (al:Alias {scope: $scope, key: x.key})
+  SET al.name = x.name, al.target = x.target, al.search_text = x.search_text
+}
+CALL (s) {
+  UNWIND $alias_names AS x
+  MATCH (n:Entity {scope: $scope, key: x.key})
+  SET n.aliases = n.aliases + x.names, n.updated_at = $now
+}
+CALL (s) {
+  UNWIND $expires AS id
+  MATCH ()-[r:FACT {id: id}]->()
+  WHERE r.scope = $scope AND r.expired_at IS NULL
+  SET r.expired_at = $now
+}
+CALL (s) {
+  UNWIND $updates AS x
+  MATCH ()-[r:FACT {id: x.id}]->()
+  WHERE r.scope = $scope AND r.expired_at IS NULL
+  SET r.confirmations = x.confirmations, r.confidence = x.confidence
+}
+CALL (s) {
+  UNWIND $creates AS x
+  MATCH (a:Entity {scope: $scope, key: x.subject})
+  MATCH (b:Entity {scope: $scope, key: x.object})
+  CREATE (a)-[r:FACT]->(b)
+  SET r = x.props
+}
+CALL (s) {
+  UNWIND $deletes AS k
+  MATCH (n:Entity {scope: $scope, key: k})
+  DETACH DELETE n
+}
+RETURN s.version AS version

@@ -1,0 +1,3 @@
+// The vector index over entity-name embeddings (cosine); dimensions come from the embedder.
+CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (e:Entity) ON e.embedding
+OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine'}}

@@ -1,0 +1,150 @@
+"""Pure rules of recall: the gate, identifier-aware tokens, BM25 ranking and RRF fusion."""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+RRF_K = 60
+MAX_ENTRY_ENTITIES = 8
+MIN_PREFIX = 3
+MAX_TERMS = 16
+_WORD = re.compile(r"[^\W_]+")
+
+SMALL_TALK = frozenset(
+    (
+        "afternoon alright awesome bye cheers cool evening fine good goodbye great hello hey hi hmm lol "
+        "morning nice night no nope ok okay please sorry sure thank thanks thx welcome yep yes"
+    ).split()
+)
+STOPWORDS = frozenset(
+    (
+        "a about above after again against ago all am an and any anymore are as at be because been before "
+        "being below between both but by can could current currently decide decided did do does doing down "
+        "during each few for from further had has have having he her here hers herself him himself his how i "
+        "if in into is it its itself just know last me more most my myself nor not now of off on once only or "
+        "other our ours ourselves out over own remember same she should so some still such tell than that the "
+        "their theirs them themselves then there these they this those through to too under until up very was "
+        "we were what when where which while who whom why will with would you your yours yourself yourselves"
+    ).split()
+)
+
+
+def words(text: str) -> list[str]:
+    """Lower-case words of a text, splitting identifiers as developers write them.
+
+    ``billingService``, ``billing_service``, ``billing-service`` and ``billing.service``
+    all give ``["billing", "service"]``.
+    """
+    normalised = unicodedata.normalize("NFKC", text)
+    found: list[str] = []
+    for chunk in _WORD.findall(normalised):
+        found.extend(part.casefold() for part in _split_case(chunk))
+    return found
+
+
+def _split_case(chunk: str) -> list[str]:
+    """camelCase, PascalCase, acronyms and digits: ``parseHTTPResponse2`` -> parse, HTTP, Response, 2."""
+    parts: list[str] = []
+    current = ""
+    for index, char in enumerate(chunk):
+        if current:
+            previous = current[-1]
+            following = chunk[index + 1] if index + 1 < len(chunk) else ""
+            if (
+                (previous.islower() and char.isupper())
+                or (previous.isupper() and char.isupper() and following.islower())
+                or (previous.isdigit() != char.isdigit())
+            ):
+                parts.append(current)
+                current = ""
+        current += char
+    parts.append(current)
+    return parts
+
+
+def search_text(*texts: str | None) -> str:
+    """What the fulltext index holds for an entity or alias: its words and its joined identifiers."""
+    tokens: list[str] = []
+    for text in texts:
+        if not text:
+            continue
+        tokens.extend(words(text))
+        for chunk in re.split(r"\s+", unicodedata.normalize("NFKC", text)):
+            joined = "".join(_WORD.findall(chunk)).casefold()
+            if joined:
+                tokens.append(joined)
+    return " ".join(dict.fromkeys(tokens))
+
+
+def content_terms(query: str) -> list[str]:
+    """The words of a question that can find entities; empty for small talk and empty questions."""
+    terms = [w for w in words(query) if w not in STOPWORDS]
+    if all(t in SMALL_TALK for t in terms):
+        return []
+    return list(dict.fromkeys(t for t in terms if t not in SMALL_TALK))[:MAX_TERMS]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    key: str
+    name: str
+    text: str
+
+
+def _matches(term: str, token: str) -> bool:
+    return token == term or (len(term) >= MIN_PREFIX and token.startswith(term))
+
+
+def bm25_rank(
+    terms: Sequence[str], candidates: Iterable[Candidate], *, corpus_size: int, k1: float = 1.2, b: float = 0.75
+) -> list[tuple[str, float]]:
+    """BM25 scores of entities for the query terms (prefix matches from 3 letters).
+
+    Scored here rather than by the database so both backends rank identically; the
+    candidates come from the backend's fulltext index, which also gives each term's
+    document frequency (every document holding a term is a candidate).
+    """
+    docs: dict[str, list[str]] = {}
+    for candidate in candidates:
+        docs.setdefault(candidate.key, []).extend(candidate.text.split())
+    if not docs:
+        return []
+    total = max(corpus_size, len(docs))
+    average = sum(len(tokens) for tokens in docs.values()) / len(docs)
+    frequency = {t: sum(1 for tokens in docs.values() if any(_matches(t, w) for w in tokens)) for t in terms}
+    scores: dict[str, float] = {}
+    for key, tokens in docs.items():
+        score = 0.0
+        for term in terms:
+            tf = sum(1 for w in tokens if _matches(term, w))
+            if tf == 0:
+                continue
+            idf = math.log(1 + (total - frequency[term] + 0.5) / (frequency[term] + 0.5))
+            score += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len(tokens) / average))
+        if score > 0:
+            scores[key] = score
+    return sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+
+
+def rrf(
+    rankings: Mapping[str, Sequence[str]], *, k: int = RRF_K, limit: int = MAX_ENTRY_ENTITIES
+) -> list[tuple[str, float, dict[str, int]]]:
+    """Reciprocal rank fusion: (key, fused score, {leg: 1-based rank}) best first, deduplicated."""
+    fused: dict[str, float] = {}
+    ranks: dict[str, dict[str, int]] = {}
+    for leg, keys in rankings.items():
+        for position, key in enumerate(dict.fromkeys(keys), start=1):
+            fused[key] = fused.get(key, 0.0) + 1.0 / (k + position)
+            ranks.setdefault(key, {})[leg] = position
+    ordered = sorted(fused.items(), key=lambda item: (-item[1], item[0]))[:limit]
+    return [(key, score, ranks[key]) for key, score in ordered]
+
+
+def predicate_match(predicate: str, terms: Sequence[str]) -> bool:
+    """True if a query term names the predicate ("work" finds WORKS_AT)."""
+    parts = predicate.casefold().split("_")
+    return any(_matches(t, p) or _matches(p, t) for t in terms for p in parts if len(p) >= MIN_PREFIX)
