@@ -13,8 +13,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
+from synapse_graph import recall as recall_steps
 from synapse_graph.backends import Backend, open_backend
 from synapse_graph.catalogue import Q
+from synapse_graph.embedding import Embedder
 from synapse_graph.errors import (
     ConcurrencyConflictError,
     InvalidInputError,
@@ -22,8 +24,20 @@ from synapse_graph.errors import (
     InvalidTimeError,
     QuotaExceededError,
 )
-from synapse_graph.models import Entity, Fact, PurgeResult, Stats, TimeInput, Triple, WriteResult
+from synapse_graph.models import (
+    Entity,
+    EntryEntity,
+    Fact,
+    PurgeResult,
+    Recall,
+    RecalledFact,
+    Stats,
+    TimeInput,
+    Triple,
+    WriteResult,
+)
 from synapse_graph.rules.predicates import SAME_AS, PredicateRegistry, check_predicate
+from synapse_graph.rules.recall import MAX_ENTRY_ENTITIES, content_terms, search_text
 from synapse_graph.rules.redaction import SecretMode, guard
 from synapse_graph.rules.text import check_scope, clean_name, clean_text, name_key
 from synapse_graph.rules.timeline import Plan, Provenance, Record, TimelinePlanner, Write, plan_merge
@@ -101,6 +115,7 @@ class Memory:
         single_valued: Iterable[str] | None = None,
         auth: tuple[str, str] | None = None,
         database: str | None = None,
+        embedder: Embedder | None = None,
     ) -> None:
         self.scope = check_scope(scope)
         if max_facts < 0 or max_entities < 0:
@@ -112,9 +127,10 @@ class Memory:
         self.secrets: SecretMode = secrets
         self.client = self._text(client, "client")
         self.predicates = PredicateRegistry() if single_valued is None else PredicateRegistry(single_valued)
+        self.embedder = embedder
         self._backend: Backend = open_backend(location, auth=auth, database=database)
         try:
-            self._backend.ensure_schema()
+            self._backend.ensure_schema(None if embedder is None else embedder.dimensions)
         except BaseException:
             self._backend.close()
             raise
@@ -212,6 +228,8 @@ class Memory:
             predicate = check_predicate(triple.predicate, allow_same_as=True)
             subject = self._name(triple.subject, f"{label} subject")
             obj = self._name(triple.object, f"{label} object")
+            for kind, side in ((triple.subject_type, "subject"), (triple.object_type, "object")):
+                self._text(kind, f"{label} {side} type", 64)  # checked even if the entity already exists
             if predicate == SAME_AS:
                 aliases.append((subject, obj))
                 continue
@@ -222,6 +240,9 @@ class Memory:
                 raise InvalidTimeError(
                     f"{label}: invalid_at must be after valid_at (validity is [valid_at, invalid_at))"
                 )
+            if start is None and end is not None and end <= now_micros():
+                # Checked here too (not only when planning) so that a batch's aliases are not written either.
+                raise InvalidTimeError(f"{label}: invalid_at must be after valid_at, which defaults to now")
             confidence = 1.0 if triple.confidence is None else triple.confidence
             if not 0.0 <= confidence <= 1.0:
                 raise InvalidInputError(f"{label}: confidence must be between 0 and 1, got {confidence}")
@@ -283,13 +304,9 @@ class Memory:
                 canonical[key] = key
                 if not row["is_entity"] and key not in changes.entities:
                     kind = (types or {}).get(key)
-                    changes.entities[key] = {
-                        "key": key,
-                        "name": by_key[key].display,
-                        "created_at": now,
-                        "updated_at": now,
-                        "type": None if kind is None else self._text(kind, "entity type", 64),
-                    }
+                    changes.entities[key] = _entity_row(
+                        key, by_key[key].display, None if kind is None else self._text(kind, "entity type", 64), now
+                    )
         return canonical
 
     def _current_records(self, pairs: Iterable[tuple[str, str]]) -> list[Record]:
@@ -310,6 +327,7 @@ class Memory:
             self._check_quota(state, changes)
             if self._apply(state, changes, batch, now) or self._state().last_batch == batch:
                 _count(result, changes)
+                self._store_embeddings(list(changes.entities.values()))
                 return changes
             time.sleep(random.uniform(0, 0.002 * (attempt + 1)))
         raise ConcurrencyConflictError(
@@ -442,13 +460,13 @@ class Memory:
             if other == target:
                 return changes
             if other is None:
-                changes.aliases.append({"key": alias.key, "name": alias.display, "target": target})
+                changes.aliases.append(_alias_row(alias.key, alias.display, target))
                 changes.alias_names[target] = [alias.display]
                 return changes
             merged = 1
             self._plan_entity_merge(other, target, changes, now)
             if alias.key != other:
-                changes.aliases.append({"key": alias.key, "name": alias.display, "target": target})
+                changes.aliases.append(_alias_row(alias.key, alias.display, target))
             return changes
 
         self._transact(build)
@@ -475,7 +493,7 @@ class Memory:
         changes.plan = plan_merge(target_current, moved, now=now)
         changes.removed_facts = sum(1 for r in moved_from if r.expired_at is None)
         changes.retarget.append({"from": source, "to": target})
-        changes.aliases.append({"key": source, "name": source_row["name"], "target": target})
+        changes.aliases.append(_alias_row(source, source_row["name"], target))
         changes.alias_names[target] = [source_row["name"], *(source_row["aliases"] or [])]
         changes.deletes.append(source)
 
@@ -566,8 +584,7 @@ class Memory:
 
         Nearest facts come first; at most ``limit`` are returned.
         """
-        if hops not in (1, 2):
-            raise InvalidInputError(f"hops must be 1 or 2, got {hops!r}")
+        hops = _hops(hops)
         name = self._name(entity, "entity")
         at = self._time(as_of, "as_of")
         known = self._time(known_at, "known_at")
@@ -608,6 +625,86 @@ class Memory:
             valid_now=row["valid_now"] or 0,
             expired_records=row["expired_records"] or 0,
         )
+
+    # -- recall ------------------------------------------------------------------------------------
+
+    def recall(self, query: str, *, as_of: TimeInput | None = None, known_at: TimeInput | None = None,
+               hops: int = 1, limit: int = 25) -> Recall:
+        """Facts that answer a question in words, valid at ``as_of`` (default now), most relevant first.
+
+        Entry entities come from the fulltext index (identifiers split as developers
+        write them, prefix matching from 3 letters) and, with an ``embedder``, from the
+        vector index; the two rankings are fused (RRF, k = 60, at most 8 entities) and
+        the facts around them are expanded ``hops`` (1 or 2) steps. Small talk and
+        questions without content words return at once without touching the database.
+        """
+        at, known = self._time(as_of, "as_of"), self._time(known_at, "known_at")
+        hops = _hops(hops)
+        limit = _limit(limit, 25)
+        now = now_micros()
+        result = Recall(query=_query_text(query), as_of=from_micros(now if at is None else at),
+                        legs=self._legs())
+        terms = content_terms(result.query)
+        if not terms:
+            return result.model_copy(update={"skipped": "no content words (empty question or small talk)"})
+        entries = self._entry_entities(result.query, terms, MAX_ENTRY_ENTITIES)
+        facts = recall_steps.expand(self._backend, self.scope, entries, hops=hops, as_of=now if at is None else at,
+                                    known_at=now if known is None else known, limit=limit, terms=terms)
+        return result.model_copy(update={"entities": entries, "facts": facts})
+
+    def search_entities(self, text: str, *, limit: int = MAX_ENTRY_ENTITIES) -> list[EntryEntity]:
+        """Recall's entry step alone: entities matching the text, fused from the search legs."""
+        text = _query_text(text)
+        terms = content_terms(text)
+        return self._entry_entities(text, terms, _limit(limit, MAX_ENTRY_ENTITIES)) if terms else []
+
+    def subgraph(self, entities: Iterable[str], hops: int = 1, *, as_of: TimeInput | None = None,
+                 known_at: TimeInput | None = None, limit: int = 100) -> list[RecalledFact]:
+        """Recall's expansion step alone: facts valid at ``as_of`` around the named entities."""
+        at, known = self._time(as_of, "as_of"), self._time(known_at, "known_at")
+        names = [self._name(e, "entity") for e in entities]
+        keys = self._lookup(names)
+        ordered = list(dict.fromkeys(keys[n.key] for n in names if n.key in keys))
+        rows = self._backend.read(Q.ENTITY_NAMES, {"scope": self.scope, "keys": ordered})
+        display = {r["key"]: r["name"] for r in rows}
+        entries = [EntryEntity(name=display[k], key=k, score=1.0 / (61 + i)) for i, k in enumerate(ordered)
+                   if k in display]
+        now = now_micros()
+        return recall_steps.expand(self._backend, self.scope, entries, hops=_hops(hops),
+                                   as_of=now if at is None else at, known_at=now if known is None else known,
+                                   limit=_limit(limit, 100))
+
+    def reindex_embeddings(self, batch_size: int = 256) -> int:
+        """Embed the names of entities that lack a vector from the configured embedder; returns how many."""
+        if self.embedder is None:
+            raise InvalidInputError("no embedder configured: open the Memory with embedder=...")
+        done = 0
+        while True:
+            rows = self._backend.read(Q.MISSING_EMBEDDINGS, {"scope": self.scope, "model": self.embedder.name,
+                                                             "limit": batch_size})
+            if not rows:
+                return done
+            self._store_embeddings(rows)
+            done += len(rows)
+
+    def _legs(self) -> list[str]:
+        return ["lexical"] if self.embedder is None else ["lexical", "vector"]
+
+    def _entry_entities(self, text: str, terms: list[str], limit: int) -> list[EntryEntity]:
+        corpus = self._state().entities
+        legs = {"lexical": recall_steps.lexical_ranking(self._backend, self.scope, terms, corpus)}
+        if self.embedder is not None:
+            legs["vector"] = recall_steps.vector_ranking(self._backend, self.scope, self.embedder, text)
+        return recall_steps.fuse(self._backend, self.scope, legs, limit)
+
+    def _store_embeddings(self, entities: list[dict[str, Any]]) -> None:
+        if self.embedder is None or not entities:
+            return
+        vectors = self.embedder.embed([e["name"] for e in entities])
+        self._backend.write(Q.SET_EMBEDDINGS, {
+            "scope": self.scope, "model": self.embedder.name,
+            "rows": [{"key": e["key"], "vector": v} for e, v in zip(entities, vectors, strict=True)],
+        })
 
     # -- export and import ---------------------------------------------------------------------------
 
@@ -661,13 +758,9 @@ class Memory:
                 if kind == "entity":
                     entities.append(self._import_entity(item))
                 elif kind == "alias":
-                    aliases.append(
-                        {
-                            "key": name_key(self._name(item["name"], "alias").display),
-                            "name": self._name(item["name"], "alias").display,
-                            "target": self._name(item["target"], "alias target").key,
-                        }
-                    )
+                    alias_name = self._name(item["name"], "alias")
+                    aliases.append(_alias_row(alias_name.key, alias_name.display,
+                                              self._name(item["target"], "alias target").key))
                 elif kind == "fact":
                     records.append(self._import_record(item))
                 elif kind != "header":
@@ -709,14 +802,11 @@ class Memory:
 
     def _import_entity(self, item: Mapping[str, Any]) -> dict[str, Any]:
         name = self._name(item["name"], "entity name")
-        return {
-            "key": name.key,
-            "name": name.display,
-            "type": self._text(item.get("type"), "entity type", 64),
-            "aliases": [self._name(a, "alias").display for a in item.get("aliases") or []],
-            "created_at": to_micros(item["created_at"], field="created_at"),
-            "updated_at": to_micros(item["updated_at"], field="updated_at"),
-        }
+        row = _entity_row(name.key, name.display, self._text(item.get("type"), "entity type", 64),
+                          to_micros(item["created_at"], field="created_at"))
+        row["updated_at"] = to_micros(item["updated_at"], field="updated_at")
+        row["aliases"] = [self._name(a, "alias").display for a in item.get("aliases") or []]
+        return row
 
     def _import_record(self, item: Mapping[str, Any]) -> Record:
         times = {k: None if item.get(k) is None else to_micros(item[k], field=k) for k in _TIME_FIELDS}
@@ -752,9 +842,21 @@ class Memory:
 _TIME_FIELDS = ("valid_at", "invalid_at", "recorded_at", "expired_at")
 
 
+def _entity_row(key: str, name: str, kind: str | None, now: int) -> dict[str, Any]:
+    return {"key": key, "name": name, "type": kind, "created_at": now, "updated_at": now,
+            "search_text": search_text(name, kind)}
+
+
+def _alias_row(key: str, name: str, target: str) -> dict[str, Any]:
+    return {"key": key, "name": name, "target": target, "search_text": search_text(name)}
+_TRIPLE_FIELDS = ("subject", "predicate", "object")
+
+
 def _as_triples(triples: TripleInput | Iterable[TripleInput]) -> list[Triple]:
     if isinstance(triples, Triple | Mapping) or (
-        isinstance(triples, tuple) and len(triples) == 3 and all(isinstance(x, str) for x in triples)
+        isinstance(triples, tuple)
+        and len(triples) == 3
+        and not any(isinstance(x, Triple | Mapping | tuple | list) for x in triples)
     ):
         items: list[Any] = [triples]
     else:
@@ -764,14 +866,30 @@ def _as_triples(triples: TripleInput | Iterable[TripleInput]) -> list[Triple]:
         try:
             if isinstance(item, Triple):
                 result.append(item)
-            elif isinstance(item, Mapping):
-                result.append(Triple(**item))
-            else:
-                subject, predicate, obj = item
-                result.append(Triple(subject=subject, predicate=predicate, object=obj))
+                continue
+            fields = dict(item) if isinstance(item, Mapping) else dict(zip(_TRIPLE_FIELDS, item, strict=True))
+            if "predicate" in fields and not isinstance(fields["predicate"], str):
+                check_predicate(fields["predicate"])  # raises InvalidPredicateError, not "not a triple"
+            result.append(Triple(**fields))
+        except InvalidInputError:
+            raise
         except (TypeError, ValueError) as exc:
             raise InvalidInputError(f"not a triple: {str(item)[:100]!r} ({exc})") from None
     return result
+
+
+def _hops(hops: int) -> int:
+    if hops not in (1, 2) or isinstance(hops, bool):
+        raise InvalidInputError(f"hops must be 1 or 2, got {hops!r}")
+    return hops
+
+
+def _query_text(query: object) -> str:
+    if not isinstance(query, str):
+        raise InvalidInputError(f"a recall query must be a string, got {type(query).__name__}")
+    if len(query) > 4_000:
+        raise InvalidInputError(f"a recall query is limited to 4000 characters, got {len(query)}")
+    return query
 
 
 def _limit(limit: int | None, default: int) -> int:
