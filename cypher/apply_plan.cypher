@@ -15,7 +15,7 @@ CALL {
   WITH s
   UNWIND $entities AS x
   MERGE (n:Entity {scope: $scope, key: x.key})
-  ON CREATE SET n.name = x.name, n.type = x.type, n.aliases = [], n.created_at = x.created_at,
+  ON CREATE SET n.name = x.name, n.type = x.type, n.aliases = coalesce(x.aliases, []), n.created_at = x.created_at,
                 n.updated_at = x.updated_at, n.search_text = x.search_text
 }
 CALL {
@@ -49,7 +49,7 @@ CALL {
   UNWIND $updates AS x
   MATCH ()-[r:FACT {id: x.id}]->()
   WHERE r.scope = $scope AND r.expired_at IS NULL
-  SET r.confirmations = x.confirmations, r.confidence = x.confidence
+  SET r.confirmations = x.confirmations, r.confidence = x.confidence, r.status = x.status
 }
 CALL {
   WITH s
@@ -58,6 +58,18 @@ CALL {
   MATCH (b:Entity {scope: $scope, key: x.object})
   CREATE (a)-[r:FACT]->(b)
   SET r = x.props
+}
+CALL {
+  WITH s
+  UNWIND $tombstones AS x
+  CREATE (t:Tombstone)
+  SET t = x
+}
+CALL {
+  WITH s
+  UNWIND $audit AS x
+  CREATE (entry:Audit)
+  SET entry = x
 }
 CALL {
   WITH s

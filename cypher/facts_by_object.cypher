@@ -3,9 +3,11 @@ MATCH (a:Entity)-[r:FACT]->(b:Entity {scope: $scope, key: $object})
 WHERE ($predicate IS NULL OR r.predicate = $predicate)
   AND ($as_of IS NULL OR (r.valid_at <= $as_of AND (r.invalid_at IS NULL OR r.invalid_at > $as_of)))
   AND r.recorded_at <= $known_at AND (r.expired_at IS NULL OR r.expired_at > $known_at)
+  AND r.status IN $statuses
 RETURN r.id AS id, a.name AS subject, r.predicate AS predicate, b.name AS object,
        r.valid_at AS valid_at, r.invalid_at AS invalid_at, r.recorded_at AS recorded_at,
        r.expired_at AS expired_at, r.confidence AS confidence, r.confirmations AS confirmations,
-       r.source AS source, r.client AS client, r.model AS model, r.session AS session
+       r.source AS source, r.client AS client, r.model AS model, r.session AS session,
+       r.status AS status, r.flag AS flag
 ORDER BY valid_at, predicate, subject, recorded_at
 LIMIT $limit

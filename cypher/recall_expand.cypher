@@ -6,11 +6,13 @@ MATCH (centre:Entity {scope: $scope, key: entry.key})
 OPTIONAL MATCH (centre)-[r1:FACT]-(n:Entity)
 WHERE r1.valid_at <= $as_of AND (r1.invalid_at IS NULL OR r1.invalid_at > $as_of)
   AND r1.recorded_at <= $known_at AND (r1.expired_at IS NULL OR r1.expired_at > $known_at)
+  AND r1.status IN $statuses
 WITH entry, centre, collect(DISTINCT n) AS neighbours
 UNWIND [centre] + CASE WHEN $hops > 1 THEN [x IN neighbours WHERE x <> centre] ELSE [] END AS hub
 MATCH (hub)-[r:FACT]-(:Entity)
 WHERE r.valid_at <= $as_of AND (r.invalid_at IS NULL OR r.invalid_at > $as_of)
   AND r.recorded_at <= $known_at AND (r.expired_at IS NULL OR r.expired_at > $known_at)
+  AND r.status IN $statuses
 WITH r, min(CASE WHEN hub = centre THEN 0 ELSE 1000 END + entry.rank) AS reach
 WITH r, reach, startNode(r) AS a, endNode(r) AS b
 ORDER BY reach, r.valid_at DESC, r.id
@@ -20,4 +22,5 @@ RETURN r.id AS id, a.name AS subject, r.predicate AS predicate, b.name AS object
        r.valid_at AS valid_at, r.invalid_at AS invalid_at, r.recorded_at AS recorded_at,
        r.expired_at AS expired_at, r.confidence AS confidence, r.confirmations AS confirmations,
        r.source AS source, r.client AS client, r.model AS model, r.session AS session,
+       r.status AS status, r.flag AS flag,
        CASE WHEN reach >= 1000 THEN 2 ELSE 1 END AS hop, reach % 1000 AS entry_rank

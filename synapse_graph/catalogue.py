@@ -46,6 +46,10 @@ class Q(StrEnum):
     MISSING_EMBEDDINGS = "missing_embeddings"
     VECTOR_INDEX = "vector_index"
     RECALL_EXPAND = "recall_expand"
+    RECORD_BY_ID = "record_by_id"
+    TOMBSTONES = "tombstones"
+    AUDIT_LOG = "audit_log"
+    EXPORT_TOMBSTONES = "export_tombstones"
 
 
 def cypher_root() -> Traversable:

@@ -25,6 +25,7 @@ from synapse_graph.errors import (
     QuotaExceededError,
 )
 from synapse_graph.models import (
+    AuditEntry,
     Entity,
     EntryEntity,
     Fact,
@@ -42,6 +43,16 @@ from synapse_graph.rules.redaction import SecretMode, guard
 from synapse_graph.rules.text import check_scope, clean_name, clean_text, name_key
 from synapse_graph.rules.timeline import Plan, Provenance, Record, TimelinePlanner, Write, plan_merge
 from synapse_graph.rules.timeparse import from_micros, now_micros, to_micros
+from synapse_graph.rules.trust import (
+    DEFAULT_CANDIDATE_BELOW,
+    TIMELINE_STATES,
+    TRUST_STATES,
+    after_feedback,
+    audit_detail,
+    check_verdict,
+    reading_states,
+    rejection_flag,
+)
 
 TripleInput = Triple | tuple[str, str, str] | Mapping[str, Any]
 _MAX_ATTEMPTS = 25
@@ -69,9 +80,18 @@ class _Changes:
     retarget: list[dict[str, str]] = field(default_factory=list)
     deletes: list[str] = field(default_factory=list)
     removed_facts: int = 0
+    tombstones: list[dict[str, Any]] = field(default_factory=list)
+    action: str = "upsert"
+    provenance: Provenance | None = None
+    secrets: set[str] = field(default_factory=set)
+    before: list[Record] = field(default_factory=list)
+    """Records as they were before an in-place update (for the audit log)."""
+    imported_audit: list[dict[str, Any]] = field(default_factory=list)
 
     def is_empty(self) -> bool:
-        return self.plan.is_empty() and not (self.entities or self.aliases or self.alias_names or self.deletes)
+        return self.plan.is_empty() and not (
+            self.entities or self.aliases or self.alias_names or self.deletes or self.tombstones
+        )
 
 
 @dataclass(frozen=True)
@@ -96,6 +116,9 @@ class Memory:
         client: provenance recorded on every fact this memory writes.
         single_valued: predicates that hold one value at a time (default: a built-in
             set such as ``LIVES_IN`` and ``WORKS_AT``); extend with ``memory.predicates``.
+        embedder: a local :class:`~synapse_graph.embedding.Embedder` for recall's vector leg.
+        candidate_below: facts extracted by a model (written with ``model=``) below this
+            confidence become candidates: recorded, not believed, until approved.
 
     Example:
         >>> with Memory("/tmp/demo.db", scope="demo") as memory:
@@ -116,6 +139,7 @@ class Memory:
         auth: tuple[str, str] | None = None,
         database: str | None = None,
         embedder: Embedder | None = None,
+        candidate_below: float = DEFAULT_CANDIDATE_BELOW,
     ) -> None:
         self.scope = check_scope(scope)
         if max_facts < 0 or max_entities < 0:
@@ -128,6 +152,9 @@ class Memory:
         self.client = self._text(client, "client")
         self.predicates = PredicateRegistry() if single_valued is None else PredicateRegistry(single_valued)
         self.embedder = embedder
+        if not 0.0 <= candidate_below <= 1.0:
+            raise InvalidInputError(f"candidate_below must be between 0 and 1, got {candidate_below}")
+        self.candidate_below = candidate_below
         self._backend: Backend = open_backend(location, auth=auth, database=database)
         try:
             self._backend.ensure_schema(None if embedder is None else embedder.dimensions)
@@ -163,17 +190,25 @@ class Memory:
 
     # -- input rules -------------------------------------------------------------------------------
 
-    def _text(self, value: str | None, field: str, max_length: int = 512) -> str | None:
+    def _text(self, value: str | None, field: str, max_length: int = 512, found: set[str] | None = None
+              ) -> str | None:
         if value is None:
             return None
         cleaned = clean_text(value, field=field, max_length=max_length)
-        return None if cleaned is None else guard(cleaned, self.secrets, field=field).text
+        if cleaned is None:
+            return None
+        redacted = guard(cleaned, self.secrets, field=field)
+        if found is not None:
+            found.update(redacted.kinds)
+        return redacted.text
 
-    def _name(self, raw: object, field: str) -> _Name:
+    def _name(self, raw: object, field: str, found: set[str] | None = None) -> _Name:
         if not isinstance(raw, str):
             raise InvalidInputError(f"{field} must be a string, got {type(raw).__name__}")
-        redacted = guard(clean_name(raw, field=field), self.secrets, field=field).text
-        display = clean_name(redacted, field=field)
+        redacted = guard(clean_name(raw, field=field), self.secrets, field=field)
+        if found is not None:
+            found.update(redacted.kinds)
+        display = clean_name(redacted.text, field=field)
         return _Name(display, name_key(display))
 
     def _scope_arg(self, scope: str | None) -> str:
@@ -188,12 +223,13 @@ class Memory:
     def _time(value: TimeInput | None, field: str) -> int | None:
         return None if value is None else to_micros(value, field=field)
 
-    def _provenance(self, source: str | None, model: str | None, session: str | None) -> Provenance:
+    def _provenance(self, source: str | None, model: str | None, session: str | None,
+                    found: set[str] | None = None) -> Provenance:
         return Provenance(
-            source=self._text(source, "source"),
+            source=self._text(source, "source", found=found),
             client=self.client,
-            model=self._text(model, "model", 200),
-            session=self._text(session, "session", 200),
+            model=self._text(model, "model", 200, found=found),
+            session=self._text(session, "session", 200, found=found),
         )
 
     # -- writes ------------------------------------------------------------------------------------
@@ -220,14 +256,15 @@ class Memory:
         """
         items = _as_triples(triples)
         batch_valid_at = self._time(valid_at, "valid_at")
-        provenance = self._provenance(source, model, session)
+        found: set[str] = set()
+        provenance = self._provenance(source, model, session, found)
         writes: list[tuple[_Name, str, _Name, int | None, int | None, float, bool, Triple]] = []
         aliases: list[tuple[_Name, _Name]] = []
         for index, triple in enumerate(items):
             label = f"triple {index}" if len(items) > 1 else "triple"
             predicate = check_predicate(triple.predicate, allow_same_as=True)
-            subject = self._name(triple.subject, f"{label} subject")
-            obj = self._name(triple.object, f"{label} object")
+            subject = self._name(triple.subject, f"{label} subject", found)
+            obj = self._name(triple.object, f"{label} object", found)
             for kind, side in ((triple.subject_type, "subject"), (triple.object_type, "object")):
                 self._text(kind, f"{label} {side} type", 64)  # checked even if the entity already exists
             if predicate == SAME_AS:
@@ -252,7 +289,7 @@ class Memory:
         for canonical, alias in aliases:
             result.aliases_merged += self._alias(canonical, alias)
         if writes:
-            self._transact(lambda state, now: self._plan_writes(writes, provenance, now), result)
+            self._transact(lambda state, now: self._plan_writes(writes, provenance, now, found), result)
         return result
 
     def _plan_writes(
@@ -260,8 +297,9 @@ class Memory:
         writes: list[tuple[_Name, str, _Name, int | None, int | None, float, bool, Triple]],
         provenance: Provenance,
         now: int,
+        found: set[str] | None = None,
     ) -> _Changes:
-        changes = _Changes()
+        changes = _Changes(provenance=provenance, secrets=set(found or ()))
         names = {n.key: n for w in writes for n in (w[0], w[2])}
         canonical = self._resolve(
             names.values(),
@@ -270,24 +308,40 @@ class Memory:
             types={**{w[0].key: w[7].subject_type for w in writes}, **{w[2].key: w[7].object_type for w in writes}},
         )
         pairs = sorted({(canonical[w[0].key], w[1]) for w in writes})
-        planner = TimelinePlanner(self._current_records(pairs), now=now)
+        rejected = self._rejections({(canonical[w[0].key], w[1], canonical[w[2].key]) for w in writes})
+        # Believed facts and candidates live in separate timelines: a candidate never closes a believed value.
+        believed = TimelinePlanner(self._current_records(pairs, TIMELINE_STATES), now=now)
+        candidates = TimelinePlanner(self._current_records(pairs, ("candidate",)), now=now)
         for subject, predicate, obj, start, end, confidence, single, _ in writes:
             if end is not None and start is None and end <= now:
                 raise InvalidTimeError("invalid_at must be after valid_at, which defaults to now")
-            planner.add(
+            fact = (canonical[subject.key], predicate, canonical[obj.key])
+            flag = rejected.get(fact)
+            # Facts a model extracted are believed only from `candidate_below` up; direct writes always are.
+            candidate = flag is not None or (provenance.model is not None and confidence < self.candidate_below)
+            (candidates if candidate else believed).add(
                 Write(
-                    subject=canonical[subject.key],
+                    subject=fact[0],
                     predicate=predicate,
-                    object=canonical[obj.key],
+                    object=fact[2],
                     valid_at=now if start is None else start,
                     invalid_at=end,
                     confidence=confidence,
-                    single_valued=single,
+                    single_valued=single and not candidate,
                     provenance=provenance,
+                    status="candidate" if candidate else "believed",
+                    flag=flag,
                 )
             )
-        changes.plan = planner.plan()
+        changes.plan = _combine(believed.plan(), candidates.plan())
         return changes
+
+    def _rejections(self, facts: Iterable[tuple[str, str, str]]) -> dict[tuple[str, str, str], str]:
+        """The latest rejection of each fact that was rejected before, as a flag text."""
+        rows = self._backend.read(Q.TOMBSTONES, {"scope": self.scope, "facts": [
+            {"subject": s, "predicate": p, "object": o} for s, p, o in sorted(facts)]})
+        return {(r["subject"], r["predicate"], r["object"]): rejection_flag(r["reason"], _iso(r["rejected_at"]) or "")
+                for r in rows}
 
     def _resolve(
         self, names: Iterable[_Name], changes: _Changes, now: int, types: Mapping[str, str | None] | None = None
@@ -309,8 +363,10 @@ class Memory:
                     )
         return canonical
 
-    def _current_records(self, pairs: Iterable[tuple[str, str]]) -> list[Record]:
-        params = {"scope": self.scope, "pairs": [{"subject": s, "predicate": p} for s, p in pairs]}
+    def _current_records(self, pairs: Iterable[tuple[str, str]], statuses: Iterable[str] = TIMELINE_STATES
+                         ) -> list[Record]:
+        params = {"scope": self.scope, "pairs": [{"subject": s, "predicate": p} for s, p in pairs],
+                  "statuses": list(statuses)}
         return [_record(row) for row in self._backend.read(Q.CURRENT_RECORDS, params)]
 
     def _transact(self, build: Any, result: WriteResult | None = None) -> _Changes:
@@ -369,12 +425,35 @@ class Memory:
             "alias_names": [{"key": k, "names": v} for k, v in changes.alias_names.items()],
             "expires": [r.id for r in plan.expires],
             "updates": [
-                {"id": r.id, "confirmations": r.confirmations, "confidence": r.confidence} for r in plan.updates
+                {"id": r.id, "confirmations": r.confirmations, "confidence": r.confidence, "status": r.status}
+                for r in plan.updates
             ],
+            "tombstones": changes.tombstones,
+            "audit": [*changes.imported_audit, self._audit_entry(changes, now)],
             "creates": [{"subject": r.subject, "object": r.object, "props": self._props(r)} for r in plan.creates],
             "deletes": changes.deletes,
         }
         return bool(self._backend.write(Q.APPLY_PLAN, params))
+
+    def _audit_entry(self, changes: _Changes, now: int) -> dict[str, Any]:
+        plan = changes.plan
+        provenance = changes.provenance or Provenance(client=self.client)
+        touched = {k for r in (*plan.creates, *plan.expires, *plan.updates) for k in (r.subject, r.object)}
+        touched.update(changes.entities, changes.deletes, (a["target"] for a in changes.aliases),
+                       (t["subject"] for t in changes.tombstones), (t["object"] for t in changes.tombstones))
+        detail = audit_detail(
+            plan, changes.before,
+            entities_created=sorted(changes.entities), entities_deleted=changes.deletes,
+            aliases=[{"alias": a["key"], "of": a["target"]} for a in changes.aliases],
+            rejected=[{k: t[k] for k in ("subject", "predicate", "object", "reason")} for t in changes.tombstones],
+        )
+        return {
+            "id": uuid.uuid4().hex, "scope": self.scope, "at": now, "action": changes.action,
+            "client": provenance.client, "source": provenance.source, "model": provenance.model,
+            "session": provenance.session, "entities": sorted(touched),
+            "facts": sorted({r.id for r in (*plan.creates, *plan.expires, *plan.updates)}),
+            "detail": json.dumps(detail, sort_keys=True), "secrets": sorted(changes.secrets),
+        }
 
     def _props(self, record: Record) -> dict[str, Any]:
         props: dict[str, Any] = {
@@ -391,6 +470,8 @@ class Memory:
             "client": record.provenance.client,
             "model": record.provenance.model,
             "session": record.provenance.session,
+            "status": record.status,
+            "flag": record.flag,
         }
         return {k: v for k, v in props.items() if v is not None}
 
@@ -407,7 +488,7 @@ class Memory:
 
         def build(state: _ScopeState, now: int) -> _Changes:
             nonlocal ended
-            changes = _Changes()
+            changes = _Changes(action="retract")
             keys = self._lookup([subject_name] + ([object_name] if object_name else []))
             subject_key = keys.get(subject_name.key)
             object_key = None if object_name is None else keys.get(object_name.key)
@@ -452,7 +533,7 @@ class Memory:
 
         def build(state: _ScopeState, now: int) -> _Changes:
             nonlocal merged
-            changes = _Changes()
+            changes = _Changes(action="alias")
             target = self._resolve([canonical], changes, now)[canonical.key]
             current = self._lookup([alias])
             other = current.get(alias.key)
@@ -514,7 +595,11 @@ class Memory:
         key = self._lookup([name]).get(name.key)
         if key is None:
             return PurgeResult(entities=0, facts=0, aliases=0)
-        rows = self._backend.write(Q.PURGE_ENTITY, {"scope": self.scope, "key": key, "now": now_micros()})
+        now = now_micros()
+        # The erased entity's name stays out of the log: the entry says what kind of thing happened.
+        note = {"id": uuid.uuid4().hex, "scope": self.scope, "at": now, "action": "purge", "client": self.client,
+                "entities": [], "facts": [], "detail": json.dumps({"purged": "one entity"}), "secrets": []}
+        rows = self._backend.write(Q.PURGE_ENTITY, {"scope": self.scope, "key": key, "now": now, "audit": note})
         if not rows:
             return PurgeResult(entities=0, facts=0, aliases=0)
         return PurgeResult(entities=rows[0]["entities"], facts=rows[0]["facts"], aliases=rows[0]["aliases"])
@@ -531,11 +616,14 @@ class Memory:
         known_at: TimeInput | None = None,
         include_history: bool = False,
         limit: int | None = None,
+        include_candidates: bool = False,
+        include_disputed: bool = False,
     ) -> list[Fact]:
         """Facts valid at ``as_of`` (default now), as the store believed them at ``known_at`` (default now).
 
         Validity is half-open: a fact with ``invalid_at == as_of`` no longer holds.
-        ``include_history=True`` returns every validity interval instead.
+        ``include_history=True`` returns every validity interval instead. Only believed
+        facts come back unless ``include_candidates``/``include_disputed`` ask for more.
         Names resolve through aliases; an unknown name gives an empty list.
         """
         predicate = None if predicate is None else check_predicate(predicate)
@@ -546,6 +634,7 @@ class Memory:
             "scope": self.scope,
             "predicate": predicate,
             "as_of": None if include_history else (now if at is None else at),
+            "statuses": reading_states(include_candidates, include_disputed),
             "known_at": now if known is None else known,
             "limit": _limit(limit, _DEFAULT_LIMIT),
             "subject": None,
@@ -601,6 +690,7 @@ class Memory:
                 "limit": _limit(limit, 10_000),
                 "as_of": now if at is None else at,
                 "known_at": now if known is None else known,
+                "statuses": reading_states(False, False),
             },
         )
         return [_fact(row) for row in rows]
@@ -616,7 +706,8 @@ class Memory:
 
     def stats(self) -> Stats:
         """Counts of entities, aliases and facts in this scope."""
-        row = self._backend.read(Q.STATS, {"scope": self.scope, "now": now_micros()})[0]
+        row = self._backend.read(Q.STATS, {"scope": self.scope, "now": now_micros(), "believed": "believed",
+                                           "candidate": "candidate", "disputed": "disputed"})[0]
         return Stats(
             scope=self.scope,
             entities=row["entities"],
@@ -624,7 +715,99 @@ class Memory:
             facts=row["facts"] or 0,
             valid_now=row["valid_now"] or 0,
             expired_records=row["expired_records"] or 0,
+            candidates=row["candidates"] or 0,
+            disputed=row["disputed"] or 0,
         )
+
+    # -- trust: review, feedback, audit --------------------------------------------------------------
+
+    def pending(self, *, limit: int | None = None) -> list[Fact]:
+        """Candidates waiting for review (recorded, not believed), oldest first, flagged if rejected before."""
+        now = now_micros()
+        rows = self._backend.read(Q.FACTS_IN_SCOPE, {
+            "scope": self.scope, "predicate": None, "as_of": None, "known_at": now, "statuses": ["candidate"],
+            "limit": _limit(limit, _DEFAULT_LIMIT)})
+        return [_fact(row) for row in rows]
+
+    def approve(self, fact: Fact | str) -> None:
+        """Believe a candidate: it joins its timeline as if written now (closing single-valued values)."""
+        fact_id = _fact_id(fact)
+
+        def build(state: _ScopeState, now: int) -> _Changes:
+            record = self._candidate(fact_id)
+            changes = _Changes(action="approve", provenance=record.provenance)
+            planner = TimelinePlanner(self._current_records([(record.subject, record.predicate)]), now=now)
+            planner.add(Write(
+                subject=record.subject, predicate=record.predicate, object=record.object, valid_at=record.valid_at,
+                invalid_at=record.invalid_at, confidence=record.confidence, provenance=record.provenance,
+                single_valued=self.predicates.is_single_valued(record.predicate),
+            ))
+            changes.plan = planner.plan()
+            changes.plan.expires.append(record)
+            return changes
+
+        self._transact(build)
+
+    def reject(self, fact: Fact | str, reason: str) -> None:
+        """Refuse a candidate; the same fact written again comes back as a candidate flagged with this reason."""
+        fact_id = _fact_id(fact)
+        why = self._text(reason, "reason", 500)
+        if not why:
+            raise InvalidInputError("a rejection needs a reason, e.g. reject(fact, 'the user corrected this')")
+
+        def build(state: _ScopeState, now: int) -> _Changes:
+            record = self._candidate(fact_id)
+            changes = _Changes(action="reject", provenance=Provenance(client=self.client))
+            changes.plan.expires.append(record)
+            changes.tombstones.append({
+                "scope": self.scope, "subject": record.subject, "predicate": record.predicate,
+                "object": record.object, "reason": why, "rejected_at": now, "by": self.client,
+            })
+            return changes
+
+        self._transact(build)
+
+    def feedback(self, fact: Fact | str, verdict: str) -> Fact:
+        """Say whether a recalled fact was ``helpful``, ``stale`` or ``wrong``.
+
+        Helpful raises its confidence (and ends a dispute); stale or wrong lower it and
+        mark it disputed, which hides it from default reads. Returns the updated fact.
+        """
+        fact_id = _fact_id(fact)
+        judged = check_verdict(verdict)
+
+        def build(state: _ScopeState, now: int) -> _Changes:
+            record = self._record_by_id(fact_id)
+            confidence, status = after_feedback(record.confidence, record.status, judged)
+            changes = _Changes(action=f"feedback:{judged}", provenance=Provenance(client=self.client),
+                               before=[record])
+            changes.plan.updates.append(replace(record, confidence=confidence, status=status))
+            return changes
+
+        self._transact(build)
+        row = self._backend.read(Q.RECORD_BY_ID, {"scope": self.scope, "id": fact_id})[0]
+        return _fact({**row, "subject": row["subject_name"], "object": row["object_name"]})
+
+    def audit(self, entity: str | None = None, *, limit: int = 100) -> list[AuditEntry]:
+        """The scope's audit log, newest first; with ``entity``, only the entries that touched it."""
+        key: str | None = None
+        if entity is not None:
+            name = self._name(entity, "entity")
+            key = self._lookup([name]).get(name.key, name.key)
+        rows = self._backend.read(Q.AUDIT_LOG, {"scope": self.scope, "entity": key, "limit": _limit(limit, 100)})
+        return [_audit(row) for row in rows]
+
+    def _record_by_id(self, fact_id: str) -> Record:
+        rows = self._backend.read(Q.RECORD_BY_ID, {"scope": self.scope, "id": fact_id})
+        if not rows:
+            raise InvalidInputError(f"no current fact with id {fact_id!r} in scope {self.scope!r}")
+        return _record(rows[0])
+
+    def _candidate(self, fact_id: str) -> Record:
+        record = self._record_by_id(fact_id)
+        if record.status != "candidate":
+            raise InvalidInputError(f"fact {fact_id!r} is {record.status}, not a candidate waiting for review")
+        return record
 
     # -- recall ------------------------------------------------------------------------------------
 
@@ -709,7 +892,8 @@ class Memory:
     # -- export and import ---------------------------------------------------------------------------
 
     def export(self, *, scope: str | None = None) -> Iterator[str]:
-        """The scope as JSON Lines: a header, entities, aliases, then every fact record with its history."""
+        """The scope as JSON Lines: a header, entities, aliases, every fact record with its history,
+        rejections and the audit log."""
         params = {"scope": self._scope_arg(scope)}
         yield json.dumps({"kind": "header", "format": EXPORT_FORMAT, "scope": self.scope})
         for row in self._backend.read(Q.EXPORT_ENTITIES, params):
@@ -732,8 +916,14 @@ class Memory:
                     "client": record.provenance.client,
                     "model": record.provenance.model,
                     "session": record.provenance.session,
+                    "status": record.status,
+                    "flag": record.flag,
                 }
             )
+        for row in self._backend.read(Q.EXPORT_TOMBSTONES, params):
+            yield json.dumps({"kind": "rejection", **row, "rejected_at": _iso(row["rejected_at"])})
+        for row in self._backend.read(Q.AUDIT_LOG, {**params, "entity": None, "limit": 10**9}):
+            yield json.dumps({"kind": "audit", **_audit(row).model_dump(mode="json")})
 
     def import_(
         self, lines: Iterable[str] | str | os.PathLike[str], *, batch_size: int = 2_000, progress: Any = None
@@ -741,7 +931,8 @@ class Memory:
         """Load an export (a path or an iterable of JSON lines) into this memory's scope, losslessly.
 
         Records keep their ids and all temporal fields; records whose id the scope
-        already holds are skipped, so importing twice changes nothing. Each chunk of
+        already holds are skipped, so importing twice changes nothing. Rejections and
+        the audit log are restored into a scope that was never written. Each chunk of
         ``batch_size`` records is one transaction. ``progress`` is called with the
         number of records written after each chunk.
         """
@@ -749,6 +940,8 @@ class Memory:
         entities: list[dict[str, Any]] = []
         aliases: list[dict[str, Any]] = []
         records: list[Record] = []
+        tombstones: list[dict[str, Any]] = []
+        log: list[dict[str, Any]] = []
         for number, line in enumerate(source, start=1):
             if not line.strip():
                 continue
@@ -763,21 +956,33 @@ class Memory:
                                               self._name(item["target"], "alias target").key))
                 elif kind == "fact":
                     records.append(self._import_record(item))
+                elif kind == "rejection":
+                    tombstones.append({
+                        "scope": self.scope, "subject": self._name(item["subject"], "subject").key,
+                        "predicate": check_predicate(item["predicate"]),
+                        "object": self._name(item["object"], "object").key,
+                        "reason": self._text(item["reason"], "reason", 500),
+                        "rejected_at": to_micros(item["rejected_at"], field="rejected_at"),
+                        "by": self._text(item.get("by"), "by", 200),
+                    })
+                elif kind == "audit":
+                    entry = AuditEntry.model_validate({k: v for k, v in item.items() if k != "kind"})
+                    log.append({**entry.model_dump(), "scope": self.scope, "at": to_micros(entry.at),
+                                "detail": json.dumps(entry.detail, sort_keys=True)})
                 elif kind != "header":
                     raise InvalidInputError(f"unknown kind {kind!r}")
             except (KeyError, TypeError, ValueError, json.JSONDecodeError) as exc:
                 raise InvalidInputError(f"import line {number} is not a valid export line: {exc}") from exc
         result = WriteResult()
-        alias_names: dict[str, list[str]] = {}
-        for entity in entities:
-            alias_names[entity["key"]] = entity.pop("aliases")
 
         def build_entities(state: _ScopeState, now: int) -> _Changes:
-            changes = _Changes()
-            existing = self._lookup([_Name(e["name"], e["key"]) for e in entities])
+            changes = _Changes(action="import")
+            existing = self._lookup([_Name(e["name"], e["key"]) for e in entities]
+                                    + [_Name(a["name"], a["key"]) for a in aliases])
             changes.entities = {e["key"]: e for e in entities if e["key"] not in existing}
-            changes.aliases = aliases
-            changes.alias_names = {k: v for k, v in alias_names.items() if v and k in changes.entities}
+            changes.aliases = [a for a in aliases if existing.get(a["key"]) != a["target"]]
+            if state.version == 0:
+                changes.tombstones, changes.imported_audit = tombstones, log
             return changes
 
         created = self._transact(build_entities, result)
@@ -786,7 +991,7 @@ class Memory:
             chunk = records[start : start + batch_size]
 
             def build_records(state: _ScopeState, now: int, chunk: list[Record] = chunk) -> _Changes:
-                changes = _Changes()
+                changes = _Changes(action="import")
                 known = {
                     row["id"]
                     for row in self._backend.read(Q.EXISTING_IDS, {"scope": self.scope, "ids": [r.id for r in chunk]})
@@ -805,6 +1010,7 @@ class Memory:
         row = _entity_row(name.key, name.display, self._text(item.get("type"), "entity type", 64),
                           to_micros(item["created_at"], field="created_at"))
         row["updated_at"] = to_micros(item["updated_at"], field="updated_at")
+        # Set when the entity is created, so that its exported updated_at is kept as well.
         row["aliases"] = [self._name(a, "alias").display for a in item.get("aliases") or []]
         return row
 
@@ -828,6 +1034,8 @@ class Memory:
             invalid_at=times["invalid_at"],
             recorded_at=recorded_at,
             expired_at=times["expired_at"],
+            status=_status(item.get("status")),
+            flag=self._text(item.get("flag"), "flag", 600),
             confidence=confidence,
             confirmations=int(item["confirmations"]),
             provenance=Provenance(
@@ -922,7 +1130,44 @@ def _record(row: Mapping[str, Any]) -> Record:
         confidence=float(row["confidence"]),
         confirmations=int(row["confirmations"]),
         provenance=Provenance(source=row["source"], client=row["client"], model=row["model"], session=row["session"]),
+        status=row.get("status") or "believed",
+        flag=row.get("flag"),
     )
+
+
+def _status(value: object) -> str:
+    if value is None:
+        return "believed"
+    if value not in TRUST_STATES:
+        raise InvalidInputError(f"unknown trust state {value!r}; expected one of {TRUST_STATES}")
+    return str(value)
+
+
+def _fact_id(fact: Fact | str) -> str:
+    fact_id = fact.id if isinstance(fact, Fact) else fact
+    if not isinstance(fact_id, str) or not fact_id.isalnum() or len(fact_id) > 64:
+        raise InvalidInputError(f"not a fact id: {str(fact_id)[:70]!r}; pass a Fact or its id")
+    return fact_id
+
+
+def _audit(row: Mapping[str, Any]) -> AuditEntry:
+    return AuditEntry(
+        id=row["id"], at=from_micros(row["at"]), action=row["action"], client=row["client"], source=row["source"],
+        model=row["model"], session=row["session"], entities=list(row["entities"] or []),
+        facts=list(row["facts"] or []), detail=json.loads(row["detail"] or "{}"), secrets=list(row["secrets"] or []),
+    )
+
+
+def _combine(*plans: Plan) -> Plan:
+    combined = Plan()
+    for plan in plans:
+        combined.creates += plan.creates
+        combined.expires += plan.expires
+        combined.updates += plan.updates
+        combined.created += plan.created
+        combined.confirmed += plan.confirmed
+        combined.closed += plan.closed
+    return combined
 
 
 def _fact(row: Mapping[str, Any]) -> Fact:
@@ -941,6 +1186,8 @@ def _fact(row: Mapping[str, Any]) -> Fact:
         client=row["client"],
         model=row["model"],
         session=row["session"],
+        status=row.get("status") or "believed",
+        flag=row.get("flag"),
     )
 
 

@@ -55,6 +55,10 @@ class Fact(BaseModel):
     client: str | None = None
     model: str | None = None
     session: str | None = None
+    status: str = "believed"
+    """Trust state: ``believed``, ``candidate`` (recorded, not believed) or ``disputed``."""
+    flag: str | None = None
+    """Why a candidate needs review, e.g. an earlier rejection of the same fact."""
 
     def holds_at(self, when: datetime) -> bool:
         """True if the fact is valid at ``when`` (half-open interval)."""
@@ -105,6 +109,9 @@ class Stats(BaseModel):
     """Records currently believed (history included, corrections excluded)."""
     valid_now: int
     expired_records: int
+    candidates: int = 0
+    """Current records waiting for review (not believed)."""
+    disputed: int = 0
 
 
 ExportKind = Literal["entity", "alias", "fact"]
@@ -162,3 +169,26 @@ class Recall(BaseModel):
     skipped: str | None = None
     """Why the database was not asked (empty question, small talk), if it was not."""
     notice: str = RECALL_NOTICE
+
+
+class AuditEntry(BaseModel):
+    """One mutation in the append-only audit log of a scope."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    at: datetime
+    action: str
+    """upsert, retract, alias, approve, reject, feedback, import or purge."""
+    client: str | None = None
+    source: str | None = None
+    model: str | None = None
+    session: str | None = None
+    entities: list[str] = Field(default_factory=list)
+    """Keys of the entities it touched."""
+    facts: list[str] = Field(default_factory=list)
+    """Ids of the fact records it created, expired or updated."""
+    detail: dict[str, Any] = Field(default_factory=dict)
+    """Records created and expired, and before/after of updated ones."""
+    secrets: list[str] = Field(default_factory=list)
+    """Kinds of secrets redacted from the input (never their values)."""

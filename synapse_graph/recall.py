@@ -62,6 +62,7 @@ def expand(backend: Backend, scope: str, entries: Sequence[EntryEntity], *, hops
         return []
     rows = backend.read(Q.RECALL_EXPAND, {
         "scope": scope, "hops": hops, "as_of": as_of, "known_at": known_at, "limit": limit * 4,
+        "statuses": ["believed"],
         "entries": [{"key": e.key, "rank": rank} for rank, e in enumerate(entries)],
     })
     by_key = {e.key: e for e in entries}

@@ -6,3 +6,6 @@ CREATE INDEX FOR (s:Scope) ON (s.scope);
 CREATE INDEX FOR ()-[r:FACT]-() ON (r.id);
 CALL db.idx.fulltext.createNodeIndex({label: 'Entity', stopwords: []}, {field: 'search_text', nostem: true});
 CALL db.idx.fulltext.createNodeIndex({label: 'Alias', stopwords: []}, {field: 'search_text', nostem: true})
+;
+CREATE INDEX FOR (t:Tombstone) ON (t.scope, t.subject);
+CREATE INDEX FOR (a:Audit) ON (a.scope, a.at)

@@ -16,7 +16,7 @@ WITH s
 CALL (s) {
   UNWIND $entities AS x
   MERGE (n:Entity {scope: $scope, key: x.key})
-  ON CREATE SET n.name = x.name, n.type = x.type, n.aliases = [], n.created_at = x.created_at,
+  ON CREATE SET n.name = x.name, n.type = x.type, n.aliases = coalesce(x.aliases, []), n.created_at = x.created_at,
                 n.updated_at = x.updated_at, n.search_text = x.search_text
 }
 CALL (s) {
@@ -45,7 +45,7 @@ CALL (s) {
   UNWIND $updates AS x
   MATCH ()-[r:FACT {id: x.id}]->()
   WHERE r.scope = $scope AND r.expired_at IS NULL
-  SET r.confirmations = x.confirmations, r.confidence = x.confidence
+  SET r.confirmations = x.confirmations, r.confidence = x.confidence, r.status = x.status
 }
 CALL (s) {
   UNWIND $creates AS x
@@ -53,6 +53,16 @@ CALL (s) {
   MATCH (b:Entity {scope: $scope, key: x.object})
   CREATE (a)-[r:FACT]->(b)
   SET r = x.props
+}
+CALL (s) {
+  UNWIND $tombstones AS x
+  CREATE (t:Tombstone)
+  SET t = x
+}
+CALL (s) {
+  UNWIND $audit AS x
+  CREATE (entry:Audit)
+  SET entry = x
 }
 CALL (s) {
   UNWIND $deletes AS k

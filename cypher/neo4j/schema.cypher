@@ -10,3 +10,6 @@ CREATE INDEX fact_valid IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.valid_at, r.inval
 ;
 CREATE FULLTEXT INDEX entity_search IF NOT EXISTS FOR (n:Entity|Alias) ON EACH [n.search_text]
 OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace'}}
+;
+CREATE INDEX tombstone_fact IF NOT EXISTS FOR (t:Tombstone) ON (t.scope, t.subject, t.predicate, t.object);
+CREATE INDEX audit_scope IF NOT EXISTS FOR (a:Audit) ON (a.scope, a.at)

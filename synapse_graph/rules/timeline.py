@@ -49,6 +49,10 @@ class Record:
     confidence: float
     confirmations: int
     provenance: Provenance = Provenance()
+    status: str = "believed"
+    """Trust state: ``believed``, ``candidate`` (recorded, not believed) or ``disputed``."""
+    flag: str | None = None
+    """Why a candidate needs a closer look, e.g. an earlier rejection of the same fact."""
 
     def holds_at(self, instant: int) -> bool:
         return self.valid_at <= instant < end_of(self.invalid_at)
@@ -70,6 +74,8 @@ class Write:
     confidence: float
     single_valued: bool
     provenance: Provenance = Provenance()
+    status: str = "believed"
+    flag: str | None = None
 
 
 @dataclass
@@ -164,6 +170,8 @@ class TimelinePlanner:
             confidence=max([write.confidence, *(w.record.confidence for w in same)]),
             confirmations=1 + sum(w.record.confirmations for w in same),
             provenance=write.provenance,
+            status=write.status,
+            flag=write.flag,
         )
         self._slots.setdefault((write.subject, write.predicate), []).append(_Work(merged, None))
         self._created += 1
@@ -225,7 +233,8 @@ def plan_merge(
             continue
         fact = (record.subject, record.predicate, record.object)
         moved_ids.add(record.id)
-        group = [r for r in by_fact.get(fact, []) if r.meets(record.valid_at, record.invalid_at)]
+        group = [r for r in by_fact.get(fact, [])
+                 if r.status == record.status and r.meets(record.valid_at, record.invalid_at)]
         if not group:
             by_fact.setdefault(fact, []).append(record)
             plan.creates.append(record)

@@ -1,0 +1,64 @@
+"""Trust states, review and feedback rules, and what the audit log records."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Literal
+
+from synapse_graph.errors import InvalidInputError
+from synapse_graph.rules.timeline import Plan, Record
+
+TrustState = Literal["believed", "candidate", "disputed"]
+Verdict = Literal["helpful", "stale", "wrong"]
+TRUST_STATES: tuple[TrustState, ...] = ("believed", "candidate", "disputed")
+TIMELINE_STATES = ("believed", "disputed")
+"""States that take part in a timeline: a candidate never closes a believed value."""
+DEFAULT_CANDIDATE_BELOW = 0.6
+
+
+def check_verdict(verdict: object) -> Verdict:
+    if verdict == "helpful":
+        return "helpful"
+    if verdict == "stale":
+        return "stale"
+    if verdict == "wrong":
+        return "wrong"
+    raise InvalidInputError(f"feedback must be 'helpful', 'stale' or 'wrong', not {verdict!r}")
+
+
+def reading_states(include_candidates: bool, include_disputed: bool) -> list[str]:
+    """Trust states a read returns: believed facts, plus those asked for."""
+    return ["believed", *(["candidate"] if include_candidates else []), *(["disputed"] if include_disputed else [])]
+
+
+def after_feedback(confidence: float, status: str, verdict: Verdict) -> tuple[float, str]:
+    """Confidence and state after feedback: helpful raises (and ends a dispute), stale/wrong lower and dispute."""
+    if verdict == "helpful":
+        return min(1.0, round(confidence + 0.1, 6)), ("believed" if status == "disputed" else status)
+    factor = 0.5 if verdict == "stale" else 0.2
+    return round(confidence * factor, 6), ("disputed" if status == "believed" else status)
+
+
+def rejection_flag(reason: str, rejected_at_iso: str) -> str:
+    return f"rejected before ({rejected_at_iso}): {reason}"
+
+
+def _brief(record: Record) -> dict[str, Any]:
+    return {
+        "id": record.id, "subject": record.subject, "predicate": record.predicate, "object": record.object,
+        "valid_at": record.valid_at, "invalid_at": record.invalid_at, "status": record.status,
+        "confidence": record.confidence, "confirmations": record.confirmations,
+    }
+
+
+def audit_detail(plan: Plan, before: Iterable[Record] = (), **extra: Any) -> dict[str, Any]:
+    """What a mutation changed: records created and expired, and before/after of updated ones."""
+    previous = {r.id: r for r in before}
+    detail: dict[str, Any] = {
+        "created": [_brief(r) for r in plan.creates],
+        "expired": [_brief(r) for r in plan.expires],
+        "updated": [{"before": _brief(previous[r.id]) if r.id in previous else None, "after": _brief(r)}
+                    for r in plan.updates],
+    }
+    detail.update({k: v for k, v in extra.items() if v})
+    return {k: v for k, v in detail.items() if v}
