@@ -365,7 +365,7 @@ def browse(
     try:
         info = instructions(db, scope=scope, name=name, user=user)
     except NotNeo4jError as exc:
-        errors.print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
+        errors.print(f"[red]error:[/red] {exc}", markup=True, highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None
     if as_json:
         _emit(info.as_json(), True)

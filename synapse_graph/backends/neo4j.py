@@ -88,7 +88,8 @@ class Neo4jBackend:
         """Connect and check the server answers; routing URIs (``neo4j://``) send reads to followers."""
         shown = safe_url(url)
         try:
-            driver = GraphDatabase.driver(url, auth=auth)
+            # Sparse properties (status, flag, embedding...) are expected: no warning when one is absent.
+            driver = GraphDatabase.driver(url, auth=auth, notifications_disabled_classifications=["UNRECOGNIZED"])
         except (ValueError, neo4j_errors.ConfigurationError) as exc:
             raise BackendUnavailableError(f"invalid Neo4j URL {shown}: {exc}") from exc
         try:

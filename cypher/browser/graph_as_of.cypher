@@ -1,0 +1,14 @@
+// The scope's graph as of $as_of (an ISO-8601 string; a date alone means midnight UTC):
+// every fact valid then, as currently believed (not expired; trust state believed).
+// Returns paths, so Browser draws the graph.
+// Tip: untick "Connect result nodes" in Browser's settings, else Browser also draws
+// FACT relationships between the nodes shown that did not hold at $as_of.
+// :param scope => 'default'
+// :param as_of => '2021-06-01T00:00:00Z'
+WITH datetime($as_of) AS t
+MATCH p = (:Entity {scope: $scope})-[r:FACT]->(:Entity)
+WHERE r.expired_at IS NULL AND coalesce(r.status, 'believed') = 'believed'
+  AND r.valid_at <= t AND (r.invalid_at IS NULL OR r.invalid_at > t)
+RETURN p
+ORDER BY r.predicate, r.valid_at
+LIMIT 500

@@ -1,0 +1,308 @@
+"""Neo4j Browser: `synapse-graph browse`, the saved queries of cypher/browser/, and Browser itself.
+
+The saved queries are for people, not for the library, so these tests are what keeps
+them right: they run each one on a live Neo4j with data the library wrote, then open
+the real Neo4j Browser (served by the server) in headless Debian Chromium with
+Playwright, connect, set the parameters and the style that `browse` prints, run a saved
+query and check what the result frame shows. The screenshot of the graph lands in
+test-artifacts/neo4j-browser.png.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import time
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from typer.testing import CliRunner
+
+from synapse_graph import Memory, Triple
+from synapse_graph.browse import BrowseInfo, browser_base_url, instructions, saved_queries, style_sheet
+from synapse_graph.cli import app
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+SCREENSHOT = ARTIFACTS / "neo4j-browser.png"
+IN_CI = bool(os.environ.get("CI"))
+CHROMIUM = "/usr/bin/chromium"
+# Without these, Debian's Chromium waits on connections to Google that cannot succeed here.
+CHROMIUM_FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+]
+QUERY_NAMES = {"current_facts", "graph_as_of", "entity_history", "aliases"}
+CLEAN_ENV = {"SYNAPSE_DB": "", "SYNAPSE_NEO4J_URL": "", "SYNAPSE_NEO4J_BROWSER_URL": "", "SYNAPSE_NEO4J_USER": ""}
+
+
+def _unavailable(reason: str) -> None:
+    if IN_CI:
+        pytest.fail(f"{reason} (CI must run the Browser test)", pytrace=False)
+    pytest.skip(reason)
+
+
+def utc(text: str) -> datetime:
+    value = datetime.fromisoformat(text)
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+# -- `synapse-graph browse` (pure: no server needed) ------------------------------------------------
+
+
+def test_browse_prints_url_style_params_and_every_saved_query() -> None:
+    result = CliRunner().invoke(
+        app, ["browse", "--db", "bolt://graph.example:7687", "--scope", "acme/web", "--name", "Dana O'Neil"],
+        env=CLEAN_ENV)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "http://graph.example:7474/browser/?connectURL=bolt://neo4j@graph.example:7687" in out
+    assert ":param scope => 'acme/web'" in out.splitlines()
+    assert ":param name => 'Dana O\\'Neil'" in out.splitlines()
+    assert any(line.startswith(":param as_of => ") for line in out.splitlines())
+    grass_file = style_sheet()[0]
+    assert grass_file is None or f"drag {grass_file} onto the Browser window" in out
+    assert any(line.startswith(":style ") and 'caption: "{predicate}"' in line for line in out.splitlines())
+    queries = saved_queries()
+    assert {q.name for q in queries} == QUERY_NAMES
+    for saved in queries:
+        body = [line for line in saved.text.splitlines() if not line.startswith("//")]
+        assert "\n".join(body) in out, f"{saved.name} is missing from the output"
+
+
+def test_browse_json_and_browser_url_rules() -> None:
+    env = {**CLEAN_ENV, "SYNAPSE_NEO4J_URL": "neo4j://db.internal:7688", "SYNAPSE_NEO4J_USER": "reader",
+           "SYNAPSE_NEO4J_BROWSER_URL": "http://proxy.example/browser/"}
+    result = CliRunner().invoke(app, ["browse", "--json"], env=env)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["browser_url"] == "http://proxy.example/browser/?connectURL=neo4j://reader@db.internal:7688"
+    assert data["params"][0] == ":param scope => 'default'"
+    assert {q["name"] for q in data["queries"]} == QUERY_NAMES
+    # No password ever reaches the output; TLS schemes get an https Browser.
+    shown = instructions("neo4j+s://neo4j:secret@db.example:7687", environ={})
+    assert "secret" not in json.dumps(shown.as_json())
+    assert shown.browser_url == "https://db.example:7473/browser/?connectURL=neo4j%2Bs://neo4j@db.example:7687"
+
+
+@pytest.mark.parametrize("db", ["/tmp/memory.db", "redis://localhost:6379"])
+def test_browse_refuses_falkordb_databases(db: str) -> None:
+    result = CliRunner().invoke(app, ["browse", "--db", db], env=CLEAN_ENV)
+    assert result.exit_code == 2
+    message = " ".join(result.output.split())
+    assert "Neo4j Browser only shows Neo4j databases" in message and "FalkorDB Browser" in message
+
+
+def test_saved_queries_declare_the_params_they_use() -> None:
+    for saved in saved_queries():
+        used = set(re.findall(r"\$([A-Za-z_][A-Za-z0-9_]*)", saved.text))
+        assert used == set(saved.params), f"{saved.name}: uses {used}, declares :param {set(saved.params)}"
+
+
+# -- the saved queries on a live Neo4j ----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def story(neo4j_settings: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """A person who moved city twice and changed employer, with an alias, in a scope of its own."""
+    scope = f"browser-{uuid.uuid4().hex[:10]}"
+    with Memory(neo4j_settings["location"], auth=neo4j_settings["auth"], scope=scope) as memory:
+        memory.upsert([
+            Triple(subject="Dana Reyes", predicate="LIVES_IN", object="Paris", valid_at="2019-03-01"),
+            Triple(subject="Dana Reyes", predicate="WORKS_AT", object="Acme", valid_at="2019-04-01"),
+            Triple(subject="Acme", predicate="LOCATED_IN", object="Paris", valid_at="2010-01-01"),
+        ], source="browser test")
+        memory.upsert(Triple(subject="Dana Reyes", predicate="LIVES_IN", object="Berlin", valid_at="2021-02-01"))
+        memory.upsert(Triple(subject="Dana Reyes", predicate="LIVES_IN", object="London",
+                             valid_at="2022-09-15T09:30:00Z"))
+        memory.upsert(Triple(subject="Dana Reyes", predicate="WORKS_AT", object="Globex", valid_at="2023-01-09"))
+        memory.alias("Dana Reyes", "Dana")
+        try:
+            yield {**neo4j_settings, "scope": scope}
+        finally:
+            memory.purge(scope=scope)
+
+
+@pytest.fixture(scope="module")
+def run_saved(story: dict[str, Any]) -> Iterator[Any]:
+    neo4j = pytest.importorskip("neo4j")
+    driver = neo4j.GraphDatabase.driver(story["location"], auth=story["auth"])
+    texts = {q.name: q.text for q in saved_queries()}
+
+    def run(query_name: str, **params: Any) -> list[dict[str, Any]]:
+        records, _, _ = driver.execute_query(texts[query_name], {"scope": story["scope"], **params}, routing_="r")
+        return [dict(record) for record in records]
+
+    yield run
+    driver.close()
+
+
+def _path_triples(rows: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
+    found = []
+    for row in rows:
+        for rel in row["p"].relationships:
+            found.append((rel.start_node["name"], rel["predicate"], rel.end_node["name"]))
+    return found
+
+
+def test_current_facts_by_alias_name_or_key(run_saved: Any) -> None:
+    expected = [("Dana Reyes", "LIVES_IN", "London"), ("Dana Reyes", "WORKS_AT", "Globex")]
+    assert _path_triples(run_saved("current_facts", name="Dana")) == expected
+    assert _path_triples(run_saved("current_facts", name="  dana   REYES ")) == expected
+    assert run_saved("current_facts", name="Nobody") == []
+
+
+def test_graph_as_of_shows_the_scope_at_a_time(run_saved: Any) -> None:
+    assert sorted(_path_triples(run_saved("graph_as_of", as_of="2020-06-01"))) == [
+        ("Acme", "LOCATED_IN", "Paris"), ("Dana Reyes", "LIVES_IN", "Paris"), ("Dana Reyes", "WORKS_AT", "Acme")]
+    assert sorted(_path_triples(run_saved("graph_as_of", as_of="2021-06-01T00:00:00Z"))) == [
+        ("Acme", "LOCATED_IN", "Paris"), ("Dana Reyes", "LIVES_IN", "Berlin"), ("Dana Reyes", "WORKS_AT", "Acme")]
+    # Half-open intervals: at the instant of the move, London holds and Berlin no longer does.
+    at_move = _path_triples(run_saved("graph_as_of", as_of="2022-09-15T09:30:00Z"))
+    assert ("Dana Reyes", "LIVES_IN", "London") in at_move and ("Dana Reyes", "LIVES_IN", "Berlin") not in at_move
+    assert run_saved("graph_as_of", as_of="2009-01-01") == []
+
+
+def test_entity_history_lists_every_interval_oldest_first(run_saved: Any) -> None:
+    rows = run_saved("entity_history", name="Dana")
+    got = [(r["predicate"], r["object"], r["valid_at"].to_native(),
+            None if r["invalid_at"] is None else r["invalid_at"].to_native()) for r in rows]
+    assert got == [
+        ("LIVES_IN", "Paris", utc("2019-03-01"), utc("2021-02-01")),
+        ("WORKS_AT", "Acme", utc("2019-04-01"), utc("2023-01-09")),
+        ("LIVES_IN", "Berlin", utc("2021-02-01"), utc("2022-09-15T09:30:00+00:00")),
+        ("LIVES_IN", "London", utc("2022-09-15T09:30:00+00:00"), None),
+        ("WORKS_AT", "Globex", utc("2023-01-09"), None),
+    ]
+    assert {r["subject"] for r in rows} == {"Dana Reyes"} and {r["status"] for r in rows} == {"believed"}
+    assert rows[0]["source"] == "browser test" and rows[0]["recorded_at"] is not None
+
+
+def test_aliases_resolve_both_ways(run_saved: Any) -> None:
+    for name in ("Dana", "dana reyes"):
+        [row] = run_saved("aliases", name=name)
+        assert (row["name"], row["key"], row["alias_names"]) == ("Dana Reyes", "dana reyes", ["Dana"])
+        assert {n["name"] for n in row["alias_nodes"]} == {"Dana"} and row["entity"]["name"] == "Dana Reyes"
+    assert run_saved("aliases", name="Nobody") == []
+
+
+# -- Neo4j Browser itself, in headless Chromium --------------------------------------------------------
+
+
+def _browser_info(story: dict[str, Any]) -> BrowseInfo:
+    info = instructions(story["location"], scope=story["scope"], name="Dana", user=story["auth"][0])
+    base = browser_base_url(story["location"], os.environ)
+    try:
+        with urllib.request.urlopen(base, timeout=10) as response:
+            assert response.status == 200
+    except OSError as exc:
+        _unavailable(f"Neo4j Browser does not answer at {base}: {exc} (set SYNAPSE_NEO4J_BROWSER_URL)")
+    return info
+
+
+@pytest.mark.timeout(240)
+def test_neo4j_browser_shows_the_current_facts_graph(story: dict[str, Any]) -> None:
+    try:
+        from playwright.sync_api import expect, sync_playwright
+    except ImportError:
+        _unavailable("playwright is not installed (pip install -e '.[test]')")
+    if not shutil.which(CHROMIUM):
+        _unavailable(f"{CHROMIUM} is missing (apt-get install -y chromium)")
+    info = _browser_info(story)
+    expect.set_options(timeout=30_000)  # generous: Browser is a large app and CI machines are busy
+    user, password = story["auth"]
+    allowed = {"127.0.0.1", "localhost", urlsplit(info.browser_url).hostname}
+    started = time.monotonic()
+
+    def step(what: str) -> None:  # printed with the output of a failing test
+        print(f"{time.monotonic() - started:6.1f} s  {what}")
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, timeout=30_000)
+        page = None
+        try:
+            context = browser.new_context(viewport={"width": 1400, "height": 1000})
+            # Browser asks Google Fonts, Segment and Canny for extras: refuse at once instead of waiting.
+            context.route("**/*", lambda route: route.continue_()
+                          if urlsplit(route.request.url).hostname in allowed or route.request.url.startswith("data:")
+                          else route.abort())
+            page = context.new_page()
+            page.set_default_timeout(30_000)
+            step("chromium started")
+            page.goto(info.browser_url, wait_until="domcontentloaded")
+            step(f"opened {info.browser_url}")
+
+            # The connect frame, pre-filled from ?connectURL= (scheme, host:port, user).
+            page.get_by_test_id("password").wait_for()
+            bolt = urlsplit(story["location"])
+            expect(page.get_by_test_id("boltaddress")).to_have_value(f"{bolt.hostname}:{bolt.port or 7687}")
+            expect(page.get_by_test_id("username")).to_have_value(user)
+            expect(page.get_by_test_id("bolt-scheme-select")).to_have_value(f"{bolt.scheme}://")
+            step("connect form pre-filled")
+            page.get_by_test_id("password").fill(password)
+            page.get_by_test_id("connect").click()
+            expect(page.get_by_test_id("disconnectedBanner")).to_have_count(0)
+            expect(page.get_by_test_id("frame").filter(has_text="You are connected as")).to_have_count(1)
+            step("connected")
+
+            def run(command: str) -> Any:
+                """Type a command into the main editor, run it, and return its result frame."""
+                page.get_by_test_id("activeEditor").click()
+                page.keyboard.insert_text(command)
+                page.keyboard.press("Control+Enter")
+                first_line = command.strip().splitlines()[0]
+                return page.get_by_test_id("frame").filter(
+                    has=page.get_by_test_id("frameCommand").filter(has_text=first_line[:40])).first
+
+            for line in info.param_lines:
+                frame = run(line)
+                expect(frame.get_by_test_id("frameStatusbar")).to_contain_text("Successfully set your parameter")
+            step("parameters set")
+            # Load the style sheet as a person would: drop the .grass file onto Browser (it then runs :style).
+            grass = page.evaluate_handle(
+                "text => { const data = new DataTransfer();"
+                " data.items.add(new File([text], 'synapse.grass', {type: 'text/plain'})); return data; }",
+                style_sheet()[1])
+            page.locator(".filedrop").dispatch_event("drop", {"dataTransfer": grass})
+            style_frame = page.get_by_test_id("frame").filter(
+                has=page.get_by_test_id("frameCommand").filter(has_text=":style")).first
+            expect(style_frame).to_contain_text('caption: "{predicate}"')
+            step("style sheet dropped")
+
+            saved = next(q for q in info.queries if q.name == "current_facts")
+            query = "\n".join(line for line in saved.text.splitlines() if not line.startswith("//"))
+            frame = run(query)
+            graph = frame.get_by_test_id("frame-loaded-contents")
+            # Graph view: the captions come from the style sheet (default captions would say FACT).
+            for text in ("Dana Reyes", "London", "Globex", "LIVES_IN", "WORKS_AT"):
+                expect(graph.locator("svg text").filter(has_text=text).first).to_be_visible()
+            step("graph drawn")
+            page.wait_for_timeout(1500)  # let the force layout settle before the picture
+            ARTIFACTS.mkdir(exist_ok=True)
+            frame.screenshot(path=str(SCREENSHOT))
+
+            # Table view: the returned paths as text.
+            frame.get_by_test_id("cypherFrameSidebarTable").click()
+            table = frame.get_by_test_id("frameContents")
+            for text in ("Dana Reyes", "London", "Globex", "LIVES_IN", "WORKS_AT", story["scope"]):
+                expect(table).to_contain_text(text)
+            for absent in ("Paris", "Berlin", "Acme"):
+                expect(table).not_to_contain_text(absent)
+            expect(frame.get_by_test_id("frameStatusbar")).to_contain_text("2 records")
+            step("table checked")
+        except BaseException:
+            if page is not None:
+                ARTIFACTS.mkdir(exist_ok=True)
+                page.screenshot(path=str(ARTIFACTS / "neo4j-browser-failure.png"), full_page=True)
+            raise
+        finally:
+            browser.close()
+    assert SCREENSHOT.stat().st_size > 10_000
