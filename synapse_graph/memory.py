@@ -1057,6 +1057,8 @@ def _entity_row(key: str, name: str, kind: str | None, now: int) -> dict[str, An
 
 def _alias_row(key: str, name: str, target: str) -> dict[str, Any]:
     return {"key": key, "name": name, "target": target, "search_text": search_text(name)}
+
+
 _TRIPLE_FIELDS = ("subject", "predicate", "object")
 
 

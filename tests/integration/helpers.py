@@ -1,0 +1,78 @@
+"""Small helpers shared by the integration tests (not a test module)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+from synapse_graph import Fact, Memory, Triple
+
+
+def utc(text: str) -> datetime:
+    """An aware UTC datetime from an ISO string; a date or naive time is taken as UTC."""
+    value = datetime.fromisoformat(text)
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def snapshot(memory: Memory) -> list[dict[str, Any]]:
+    """Everything the scope holds, as its export parsed and put in a canonical order.
+
+    Two snapshots are equal exactly when the scope's entities, aliases and fact
+    records (history and belief times included) are the same.
+    """
+    lines = [json.loads(line) for line in memory.export()]
+    return sorted(lines, key=lambda line: json.dumps(line, sort_keys=True))
+
+
+def objects(facts: Iterable[Fact]) -> list[str]:
+    return [fact.object for fact in facts]
+
+
+def spans(facts: Iterable[Fact]) -> list[tuple[str, datetime, datetime | None]]:
+    """(object, valid_at, invalid_at) of each fact, in the order given."""
+    return [(fact.object, fact.valid_at, fact.invalid_at) for fact in facts]
+
+
+def triples(facts: Iterable[Fact]) -> set[tuple[str, str, str]]:
+    return {(fact.subject, fact.predicate, fact.object) for fact in facts}
+
+
+def populate(memory: Memory) -> None:
+    """A small but varied scope: history, a late correction, an alias merge, a plain alias, a retraction."""
+    memory.upsert(
+        [
+            Triple(subject="Dana", predicate="LIVES_IN", object="Paris", valid_at="2019-01-01"),
+            Triple(subject="Dana", predicate="WORKS_AT", object="Acme", valid_at="2020-01-01", confidence=0.8),
+            Triple(subject="Dana", predicate="KNOWS", object="Bob", valid_at="2021-06-01"),
+            Triple(subject="Bob", predicate="LIKES", object="Jazz", valid_at="2021-01-01", object_type="genre"),
+        ],
+        source="chat 1",
+        model="model-x",
+        session="session-1",
+    )
+    memory.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="Berlin", valid_at="2024-01-01"))
+    memory.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="London", valid_at="2022-01-01"))  # late
+    memory.upsert(Triple(subject="Robert", predicate="LIKES", object="Tea", subject_type="person"))
+    memory.upsert(Triple(subject="Robert", predicate="LIKES", object="Tea", confidence=0.5))  # confirmed
+    memory.alias("Robert", "Bob")  # Bob was an entity: merged into Robert
+    memory.alias("Dana", "Dee")  # a plain alias name
+    memory.retract("Dana", "WORKS_AT", at="2023-01-01")
+
+
+_POPULATED: dict[str, str] = {}
+
+
+def populated_scope(make_memory: Callable[..., Memory], backend: str, **options: Any) -> Memory:
+    """A Memory on a scope holding :func:`populate`'s data, written once per backend and reused.
+
+    Only for tests that never change that scope: they either just read it, or check
+    that an operation left it exactly as it was (which is what keeps sharing it safe).
+    """
+    scope = _POPULATED.get(backend)
+    memory = make_memory(scope=scope, **options)
+    if scope is None:
+        populate(memory)
+        _POPULATED[backend] = memory.scope
+    return memory
