@@ -1,0 +1,1 @@
+"""Local :class:`~synapse_graph.embedding.Embedder` implementations (optional extras)."""
