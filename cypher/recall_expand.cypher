@@ -1,6 +1,7 @@
 // Facts valid at $as_of around the entry entities of a recall, 1 or 2 hops, in one
 // round trip. Each fact carries its hop distance and the best (lowest) rank of the
-// entry entity it was reached from; the caller orders by relevance.
+// entry entity it was reached from; the caller orders by relevance. The cut keeps the nearest,
+// then the newest, ties broken by names (not ids) so both backends keep the same facts.
 UNWIND $entries AS entry
 MATCH (centre:Entity {scope: $scope, key: entry.key})
 OPTIONAL MATCH (centre)-[r1:FACT]-(n:Entity)
@@ -15,10 +16,10 @@ WHERE r.valid_at <= $as_of AND (r.invalid_at IS NULL OR r.invalid_at > $as_of)
   AND r.status IN $statuses
 WITH r, min(CASE WHEN hub = centre THEN 0 ELSE 1000 END + entry.rank) AS reach
 WITH r, reach, startNode(r) AS a, endNode(r) AS b
-ORDER BY reach, r.valid_at DESC, r.id
+ORDER BY reach, r.valid_at DESC, a.key, r.predicate, b.key, r.id
 LIMIT $limit
 RETURN r.id AS id, a.name AS subject, r.predicate AS predicate, b.name AS object,
-       a.key AS subject_key, b.key AS object_key,
+       a.key AS subject_key, b.key AS object_key, a.type AS subject_type, b.type AS object_type,
        r.valid_at AS valid_at, r.invalid_at AS invalid_at, r.recorded_at AS recorded_at,
        r.expired_at AS expired_at, r.confidence AS confidence, r.confirmations AS confirmations,
        r.source AS source, r.client AS client, r.model AS model, r.session AS session,

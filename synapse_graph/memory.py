@@ -9,6 +9,7 @@ import time
 import uuid
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -20,6 +21,7 @@ from synapse_graph.embedding import Embedder
 from synapse_graph.errors import (
     ConcurrencyConflictError,
     InvalidInputError,
+    InvalidNameError,
     InvalidScopeError,
     InvalidTimeError,
     QuotaExceededError,
@@ -205,11 +207,20 @@ class Memory:
     def _name(self, raw: object, field: str, found: set[str] | None = None) -> _Name:
         if not isinstance(raw, str):
             raise InvalidInputError(f"{field} must be a string, got {type(raw).__name__}")
-        redacted = guard(clean_name(raw, field=field), self.secrets, field=field)
+        if "\x01" in raw:
+            # FalkorDB's exact-match indexes split values at U+0001, and its unique
+            # constraints crash the server on such a key: refused on every backend alike.
+            raise InvalidNameError(f"{field} contains the control character U+0001, which the store cannot index; "
+                                   "remove it")
+        known = _checked_name(raw, self.secrets)
+        if known is None:  # invalid: run the checks again to raise the error that names the field
+            redacted = guard(clean_name(raw, field=field), self.secrets, field=field)
+            clean_name(redacted.text, field=field)
+            raise AssertionError("unreachable: the name passed its checks")  # pragma: no cover
+        name, kinds = known
         if found is not None:
-            found.update(redacted.kinds)
-        display = clean_name(redacted.text, field=field)
-        return _Name(display, name_key(display))
+            found.update(kinds)
+        return name
 
     def _scope_arg(self, scope: str | None) -> str:
         if scope is not None and scope != self.scope:
@@ -305,7 +316,7 @@ class Memory:
             names.values(),
             changes,
             now,
-            types={**{w[0].key: w[7].subject_type for w in writes}, **{w[2].key: w[7].object_type for w in writes}},
+            types=_declared_types(writes),
         )
         pairs = sorted({(canonical[w[0].key], w[1]) for w in writes})
         rejected = self._rejections({(canonical[w[0].key], w[1], canonical[w[2].key]) for w in writes})
@@ -985,6 +996,15 @@ class Memory:
                 changes.tombstones, changes.imported_audit = tombstones, log
             return changes
 
+        # A fact needs both its entities: defined by the file or already in the scope (checked before
+        # anything is written; a fact whose entity is missing would otherwise be dropped while counted).
+        referenced = {k for r in records for k in (r.subject, r.object)} - {e["key"] for e in entities}
+        unknown = sorted(referenced - set(self._lookup([_Name(k, k) for k in referenced]))) if referenced else []
+        if unknown:
+            raise InvalidInputError(
+                f"the import's facts refer to {len(unknown)} entities that neither the file nor scope "
+                f"{self.scope!r} holds, e.g. {unknown[0][:70]!r}; add their entity lines. Nothing was written."
+            )
         created = self._transact(build_entities, result)
         result.entities_created = len(created.entities)
         for start in range(0, len(records), batch_size):
@@ -996,7 +1016,15 @@ class Memory:
                     row["id"]
                     for row in self._backend.read(Q.EXISTING_IDS, {"scope": self.scope, "ids": [r.id for r in chunk]})
                 }
-                changes.plan = Plan(creates=[r for r in chunk if r.id not in known])
+                fresh = [r for r in chunk if r.id not in known]
+                # A key that is an alias in this scope stands for its entity, as it does in every write.
+                keys = self._lookup([_Name(k, k) for r in fresh for k in (r.subject, r.object)])
+                lost = sorted({k for r in fresh for k in (r.subject, r.object)} - set(keys))
+                if lost:
+                    raise InvalidInputError(f"entities {lost[:3]} were removed from scope {self.scope!r} during "
+                                            "the import; import the file again")
+                changes.plan = Plan(creates=[replace(r, subject=keys[r.subject], object=keys[r.object])
+                                             for r in fresh])
                 changes.plan.created = len(changes.plan.creates)
                 return changes
 
@@ -1050,6 +1078,30 @@ class Memory:
 _TIME_FIELDS = ("valid_at", "invalid_at", "recorded_at", "expired_at")
 
 
+def _declared_types(writes: Iterable[tuple[_Name, str, _Name, Any, Any, Any, Any, Triple]]) -> dict[str, str | None]:
+    """Entity types a batch declares; a mention without a type never erases one given elsewhere."""
+    types: dict[str, str | None] = {}
+    for subject, _, obj, *_, triple in writes:
+        for name, kind in ((subject, triple.subject_type), (obj, triple.object_type)):
+            if kind is not None or name.key not in types:
+                types[name.key] = kind if kind is not None else types.get(name.key)
+    return types
+
+
+@lru_cache(maxsize=65_536)
+def _checked_name(raw: str, mode: SecretMode) -> tuple[_Name, tuple[str, ...]] | None:
+    """A name cleaned and redacted, with the kinds of secrets removed; None if it is invalid.
+
+    Cached: a batch names the same entities many times, and the rules are pure.
+    """
+    try:
+        redacted = guard(clean_name(raw), mode, field="name")
+        display = clean_name(redacted.text)
+    except InvalidInputError:
+        return None
+    return _Name(display, name_key(display)), redacted.kinds
+
+
 def _entity_row(key: str, name: str, kind: str | None, now: int) -> dict[str, Any]:
     return {"key": key, "name": name, "type": kind, "created_at": now, "updated_at": now,
             "search_text": search_text(name, kind)}
@@ -1099,6 +1151,11 @@ def _query_text(query: object) -> str:
         raise InvalidInputError(f"a recall query must be a string, got {type(query).__name__}")
     if len(query) > 4_000:
         raise InvalidInputError(f"a recall query is limited to 4000 characters, got {len(query)}")
+    try:  # echoed in the result: text that cannot be encoded would break every reader of it (JSON, the CLI)
+        query.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidInputError(f"a recall query is not valid Unicode text (unpaired surrogate): {exc.reason}"
+                                ) from None
     return query
 
 

@@ -7,12 +7,19 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+
+from synapse_graph.rules.text import MAX_NAME_LENGTH
 
 RRF_K = 60
 MAX_ENTRY_ENTITIES = 8
 MIN_PREFIX = 3
 MAX_TERMS = 16
+MAX_TERM_LENGTH = MAX_NAME_LENGTH
+"""A longer word cannot be a word of any name, alias or type (nor a prefix of one): it is dropped,
+which also keeps an absurd word out of the fulltext query (Lucene refuses huge prefix automata)."""
 _WORD = re.compile(r"[^\W_]+")
+_POSSESSIVE = re.compile(r"([^\W_])['’]s\b")  # "Okafor's team": the "s" is no word of the question
 
 SMALL_TALK = frozenset(
     (
@@ -23,7 +30,7 @@ SMALL_TALK = frozenset(
 STOPWORDS = frozenset(
     (
         "a about above after again against ago all am an and any anymore are as at be because been before "
-        "being below between both but by can could current currently decide decided did do does doing down "
+        "being below between both but by can could current currently did do does doing down "
         "during each few for from further had has have having he her here hers herself him himself his how i "
         "if in into is it its itself just know last me more most my myself nor not now of off on once only or "
         "other our ours ourselves out over own remember same she should so some still such tell than that the "
@@ -82,7 +89,7 @@ def search_text(*texts: str | None) -> str:
 
 def content_terms(query: str) -> list[str]:
     """The words of a question that can find entities; empty for small talk and empty questions."""
-    terms = [w for w in words(query) if w not in STOPWORDS]
+    terms = [w for w in words(_POSSESSIVE.sub(r"\1", query)) if w not in STOPWORDS and len(w) <= MAX_TERM_LENGTH]
     if all(t in SMALL_TALK for t in terms):
         return []
     return list(dict.fromkeys(t for t in terms if t not in SMALL_TALK))[:MAX_TERMS]
@@ -144,7 +151,84 @@ def rrf(
     return [(key, score, ranks[key]) for key, score in ordered]
 
 
+_SUFFIXES = ("ing", "ers", "er", "ed", "es", "s")
+_IRREGULAR = {"led": "lead", "written": "writ", "wrote": "writ", "ran": "run", "built": "build", "spoke": "speak",
+              "spoken": "speak", "knew": "know", "known": "know", "made": "mak", "held": "hold", "paid": "pay"}
+
+
+def stem(word: str) -> str:
+    """A light English stem for matching question words to predicate parts.
+
+    ``owns``/``owned``/``owner`` -> ``own``, ``lives``/``live`` -> ``liv``, ``running``/``runs``
+    -> ``run``, ``leads``/``led`` -> ``lead``, ``uses``/``used`` -> ``use``. Never shorter than 3 letters.
+    """
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= MIN_PREFIX:
+            word = word[: -len(suffix)]
+            doubled = len(word) > MIN_PREFIX and word[-1] == word[-2] and word[-1] not in "aeiouls"
+            if suffix in ("ing", "ed") and doubled:
+                word = word[:-1]  # running -> runn -> run; but "called", "passed" keep theirs
+            break
+        if suffix == "ed" and word.endswith("ed") and len(word) == MIN_PREFIX + 1:
+            word = word[:-1]  # used -> use
+            break
+    if word.endswith("e") and len(word) > MIN_PREFIX:
+        word = word[:-1]
+    return word
+
+
+def predicate_terms(predicate: str, terms: Sequence[str]) -> set[str]:
+    """The query terms that name the predicate ("work" names WORKS_AT, "owns" names OWNED_BY)."""
+    parts = [p for p in predicate.casefold().split("_") if len(p) >= MIN_PREFIX]
+    stems = {stem(p) for p in parts}
+    return {
+        t for t in terms
+        if any(_matches(t, p) or _matches(p, t) for p in parts) or (len(t) >= MIN_PREFIX and stem(t) in stems)
+    }
+
+
 def predicate_match(predicate: str, terms: Sequence[str]) -> bool:
-    """True if a query term names the predicate ("work" finds WORKS_AT)."""
-    parts = predicate.casefold().split("_")
-    return any(_matches(t, p) or _matches(p, t) for t in terms for p in parts if len(p) >= MIN_PREFIX)
+    """True if a query term names the predicate."""
+    return bool(predicate_terms(predicate, terms))
+
+
+def term_matches(text: str | None, terms: Sequence[str]) -> set[str]:
+    """The query terms that a name or type matches as the fulltext index would (word or prefix)."""
+    if not text:
+        return set()
+    tokens = _index_tokens(text)
+    return {t for t in terms if any(_matches(t, w) for w in tokens)}
+
+
+@lru_cache(maxsize=8192)
+def _index_tokens(text: str) -> tuple[str, ...]:
+    return tuple(search_text(text).split())
+
+
+def strengths(lexical: Mapping[str, float | None], vector: Mapping[str, float | None], *,
+              min_cosine: float = 0.5) -> dict[str, float]:
+    """How strongly each entry entity matched the question, summed over the search legs.
+
+    Rank fusion (which picks the entries) keeps only ranks; this keeps the margins, so an
+    entity that matched one common word of the question (or only its type), or whose
+    name is barely similar to it, weighs less than one that matched the whole name:
+
+    - lexical: its BM25 score relative to the best entry's, in (0, 1];
+    - vector: its cosine above ``min_cosine`` (the leg's threshold) scaled to (0, 1], an
+      absolute scale, so a weak nearest neighbour stays weak.
+
+    Entries without any leg score (given by name) weigh 1.
+    """
+    best_lex = max((v for v in lexical.values() if v), default=0.0)
+    result: dict[str, float] = {}
+    for key in lexical.keys() | vector.keys():
+        lex, cosine = lexical.get(key), vector.get(key)
+        if lex is None and cosine is None:
+            result[key] = 1.0
+            continue
+        share = (lex or 0.0) / best_lex if best_lex else 0.0
+        closeness = max(0.0, ((cosine or 0.0) - min_cosine) / (1.0 - min_cosine)) if cosine is not None else 0.0
+        result[key] = share + closeness
+    return result

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from datetime import UTC, date, datetime, timedelta
+from functools import lru_cache
 
 from dateutil import parser as dateutil_parser
 
@@ -36,10 +37,20 @@ def to_micros(value: object, *, field: str = "time") -> int:
     if isinstance(value, int | float):
         return _from_epoch_seconds(value, field)
     if isinstance(value, str):
-        return _from_datetime(_parse_text(value, field), field)
+        cached = _text_micros(value)
+        return cached if cached is not None else _from_datetime(_parse_text(value, field), field)
     raise InvalidTimeError(
         f"{field}: expected a datetime, date, ISO-8601 string or epoch seconds, got {type(value).__name__}"
     )
+
+
+@lru_cache(maxsize=65_536)
+def _text_micros(text: str) -> int | None:
+    """Cached parse of a time string (writers repeat the same instants); None if it is invalid."""
+    try:
+        return _from_datetime(_parse_text(text, "time"), "time")
+    except InvalidTimeError:
+        return None
 
 
 def from_micros(micros: int) -> datetime:

@@ -1,0 +1,59 @@
+"""Pure rules of recall: term limits, stems for predicate matching, match strengths."""
+
+from __future__ import annotations
+
+import pytest
+
+from synapse_graph.rules.recall import (
+    MAX_TERM_LENGTH,
+    content_terms,
+    predicate_match,
+    stem,
+    strengths,
+    term_matches,
+)
+
+
+def test_words_longer_than_any_name_are_dropped() -> None:
+    assert content_terms("dana " + "x" * (MAX_TERM_LENGTH + 1)) == ["dana"]
+    assert content_terms("x" * 4000) == []
+    assert content_terms("y" * MAX_TERM_LENGTH) == ["y" * MAX_TERM_LENGTH]
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [("owns", "own"), ("owned", "own"), ("owner", "own"), ("lives", "liv"), ("live", "liv"), ("running", "run"),
+     ("runs", "run"), ("used", "use"), ("uses", "use"), ("led", "lead"), ("leads", "lead"), ("called", "call"),
+     ("maintains", "maintain"), ("maintained", "maintain"), ("written", "writ"), ("write", "writ"), ("bus", "bus")],
+)
+def test_stem(word: str, expected: str) -> None:
+    assert stem(word) == expected
+
+
+@pytest.mark.parametrize(
+    ("predicate", "term", "named"),
+    [("WORKS_AT", "work", True), ("OWNED_BY", "owns", True), ("OWNED_BY", "owner", True), ("LED_BY", "leads", True),
+     ("MAINTAINED_BY", "maintains", True), ("DECIDED", "decide", True), ("LIVES_IN", "live", True),
+     ("WRITTEN_IN", "write", True), ("OWNED_BY", "by", False), ("LIVES_IN", "lisbon", False),
+     ("WORKS_AT", "wo", False), ("HAS_ROLE", "role", True)],
+)
+def test_predicate_match(predicate: str, term: str, named: bool) -> None:
+    assert predicate_match(predicate, [term]) is named
+
+
+def test_strengths_keep_the_margins_that_rank_fusion_drops() -> None:
+    found = strengths({"a": 8.0, "b": 2.0, "c": None, "d": 4.0}, {"a": None, "b": None, "c": 0.9, "d": 0.55})
+    assert found == pytest.approx({"a": 1.0, "b": 0.25, "c": 0.8, "d": 0.6})
+    assert strengths({"a": None}, {"a": None}) == {"a": 1.0}  # entries named by the caller
+
+
+def test_term_matches_reads_names_as_the_index_does() -> None:
+    assert term_matches("billingService", ["billing", "serv", "job"]) == {"billing", "serv"}
+    assert term_matches("programming language", ["language"]) == {"language"}
+    assert term_matches(None, ["x"]) == set()
+
+
+def test_a_possessive_s_is_not_a_word_of_the_question() -> None:
+    assert content_terms("Which city is Sam Okafor's team in?") == ["city", "sam", "okafor", "team"]
+    assert content_terms("Dana’s laptop") == ["dana", "laptop"]
+    assert content_terms("k8s") == ["k", "8", "s"]
