@@ -318,11 +318,16 @@ class Memory:
             now,
             types=_declared_types(writes),
         )
-        pairs = sorted({(canonical[w[0].key], w[1]) for w in writes})
         rejected = self._rejections({(canonical[w[0].key], w[1], canonical[w[2].key]) for w in writes})
+        # A single-valued write needs every value of its (subject, predicate); any other write only
+        # the records of its own fact, which keeps this read small for entities with many facts.
+        whole = {(canonical[w[0].key], w[1]) for w in writes if w[6]}
+        wanted = sorted({(canonical[w[0].key], w[1], None if (canonical[w[0].key], w[1]) in whole
+                          else canonical[w[2].key]) for w in writes}, key=lambda x: (x[0], x[1], x[2] or ""))
+        current = self._current_records(wanted, (*TIMELINE_STATES, "candidate"))
         # Believed facts and candidates live in separate timelines: a candidate never closes a believed value.
-        believed = TimelinePlanner(self._current_records(pairs, TIMELINE_STATES), now=now)
-        candidates = TimelinePlanner(self._current_records(pairs, ("candidate",)), now=now)
+        believed = TimelinePlanner([r for r in current if r.status != "candidate"], now=now)
+        candidates = TimelinePlanner([r for r in current if r.status == "candidate"], now=now)
         for subject, predicate, obj, start, end, confidence, single, _ in writes:
             if end is not None and start is None and end <= now:
                 raise InvalidTimeError("invalid_at must be after valid_at, which defaults to now")
@@ -374,10 +379,11 @@ class Memory:
                     )
         return canonical
 
-    def _current_records(self, pairs: Iterable[tuple[str, str]], statuses: Iterable[str] = TIMELINE_STATES
-                         ) -> list[Record]:
-        params = {"scope": self.scope, "pairs": [{"subject": s, "predicate": p} for s, p in pairs],
-                  "statuses": list(statuses)}
+    def _current_records(self, facts: Iterable[tuple[str, str, str | None]],
+                         statuses: Iterable[str] = TIMELINE_STATES) -> list[Record]:
+        """Current records of (subject, predicate, object) keys; object None means every object."""
+        params = {"scope": self.scope, "statuses": list(statuses),
+                  "pairs": [{"subject": s, "predicate": p, "object": o} for s, p, o in facts]}
         return [_record(row) for row in self._backend.read(Q.CURRENT_RECORDS, params)]
 
     def _transact(self, build: Any, result: WriteResult | None = None) -> _Changes:
@@ -506,7 +512,7 @@ class Memory:
             if subject_key is None or (object_name is not None and object_key is None):
                 ended = 0
                 return changes
-            planner = TimelinePlanner(self._current_records([(subject_key, predicate)]), now=now)
+            planner = TimelinePlanner(self._current_records([(subject_key, predicate, None)]), now=now)
             ended = planner.retract(subject_key, predicate, object_key, now if when is None else when)
             changes.plan = planner.plan()
             return changes
@@ -747,7 +753,7 @@ class Memory:
         def build(state: _ScopeState, now: int) -> _Changes:
             record = self._candidate(fact_id)
             changes = _Changes(action="approve", provenance=record.provenance)
-            planner = TimelinePlanner(self._current_records([(record.subject, record.predicate)]), now=now)
+            planner = TimelinePlanner(self._current_records([(record.subject, record.predicate, None)]), now=now)
             planner.add(Write(
                 subject=record.subject, predicate=record.predicate, object=record.object, valid_at=record.valid_at,
                 invalid_at=record.invalid_at, confidence=record.confidence, provenance=record.provenance,
