@@ -8,7 +8,20 @@ that dies, so a crashed user never keeps the count up).
 
 Durability: the server writes an append-only file and fsyncs it before
 acknowledging each write (``appendfsync always``), so an acknowledged batch
-survives ``kill -9`` of the server or of Python.
+survives ``kill -9`` of the server or of Python (and a power cut).
+
+``SYNAPSE_FALKORDB_FSYNC`` trades that for speed; it is read when a server is
+started (a server already running for the file keeps its setting):
+
+* ``always`` (default): fsync before every acknowledgement;
+* ``everysec``: fsync once a second; ``kill -9`` of the server or of Python
+  still loses nothing (the data is in the kernel), a power cut may lose the
+  last second;
+* ``no``: the append-only file is written but the kernel decides when to
+  flush it; like ``everysec`` for process crashes, more lost on a power cut;
+* ``off``: no append-only file at all (``appendonly no``): an existing one is
+  not even read, and everything written is lost when the server stops. For
+  throwaway data and benchmarks only.
 """
 
 from __future__ import annotations
@@ -28,6 +41,26 @@ from typing import IO
 from synapse_graph.errors import BackendUnavailableError
 
 START_TIMEOUT_S = 30.0
+FSYNC_ENV = "SYNAPSE_FALKORDB_FSYNC"
+FSYNC_MODES = ("always", "everysec", "no", "off")
+DEFAULT_FSYNC = "always"
+
+
+def fsync_mode(value: str | None = None) -> str:
+    """The durability setting for a new server: ``value``, else ``$SYNAPSE_FALKORDB_FSYNC``, else ``always``."""
+    mode = (value if value is not None else os.environ.get(FSYNC_ENV) or DEFAULT_FSYNC).strip().lower()
+    if mode not in FSYNC_MODES:
+        raise BackendUnavailableError(
+            f"{FSYNC_ENV}={mode!r} is not a durability setting; use one of {', '.join(FSYNC_MODES)} "
+            f"(default {DEFAULT_FSYNC})"
+        )
+    return mode
+
+
+def _persistence(mode: str) -> list[str]:
+    if mode == "off":
+        return ["appendonly no"]
+    return ["appendonly yes", f"appendfsync {mode}"]
 
 
 def _binaries() -> tuple[Path, Path]:
@@ -59,8 +92,9 @@ def socket_path_for(db_file: Path) -> Path:
 class EmbeddedServer:
     """The FalkorDB server process behind one database file."""
 
-    def __init__(self, db_file: str | os.PathLike[str]) -> None:
+    def __init__(self, db_file: str | os.PathLike[str], *, fsync: str | None = None) -> None:
         self.db_file = Path(db_file).expanduser().resolve()
+        self.fsync = fsync  # None: $SYNAPSE_FALKORDB_FSYNC or "always", read when a server is started
         self.socket_path = socket_path_for(self.db_file)
         self._users: IO[str] | None = None
 
@@ -130,6 +164,7 @@ class EmbeddedServer:
             return False
 
     def _spawn(self) -> None:
+        persistence = _persistence(fsync_mode(self.fsync))
         server, module = _binaries()
         self.socket_path.unlink(missing_ok=True)
         config = self._path(".conf")
@@ -141,9 +176,8 @@ class EmbeddedServer:
                     "unixsocketperm 700",
                     f'dir "{self.db_file.parent}"',
                     f'dbfilename "{self.db_file.name}"',
-                    "appendonly yes",
+                    *persistence,
                     f'appenddirname "{self.db_file.name}.aof"',
-                    "appendfsync always",
                     "aof-load-truncated yes",
                     'save ""',
                     "daemonize yes",  # the server detaches, so no zombie is left to reap
