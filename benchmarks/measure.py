@@ -1,0 +1,176 @@
+"""Measuring instruments: latency summaries, ratios, per-statement timing, CPU and memory of processes."""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import statistics
+import subprocess
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from synapse_graph import Memory
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def summary(samples: Sequence[float]) -> dict[str, float]:
+    """Median, p95 and mean of latencies in seconds, reported in milliseconds."""
+    if not samples:
+        return {"n": 0, "median_ms": math.nan, "p95_ms": math.nan, "mean_ms": math.nan}
+    ordered = sorted(samples)
+    p95 = ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)]
+    return {
+        "n": len(ordered),
+        "median_ms": round(statistics.median(ordered) * 1e3, 3),
+        "p95_ms": round(p95 * 1e3, 3),
+        "mean_ms": round(statistics.fmean(ordered) * 1e3, 3),
+    }
+
+
+def ratio(ours: float, theirs: float) -> float | None:
+    if not theirs or math.isnan(ours) or math.isnan(theirs):
+        return None
+    return round(ours / theirs, 3)
+
+
+class TimedBackend:
+    """Wraps a Memory's backend to time each named statement (client side, round trip included).
+
+    On FalkorDB it also sums the server's own execution time of each statement (the
+    ``run_time_ms`` FalkorDB reports), so a round trip splits into server work and the
+    rest (client encoding of parameters, transfer, parsing the reply).
+    """
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.seconds: dict[str, float] = defaultdict(float)
+        self.server: dict[str, float] = defaultdict(float)
+        self.calls: dict[str, int] = defaultdict(int)
+        self.rows: dict[str, int] = defaultdict(int)
+        self.current = ""
+        graph = getattr(inner, "_graph", None)
+        if graph is not None and hasattr(graph, "ro_query"):
+            for method in ("query", "ro_query"):
+                setattr(graph, method, self._server_timed(getattr(graph, method)))
+
+    def _server_timed(self, call: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            result = call(*args, **kwargs)
+            with contextlib.suppress(Exception):
+                self.server[self.current] += float(result.run_time_ms) / 1e3
+            return result
+
+        return timed
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def _timed(self, call: Callable[[str, Any], list[dict[str, Any]]], name: str, params: Any) -> list[dict[str, Any]]:
+        started = time.perf_counter()
+        self.current = str(name)
+        try:
+            rows = call(name, params)
+        finally:
+            self.seconds[str(name)] += time.perf_counter() - started
+            self.calls[str(name)] += 1
+        self.rows[str(name)] += len(rows)
+        return rows
+
+    def read(self, name: str, params: Any) -> list[dict[str, Any]]:
+        return self._timed(self.inner.read, name, params)
+
+    def write(self, name: str, params: Any) -> list[dict[str, Any]]:
+        return self._timed(self.inner.write, name, params)
+
+    def reset(self) -> dict[str, dict[str, float | None]]:
+        taken = {
+            name: {"seconds": round(self.seconds[name], 4), "calls": self.calls[name], "rows": self.rows[name],
+                   "server_exec_seconds": round(self.server[name], 4) if name in self.server else None}
+            for name in sorted(self.seconds, key=lambda n: -self.seconds[n])
+        }
+        self.seconds.clear()
+        self.server.clear()
+        self.calls.clear()
+        self.rows.clear()
+        return taken
+
+
+def timed_backend(memory: Memory) -> TimedBackend:
+    timed = TimedBackend(memory.backend)
+    memory._backend = timed  # the benchmark's probe, not library code
+    return timed
+
+
+# -- backends ----------------------------------------------------------------------------------------
+
+
+def dir_bytes(path: Path) -> int:
+    if path.is_file():
+        return path.stat().st_size
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) if path.exists() else 0
+
+
+def rss(pid: int | None) -> int | None:
+    """Resident set size of a process: psutil (the ``bench`` extra) if installed, else /proc."""
+    if pid is None:
+        return None
+    try:
+        import psutil
+
+        return int(psutil.Process(pid).memory_info().rss)
+    except ImportError:
+        pass
+    except Exception:
+        return None
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return None
+
+
+CPU_KEYS = ("ours_client", "ours_server", "raw_client", "raw_server")
+
+
+def server_cpu(pid: int | None) -> float:
+    """User + system CPU seconds a process has used (0 when unknown): robust to a busy machine, unlike wall time."""
+    if pid is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def cpu_per_1000(cpu: dict[str, float], before: dict[str, float], writes: int) -> dict[str, float]:
+    return {k: round(1000 * (cpu[k] - before.get(k, 0.0)) / max(writes, 1), 4) for k in CPU_KEYS}
+
+
+def library_info() -> dict[str, Any]:
+    """Which synapse-graph was measured: its folder, the repository's commit and whether the tree differs."""
+    import synapse_graph
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True, check=False)
+        return done.stdout.strip()
+
+    module = Path(synapse_graph.__file__).parent
+    snapshot = module.parent / "SNAPSHOT"  # a `git archive <commit>` copy measured while the tree changes
+    if snapshot.is_file():
+        return {"module": str(module), "commit": snapshot.read_text().strip(), "source": "git archive snapshot"}
+    changed = git("status", "--porcelain", "--", "synapse_graph", "cypher").splitlines()
+    return {"module": str(module), "commit": git("rev-parse", "--short", "HEAD"),
+            "source": f"working tree, {len(changed)} library files differ from the commit"}
+
+
+def machine_tag() -> str:
+    memory_gib = round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30)
+    return f"{os.cpu_count()}cpu-{memory_gib}g"

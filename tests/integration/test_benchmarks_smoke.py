@@ -1,0 +1,54 @@
+"""The benchmark harness at its smoke size: correctness only, never absolute times.
+
+Every point-in-time answer of ``Memory.facts`` must equal the generator's oracle and the
+raw baseline's answer, and the records, entities, creations, confirmations and closings
+counted by the library must be those the stream implies.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks.report import markdown
+from benchmarks.runner import RunConfig, run
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(params=["falkordb", "neo4j"])
+def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    if request.param == "neo4j":
+        settings: dict[str, Any] = request.getfixturevalue("neo4j_settings")
+        monkeypatch.setenv("SYNAPSE_NEO4J_URL", settings["location"])
+        monkeypatch.setenv("SYNAPSE_NEO4J_USER", settings["auth"][0])
+        monkeypatch.setenv("SYNAPSE_NEO4J_PASSWORD", settings["auth"][1])
+    return str(request.param)
+
+
+def test_smoke_benchmark_is_correct(backend: str, tmp_path: Path) -> None:
+    config = RunConfig(size="smoke", backends=(backend,), out=tmp_path, questions=100, neighbourhoods=10,
+                       temporal_kg=False, write_files=False, progress=False)
+    results = run(config)
+    found = results["backends"][backend]
+    assert "error" not in found, found.get("traceback", found.get("error"))
+    print(markdown(results))
+
+    assert [c["size"] for c in found["checkpoints"]] == [1_000, 3_000]
+    for point in found["checkpoints"]:
+        read = point["read"]
+        assert read["exact_ours"] == read["questions"], read["mismatches"]
+        assert read["exact_raw"] == read["questions"], read["mismatches"]
+        assert read["agree"] == read["questions"]
+        counts = point["counts"]
+        assert counts["ours_records"] == counts["raw_records"] == counts["expected_records"]
+        assert counts["ours_entities"] == counts["raw_entities"] == counts["expected_entities"]
+        assert counts["ours_created"] == counts["expected_created"]
+        assert counts["ours_confirmed"] == counts["expected_confirmed"]
+        assert counts["ours_closed"] == counts["expected_closed"]
+        assert point["neighbourhood_2hop"]["n"] == 10
+    mix = results["dataset"]["mix"]
+    assert mix["supersede"] > 0.15 * results["writes"] and mix["repeat"] > 0.07 * results["writes"]
+    assert found["write_total"]["writes"] == results["writes"]
