@@ -13,6 +13,7 @@ from falkordb import FalkorDB
 
 from synapse_graph.backends.base import Params, Row
 from synapse_graph.backends.embedded import EmbeddedServer
+from synapse_graph.backends.falkordb_params import params_header
 from synapse_graph.catalogue import Q, query, statements
 from synapse_graph.errors import BackendError, BackendUnavailableError, ConcurrencyConflictError
 
@@ -124,12 +125,12 @@ class FalkorDBBackend:
         raise BackendError(f"unique constraints on {self.location} are still being built; try again")
 
     def read(self, name: str, params: Params) -> list[Row]:
-        text = query(name, self.dialect)
-        return self._retry(lambda: self._rows(self._graph.ro_query(text, dict(params))))
+        text = params_header(params) + query(name, self.dialect)
+        return self._retry(lambda: self._rows(self._graph.ro_query(text)))
 
     def write(self, name: str, params: Params) -> list[Row]:
-        text = query(name, self.dialect)
-        return self._retry(lambda: self._rows(self._graph.query(text, dict(params))))
+        text = params_header(params) + query(name, self.dialect)
+        return self._retry(lambda: self._rows(self._graph.query(text)))
 
     def close(self) -> None:
         with contextlib.suppress(redis.RedisError):  # closing a broken connection is fine

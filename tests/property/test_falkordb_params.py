@@ -1,0 +1,67 @@
+"""FalkorDB parameters: every value the library sends comes back from the server unchanged.
+
+``params_header`` writes parameters as Cypher literals in front of the query (the form
+FalkorDB takes them in); hypothesis draws nested lists and maps of text (quotes,
+backslashes, newlines, Unicode), integers up to 64 bits, floats, booleans and nulls,
+and the server must return each exactly (floats to the 15 digits its replies carry).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from synapse_graph import Memory
+from synapse_graph.backends.falkordb_params import params_header
+
+TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\x01"), max_size=40)
+SCALARS = st.one_of(
+    st.none(), st.booleans(), TEXT, st.integers(-(2**63), 2**63 - 1),
+    st.floats(min_value=-1e300, max_value=1e300, allow_nan=False),  # replies round to 15 digits: no overflow
+)
+KEYS = st.from_regex(r"[a-z_][a-z0-9_]{0,10}", fullmatch=True)
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.one_of(st.lists(inner, max_size=5), st.dictionaries(KEYS, inner, max_size=5)),
+    max_leaves=20,
+)
+
+
+def same(sent: Any, got: Any) -> bool:
+    if isinstance(sent, float) and isinstance(got, float):
+        # FalkorDB prints doubles in replies with 15 significant digits (what is stored is exact).
+        return math.isclose(sent, got, rel_tol=1e-14, abs_tol=1e-300)
+    if isinstance(sent, list):
+        return isinstance(got, list) and len(sent) == len(got) and all(map(same, sent, got))
+    if isinstance(sent, dict):
+        return isinstance(got, dict) and sent.keys() == got.keys() and all(same(sent[k], got[k]) for k in sent)
+    return type(sent) is type(got) and sent == got
+
+
+@pytest.fixture(scope="module")
+def graph(falkordb_location: str) -> Any:
+    memory = Memory(falkordb_location, scope="params-roundtrip")
+    yield memory.backend._graph  # type: ignore[attr-defined]  # the driver's graph handle, for this test only
+    memory.close()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(value=VALUES)
+def test_values_come_back_exactly(graph: Any, value: Any) -> None:
+    [[got]] = graph.ro_query(params_header({"v": value}) + "RETURN $v").result_set
+    assert same(value, got), (value, got)
+
+
+def test_names_with_backticks_and_unsendable_values_are_refused() -> None:
+    for bad in ({"a`b": 1}, {"": 1}, {"v": {"x`": 1}}):
+        with pytest.raises(ValueError, match="backticks"):
+            params_header(bad)
+    for value in (math.nan, math.inf):
+        with pytest.raises(ValueError, match="cannot hold"):
+            params_header({"v": value})
+    with pytest.raises(TypeError, match="set"):
+        params_header({"v": {1, 2}})
