@@ -189,6 +189,7 @@ class AuditEntry(BaseModel):
     facts: list[str] = Field(default_factory=list)
     """Ids of the fact records it created, expired or updated."""
     detail: dict[str, Any] = Field(default_factory=dict)
-    """Records created and expired, and before/after of updated ones."""
+    """Ids of the records created and expired, and before/after of updated ones (confidence,
+    confirmations, state), plus what else the action did (entities created, aliases, rejections)."""
     secrets: list[str] = Field(default_factory=list)
     """Kinds of secrets redacted from the input (never their values)."""

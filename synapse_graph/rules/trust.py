@@ -43,22 +43,23 @@ def rejection_flag(reason: str, rejected_at_iso: str) -> str:
     return f"rejected before ({rejected_at_iso}): {reason}"
 
 
-def _brief(record: Record) -> dict[str, Any]:
-    return {
-        "id": record.id, "subject": record.subject, "predicate": record.predicate, "object": record.object,
-        "valid_at": record.valid_at, "invalid_at": record.invalid_at, "status": record.status,
-        "confidence": record.confidence, "confirmations": record.confirmations,
-    }
+def _mutable(record: Record) -> dict[str, Any]:
+    return {"confidence": record.confidence, "confirmations": record.confirmations, "status": record.status}
 
 
 def audit_detail(plan: Plan, before: Iterable[Record] = (), **extra: Any) -> dict[str, Any]:
-    """What a mutation changed: records created and expired, and before/after of updated ones."""
+    """What a mutation changed: ids of the records created and expired, before/after of updated ones.
+
+    Created and expired records stay in the store (expired ones with ``expired_at``), so the
+    log names them by id instead of keeping a second copy of them; an update changes a record
+    in place, so its old and new confidence, confirmations and state are kept here.
+    """
     previous = {r.id: r for r in before}
     detail: dict[str, Any] = {
-        "created": [_brief(r) for r in plan.creates],
-        "expired": [_brief(r) for r in plan.expires],
-        "updated": [{"before": _brief(previous[r.id]) if r.id in previous else None, "after": _brief(r)}
-                    for r in plan.updates],
+        "created": [r.id for r in plan.creates],
+        "expired": [r.id for r in plan.expires],
+        "updated": [{"id": r.id, "before": _mutable(previous[r.id]) if r.id in previous else None,
+                     "after": _mutable(r)} for r in plan.updates],
     }
     detail.update({k: v for k, v in extra.items() if v})
     return {k: v for k, v in detail.items() if v}
