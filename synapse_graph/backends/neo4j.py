@@ -2,8 +2,9 @@
 
 The seam speaks UTC epoch microseconds; Neo4j stores native ``DATETIME`` values so
 the graph reads naturally in Neo4j Browser. This driver converts at the boundary:
-parameters named ``*_at``, ``as_of`` or ``now`` (also inside lists and maps) go in
-as aware datetimes, and every datetime that comes back becomes microseconds again.
+parameters named ``*_at``, ``as_of`` or ``now`` go in as aware datetimes (as ISO-8601
+text inside the lists of a bulk write, converted by the statement), and every datetime
+that comes back becomes microseconds again.
 Comparisons are then between datetimes of microsecond precision on both sides,
 so the half-open interval rules are the same as on FalkorDB.
 """
@@ -28,10 +29,6 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _TIME_KEYS = frozenset({"as_of", "now"})
 
 
-def _is_time_key(key: str) -> bool:
-    return key in _TIME_KEYS or key.endswith("_at")
-
-
 def _to_datetime(micros: int) -> datetime:
     return _EPOCH + timedelta(microseconds=micros)
 
@@ -44,14 +41,26 @@ def _to_micros(value: DateTime | datetime) -> int:
     return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
-def encode(value: Any, key: str = "") -> Any:
-    """Parameters for Neo4j: instants under time keys become datetimes."""
+def _to_iso(micros: int) -> str:
+    return (_EPOCH + timedelta(microseconds=micros)).isoformat()
+
+
+def encode(value: Any, key: str = "", *, in_list: bool = False) -> Any:
+    """Parameters for Neo4j: instants under time keys become datetimes.
+
+    Inside lists (the rows of a bulk write) they become ISO-8601 text instead, which the
+    Neo4j forms of those statements turn into ``DATETIME`` with ``datetime()``: the driver
+    packs a Python datetime hundreds of times slower than a string.
+    """
+    kind = type(value)
+    if kind is str or value is None:  # most values: passed through without a call per item below
+        return value
     if isinstance(value, Mapping):
-        return {k: encode(v, k) for k, v in value.items()}
+        return {k: v if type(v) is str or v is None else encode(v, k, in_list=in_list) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [encode(v, key) for v in value]
-    if _is_time_key(key) and isinstance(value, int) and not isinstance(value, bool):
-        return _to_datetime(value)
+        return [v if type(v) is str else encode(v, key, in_list=True) for v in value]
+    if kind is int and (key in _TIME_KEYS or key.endswith("_at")):
+        return _to_iso(value) if in_list else _to_datetime(value)
     return value
 
 
