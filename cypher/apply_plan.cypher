@@ -2,14 +2,14 @@
 // concurrent writer: if it moved since the plan was read, nothing is written
 // and no row comes back, so the caller re-plans.
 MERGE (s:Scope {scope: $scope})
-ON CREATE SET s.version = 0, s.facts = 0, s.entities = 0, s.created_at = $now
+ON CREATE SET s.version = 0, s.facts = 0, s.entities = 0, s.tombstones = 0, s.created_at = $now, s.format = $format
 // Writing first takes the scope's write lock (Neo4j), so the version read next is
 // the committed one and two writers cannot both pass the guard.
 SET s.locked_by = $batch
 WITH s
 WHERE s.version = $version
 SET s.version = s.version + 1, s.facts = s.facts + $fact_delta, s.entities = s.entities + $entity_delta,
-    s.last_batch = $batch, s.updated_at = $now
+    s.last_batch = $batch, s.updated_at = $now, s.tombstones = s.tombstones + size($tombstones)
 WITH s
 CALL {
   WITH s
@@ -57,13 +57,15 @@ CALL {
   MATCH (a:Entity {scope: $scope, key: x.subject})
   MATCH (b:Entity {scope: $scope, key: x.object})
   CREATE (a)-[r:FACT]->(b)
-  SET r = x.props
+  // Instants are set one by one: the Neo4j form turns them into DATETIME values.
+  SET r = x.props, r.valid_at = x.props.valid_at, r.invalid_at = x.props.invalid_at,
+      r.recorded_at = x.props.recorded_at, r.expired_at = x.props.expired_at
 }
 CALL {
   WITH s
   UNWIND $tombstones AS x
   CREATE (t:Tombstone)
-  SET t = x
+  SET t = x, t.rejected_at = x.rejected_at
 }
 CALL {
   WITH s

@@ -1,5 +1,10 @@
-// For each name key: whether an entity has it, and which entity it is an alias of.
-UNWIND $keys AS k
-OPTIONAL MATCH (e:Entity {scope: $scope, key: k})
-OPTIONAL MATCH (al:Alias {scope: $scope, key: k})
-RETURN k AS key, e IS NOT NULL AS is_entity, al.target AS target
+// Which of the given name keys are entities, and which are aliases (with the entity they
+// name). A key that is neither comes back in no row. One index scan per label for the
+// whole list: far cheaper than a lookup per key.
+MATCH (e:Entity)
+WHERE e.scope = $scope AND e.key IN $keys
+RETURN e.key AS key, null AS target
+UNION ALL
+MATCH (al:Alias)
+WHERE al.scope = $scope AND al.key IN $keys
+RETURN al.key AS key, al.target AS target

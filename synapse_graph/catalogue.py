@@ -28,9 +28,11 @@ class Q(StrEnum):
     ENTITY_RECORDS = "entity_records"
     APPLY_PLAN = "apply_plan"
     FACTS_BY_SUBJECT = "facts_by_subject"
+    FACTS_BY_SLOT = "facts_by_slot"
     FACTS_BY_OBJECT = "facts_by_object"
     FACTS_IN_SCOPE = "facts_in_scope"
     NEIGHBOURHOOD = "neighbourhood"
+    NEIGHBOURHOOD_HOP2 = "neighbourhood_hop2"
     ENTITY = "entity"
     STATS = "stats"
     PURGE_ENTITY = "purge_entity"
@@ -50,6 +52,9 @@ class Q(StrEnum):
     TOMBSTONES = "tombstones"
     AUDIT_LOG = "audit_log"
     EXPORT_TOMBSTONES = "export_tombstones"
+    SLOTLESS_FACTS = "slotless_facts"
+    SET_SLOTS = "set_slots"
+    MARK_FORMAT = "mark_format"
 
 
 def cypher_root() -> Traversable:

@@ -42,6 +42,7 @@ from synapse_graph.models import (
 from synapse_graph.rules.predicates import SAME_AS, PredicateRegistry, check_predicate
 from synapse_graph.rules.recall import MAX_ENTRY_ENTITIES, content_terms, search_text
 from synapse_graph.rules.redaction import SecretMode, guard
+from synapse_graph.rules.slots import SLOT_FORMAT, fact_slot
 from synapse_graph.rules.text import check_scope, clean_name, clean_text, name_key
 from synapse_graph.rules.timeline import Plan, Provenance, Record, TimelinePlanner, Write, plan_merge
 from synapse_graph.rules.timeparse import from_micros, now_micros, to_micros
@@ -69,6 +70,9 @@ class _ScopeState:
     entities: int
     last_batch: str | None
     updated_at: int
+    tombstones: int | None = None
+    """Rejections ever recorded in the scope (None: not counted, as in scopes older than format 2)."""
+    format: int | None = None
 
 
 @dataclass
@@ -160,6 +164,7 @@ class Memory:
         self._backend: Backend = open_backend(location, auth=auth, database=database)
         try:
             self._backend.ensure_schema(None if embedder is None else embedder.dimensions)
+            self._upgrade_format()
         except BaseException:
             self._backend.close()
             raise
@@ -300,11 +305,12 @@ class Memory:
         for canonical, alias in aliases:
             result.aliases_merged += self._alias(canonical, alias)
         if writes:
-            self._transact(lambda state, now: self._plan_writes(writes, provenance, now, found), result)
+            self._transact(lambda state, now: self._plan_writes(state, writes, provenance, now, found), result)
         return result
 
     def _plan_writes(
         self,
+        state: _ScopeState,
         writes: list[tuple[_Name, str, _Name, int | None, int | None, float, bool, Triple]],
         provenance: Provenance,
         now: int,
@@ -318,7 +324,10 @@ class Memory:
             now,
             types=_declared_types(writes),
         )
-        rejected = self._rejections({(canonical[w[0].key], w[1], canonical[w[2].key]) for w in writes})
+        # A scope that never rejected a fact has no tombstone to look up (a concurrent rejection
+        # moves the scope's version, so this write would be re-planned).
+        rejected = {} if state.tombstones == 0 else self._rejections(
+            {(canonical[w[0].key], w[1], canonical[w[2].key]) for w in writes})
         # A single-valued write needs every value of its (subject, predicate); any other write only
         # the records of its own fact, which keeps this read small for entities with many facts.
         whole = {(canonical[w[0].key], w[1]) for w in writes if w[6]}
@@ -365,26 +374,40 @@ class Memory:
         """Canonical entity key of each name; names never seen become new entities."""
         by_key = {n.key: n for n in names}
         rows = self._backend.read(Q.RESOLVE_KEYS, {"scope": self.scope, "keys": sorted(by_key)})
-        canonical: dict[str, str] = {}
-        for row in rows:
-            key = row["key"]
-            if row["target"] is not None:
-                canonical[key] = row["target"]
-            else:
+        canonical = {row["key"]: row["target"] or row["key"] for row in rows}
+        for key, name in by_key.items():
+            if key not in canonical:
                 canonical[key] = key
-                if not row["is_entity"] and key not in changes.entities:
+                if key not in changes.entities:
                     kind = (types or {}).get(key)
                     changes.entities[key] = _entity_row(
-                        key, by_key[key].display, None if kind is None else self._text(kind, "entity type", 64), now
+                        key, name.display, None if kind is None else self._text(kind, "entity type", 64), now
                     )
         return canonical
 
     def _current_records(self, facts: Iterable[tuple[str, str, str | None]],
                          statuses: Iterable[str] = TIMELINE_STATES) -> list[Record]:
         """Current records of (subject, predicate, object) keys; object None means every object."""
-        params = {"scope": self.scope, "statuses": list(statuses),
-                  "pairs": [{"subject": s, "predicate": p, "object": o} for s, p, o in facts]}
-        return [_record(row) for row in self._backend.read(Q.CURRENT_RECORDS, params)]
+        whole: set[tuple[str, str]] = set()
+        exact: set[tuple[str, str, str]] = set()
+        for subject, predicate, obj in facts:
+            if obj is None:
+                whole.add((subject, predicate))
+            else:
+                exact.add((subject, predicate, obj))
+        if not whole and not exact:
+            return []
+        scope = self.scope
+        params = {
+            "scope": scope,
+            "statuses": list(statuses),
+            "slots": sorted({fact_slot(scope, s, p) for s, p in whole} | {fact_slot(scope, s, p) for s, p, _ in exact}),
+            "whole": sorted({fact_slot(scope, s, p) for s, p in whole}),
+            "objects": sorted({o for _, _, o in exact}),
+        }
+        rows = self._backend.read(Q.CURRENT_RECORDS, params)
+        return [_record(row) for row in rows if (row["subject"], row["predicate"]) in whole
+                or (row["subject"], row["predicate"], row["object"]) in exact]
 
     def _transact(self, build: Any, result: WriteResult | None = None) -> _Changes:
         """Plan against the current state and apply atomically, re-planning if a writer intervened."""
@@ -409,7 +432,18 @@ class Memory:
 
     def _state(self) -> _ScopeState:
         row = self._backend.read(Q.SCOPE_STATE, {"scope": self.scope})[0]
-        return _ScopeState(row["version"], row["facts"], row["entities"], row["last_batch"], row["updated_at"] or 0)
+        return _ScopeState(row["version"], row["facts"], row["entities"], row["last_batch"], row["updated_at"] or 0,
+                           row["tombstones"], row["format"])
+
+    def _upgrade_format(self) -> None:
+        """Give every fact of a scope written before store format 2 its slot (once, on open)."""
+        state = self._state()
+        if state.version == 0 or (state.format or 0) >= SLOT_FORMAT:
+            return
+        while rows := self._backend.read(Q.SLOTLESS_FACTS, {"scope": self.scope, "limit": 5_000}):
+            slots = [{"id": r["id"], "slot": fact_slot(self.scope, r["subject"], r["predicate"])} for r in rows]
+            self._backend.write(Q.SET_SLOTS, {"scope": self.scope, "slots": slots})
+        self._backend.write(Q.MARK_FORMAT, {"scope": self.scope, "format": SLOT_FORMAT})
 
     def _check_quota(self, state: _ScopeState, changes: _Changes) -> None:
         facts = state.facts + changes.plan.fact_delta - changes.removed_facts
@@ -431,6 +465,7 @@ class Memory:
         plan = changes.plan
         params = {
             "scope": self.scope,
+            "format": SLOT_FORMAT,
             "version": state.version,
             "batch": batch,
             "now": now,
@@ -476,6 +511,7 @@ class Memory:
         props: dict[str, Any] = {
             "id": record.id,
             "scope": self.scope,
+            "slot": fact_slot(self.scope, record.subject, record.predicate),
             "predicate": record.predicate,
             "valid_at": record.valid_at,
             "invalid_at": record.invalid_at,
@@ -524,13 +560,7 @@ class Memory:
         """Canonical keys of names that exist (aliases resolved); unknown names are left out."""
         keys = sorted({n.key for n in names})
         rows = self._backend.read(Q.RESOLVE_KEYS, {"scope": self.scope, "keys": keys})
-        found: dict[str, str] = {}
-        for row in rows:
-            if row["target"] is not None:
-                found[row["key"]] = row["target"]
-            elif row["is_entity"]:
-                found[row["key"]] = row["key"]
-        return found
+        return {row["key"]: row["target"] or row["key"] for row in rows}
 
     def alias(self, canonical: str, alias: str) -> bool:
         """Record ``alias`` as another name of ``canonical``.
@@ -665,7 +695,10 @@ class Memory:
                 if key is None:
                     return []
                 params[field_name] = key
-        if params["subject"] is not None:
+        if params["subject"] is not None and predicate is not None:
+            name = Q.FACTS_BY_SLOT
+            params["slot"] = fact_slot(self.scope, params["subject"], predicate)
+        elif params["subject"] is not None:
             name = Q.FACTS_BY_SUBJECT
         elif params["object"] is not None:
             name = Q.FACTS_BY_OBJECT
@@ -688,7 +721,10 @@ class Memory:
     ) -> list[Fact]:
         """Facts valid at ``as_of`` around an entity: its own, and with ``hops=2`` its neighbours' too.
 
-        Nearest facts come first; at most ``limit`` are returned.
+        The entity's own facts come first, then its neighbours' (each group oldest first); at
+        most ``limit`` in all. When the limit cuts hop 2 short, each neighbour contributes at most
+        as many facts as are left to fill (the first found), so a neighbour with a million
+        facts costs no more than one with ten.
         """
         hops = _hops(hops)
         name = self._name(entity, "entity")
@@ -698,18 +734,24 @@ class Memory:
         if key is None:
             return []
         now = now_micros()
-        rows = self._backend.read(
-            Q.NEIGHBOURHOOD,
-            {
-                "scope": self.scope,
-                "key": key,
-                "hops": hops,
-                "limit": _limit(limit, 10_000),
-                "as_of": now if at is None else at,
-                "known_at": now if known is None else known,
-                "statuses": reading_states(False, False),
-            },
-        )
+        limit = _limit(limit, 10_000)
+        params = {
+            "scope": self.scope,
+            "key": key,
+            "limit": limit,
+            "as_of": now if at is None else at,
+            "known_at": now if known is None else known,
+            "statuses": reading_states(False, False),
+        }
+        rows = self._backend.read(Q.NEIGHBOURHOOD, params)
+        if hops == 2 and len(rows) < limit:
+            neighbours = sorted({row["neighbour"] for row in rows} - {key})
+            if neighbours:
+                remaining = limit - len(rows)
+                rows += self._backend.read(Q.NEIGHBOURHOOD_HOP2, {
+                    **params, "centre": key, "neighbours": neighbours, "limit": remaining,
+                    "per_neighbour": remaining,
+                })
         return [_fact(row) for row in rows]
 
     def entity(self, name: str) -> Entity | None:

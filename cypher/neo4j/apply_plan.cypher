@@ -4,20 +4,20 @@
 // concurrent writer: if it moved since the plan was read, nothing is written
 // and no row comes back, so the caller re-plans.
 MERGE (s:Scope {scope: $scope})
-ON CREATE SET s.version = 0, s.facts = 0, s.entities = 0, s.created_at = $now
+ON CREATE SET s.version = 0, s.facts = 0, s.entities = 0, s.tombstones = 0, s.created_at = $now, s.format = $format
 // Writing first takes the scope's write lock (Neo4j), so the version read next is
 // the committed one and two writers cannot both pass the guard.
 SET s.locked_by = $batch
 WITH s
 WHERE s.version = $version
 SET s.version = s.version + 1, s.facts = s.facts + $fact_delta, s.entities = s.entities + $entity_delta,
-    s.last_batch = $batch, s.updated_at = $now
+    s.last_batch = $batch, s.updated_at = $now, s.tombstones = s.tombstones + size($tombstones)
 WITH s
 CALL (s) {
   UNWIND $entities AS x
   MERGE (n:Entity {scope: $scope, key: x.key})
-  ON CREATE SET n.name = x.name, n.type = x.type, n.aliases = coalesce(x.aliases, []), n.created_at = x.created_at,
-                n.updated_at = x.updated_at, n.search_text = x.search_text
+  ON CREATE SET n.name = x.name, n.type = x.type, n.aliases = coalesce(x.aliases, []), n.created_at = datetime(x.created_at),
+                n.updated_at = datetime(x.updated_at), n.search_text = x.search_text
 }
 CALL (s) {
   UNWIND $retarget AS x
@@ -52,12 +52,14 @@ CALL (s) {
   MATCH (a:Entity {scope: $scope, key: x.subject})
   MATCH (b:Entity {scope: $scope, key: x.object})
   CREATE (a)-[r:FACT]->(b)
-  SET r = x.props
+  // Instants are set one by one: the Neo4j form turns them into DATETIME values.
+  SET r = x.props, r.valid_at = datetime(x.props.valid_at), r.invalid_at = datetime(x.props.invalid_at),
+      r.recorded_at = datetime(x.props.recorded_at), r.expired_at = datetime(x.props.expired_at)
 }
 CALL (s) {
   UNWIND $tombstones AS x
   CREATE (t:Tombstone)
-  SET t = x
+  SET t = x, t.rejected_at = datetime(x.rejected_at)
 }
 CALL (s) {
   UNWIND $audit AS x

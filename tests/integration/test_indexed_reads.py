@@ -1,0 +1,80 @@
+"""Reads that seek an index instead of walking a subject's facts: slots, bounded hop 2, old stores."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from synapse_graph import Memory, Triple
+from synapse_graph.catalogue import Q
+from synapse_graph.rules.slots import SLOT_FORMAT
+from tests.integration.helpers import objects, triples
+
+
+def test_point_reads_and_supersession_on_a_subject_with_many_facts(memory: Memory) -> None:
+    memory.predicates.register_single_valued("LIVES_IN")
+    memory.upsert([Triple(subject="Hub", predicate=f"REL_{i % 20}", object=f"Thing {i}", valid_at="2020-01-01")
+                   for i in range(300)])
+    memory.upsert(Triple(subject="Hub", predicate="LIVES_IN", object="Oslo", valid_at="2021-01-01"))
+    memory.upsert(Triple(subject="Hub", predicate="LIVES_IN", object="Rome", valid_at="2023-01-01"))
+
+    assert objects(memory.facts("Hub", "LIVES_IN", as_of="2022-06-01")) == ["Oslo"]
+    assert objects(memory.facts("Hub", "LIVES_IN")) == ["Rome"]
+    assert sorted(objects(memory.facts("Hub", "REL_3"))) == sorted(f"Thing {i}" for i in range(3, 300, 20))
+    assert len(memory.facts("Hub")) == 301
+    again = memory.upsert(Triple(subject="Hub", predicate="REL_3", object="Thing 23"))
+    assert (again.created, again.confirmed) == (0, 1)
+
+
+def test_hop_two_is_bounded_per_neighbour_and_exact_when_it_fits(memory: Memory) -> None:
+    memory.upsert([("Ada", "KNOWS", "Hub"), ("Ada", "KNOWS", "Bea"), ("Ada", "KNOWS", "Cy")], valid_at="2024-01-01")
+    memory.upsert([("Hub", "OWNS", f"Item {i:02}") for i in range(60)], valid_at="2024-02-01")
+    memory.upsert([("Bea", "LIKES", "Tea"), ("Cy", "LIKES", "Jazz"), ("Hub", "KNOWS", "Bea")], valid_at="2024-03-01")
+    memory.upsert(("Cy", "LIKES", "Rock"), valid_at="2020-01-01", )
+    memory.retract("Cy", "LIKES", "Rock", at="2021-01-01")  # not valid now: never in a neighbourhood
+
+    everything = memory.neighbourhood("Ada", hops=2)
+    expected_hop2 = {("Hub", "OWNS", f"Item {i:02}") for i in range(60)} | {
+        ("Bea", "LIKES", "Tea"), ("Cy", "LIKES", "Jazz"), ("Hub", "KNOWS", "Bea")}
+    assert triples(everything[:3]) == {("Ada", "KNOWS", n) for n in ("Hub", "Bea", "Cy")}
+    assert triples(everything[3:]) == expected_hop2 and len(everything) == 3 + len(expected_hop2)
+
+    cut = memory.neighbourhood("Ada", hops=2, limit=10)
+    assert len(cut) == 10
+    assert triples(cut[:3]) == {("Ada", "KNOWS", n) for n in ("Hub", "Bea", "Cy")}
+    assert triples(cut[3:]) <= expected_hop2
+    assert [f.valid_at for f in cut[3:]] == sorted(f.valid_at for f in cut[3:])
+    assert triples(memory.neighbourhood("Ada", hops=2, limit=2)) <= {("Ada", "KNOWS", n) for n in ("Hub", "Bea", "Cy")}
+    assert len(memory.neighbourhood("Ada", hops=1)) == 3
+
+
+def test_a_merged_entity_keeps_answering_point_reads_by_either_name(memory: Memory) -> None:
+    memory.upsert([("Robert", "WORKS_AT", "Acme"), ("Robert", "LIKES", "Chess")], valid_at="2024-01-01")
+    memory.upsert(("Bob", "LIKES", "Go"), valid_at="2024-02-01")
+    memory.alias("Bob", "Robert")
+    for name in ("Bob", "Robert"):
+        assert sorted(objects(memory.facts(name, "LIKES"))) == ["Chess", "Go"]
+        assert objects(memory.facts(name, "WORKS_AT")) == ["Acme"]
+    memory.upsert(("Robert", "WORKS_AT", "Initech"), valid_at="2024-06-01")
+    assert objects(memory.facts("Bob", "WORKS_AT")) == ["Initech"]
+
+
+def test_a_store_written_before_slots_is_upgraded_on_open(make_memory: Callable[..., Memory]) -> None:
+    old = make_memory()
+    old.predicates.register_single_valued("LIVES_IN")
+    old.upsert([("Dana", "LIVES_IN", "Paris"), ("Dana", "SPEAKS", "French")], valid_at="2024-01-01")
+    # Make the scope look like format 1: no slot on any fact, no format or tombstone count on the scope.
+    ids = [row["id"] for row in old.backend.read(Q.SLOTLESS_FACTS, {"scope": old.scope, "limit": 10})]
+    assert ids == []
+    facts = old.facts("Dana", include_history=True)
+    old.backend.write(Q.SET_SLOTS, {"scope": old.scope, "slots": [{"id": f.id, "slot": None} for f in facts]})
+    old.backend.write(Q.MARK_FORMAT, {"scope": old.scope, "format": None})
+    assert old.facts("Dana", "LIVES_IN") == []  # the slot index no longer finds them
+    assert len(old.backend.read(Q.SLOTLESS_FACTS, {"scope": old.scope, "limit": 10})) == 2
+
+    upgraded = make_memory(scope=old.scope, single_valued=["LIVES_IN"])
+    assert old.backend.read(Q.SLOTLESS_FACTS, {"scope": old.scope, "limit": 10}) == []
+    assert objects(upgraded.facts("Dana", "LIVES_IN")) == ["Paris"]
+    upgraded.upsert(("Dana", "LIVES_IN", "Lyon"), valid_at="2024-06-01")
+    assert objects(upgraded.facts("Dana", "LIVES_IN")) == ["Lyon"]
+    assert objects(upgraded.facts("Dana", "LIVES_IN", as_of="2024-03-01")) == ["Paris"]
+    assert upgraded.backend.read(Q.SCOPE_STATE, {"scope": old.scope})[0]["format"] == SLOT_FORMAT
