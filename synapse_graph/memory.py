@@ -330,10 +330,20 @@ class Memory:
             {(canonical[w[0].key], w[1], canonical[w[2].key]) for w in writes})
         # A single-valued write needs every value of its (subject, predicate); any other write only
         # the records of its own fact, which keeps this read small for entities with many facts.
+        # Either way only records that end at or after the write's valid_at can be touched (closed,
+        # merged, confirmed, or end a late arrival), and entities this batch creates have none.
+        fresh = changes.entities.keys()
         whole = {(canonical[w[0].key], w[1]) for w in writes if w[6]}
-        wanted = sorted({(canonical[w[0].key], w[1], None if (canonical[w[0].key], w[1]) in whole
-                          else canonical[w[2].key]) for w in writes}, key=lambda x: (x[0], x[1], x[2] or ""))
-        current = self._current_records(wanted, (*TIMELINE_STATES, "candidate"))
+        since: dict[tuple[str, str, str | None], int] = {}
+        for subject, predicate, obj, start, *_ in writes:
+            pair = (canonical[subject.key], predicate)
+            if pair[0] in fresh or (pair not in whole and canonical[obj.key] in fresh):
+                continue
+            key = (*pair, None if pair in whole else canonical[obj.key])
+            begins = now if start is None else start
+            since[key] = min(since.get(key, begins), begins)
+        current = self._current_records(
+            [(*key, begins) for key, begins in since.items()], (*TIMELINE_STATES, "candidate"))
         # Believed facts and candidates live in separate timelines: a candidate never closes a believed value.
         believed = TimelinePlanner([r for r in current if r.status != "candidate"], now=now)
         candidates = TimelinePlanner([r for r in current if r.status == "candidate"], now=now)
@@ -385,29 +395,20 @@ class Memory:
                     )
         return canonical
 
-    def _current_records(self, facts: Iterable[tuple[str, str, str | None]],
+    def _current_records(self, keys: Iterable[tuple[str, str, str | None, int | None]],
                          statuses: Iterable[str] = TIMELINE_STATES) -> list[Record]:
-        """Current records of (subject, predicate, object) keys; object None means every object."""
-        whole: set[tuple[str, str]] = set()
-        exact: set[tuple[str, str, str]] = set()
-        for subject, predicate, obj in facts:
-            if obj is None:
-                whole.add((subject, predicate))
-            else:
-                exact.add((subject, predicate, obj))
-        if not whole and not exact:
-            return []
+        """Current records of (subject, predicate, object, since) keys.
+
+        Object None means every object; since (epoch µs) leaves out records that ended before it.
+        """
         scope = self.scope
-        params = {
-            "scope": scope,
-            "statuses": list(statuses),
-            "slots": sorted({fact_slot(scope, s, p) for s, p in whole} | {fact_slot(scope, s, p) for s, p, _ in exact}),
-            "whole": sorted({fact_slot(scope, s, p) for s, p in whole}),
-            "objects": sorted({o for _, _, o in exact}),
-        }
-        rows = self._backend.read(Q.CURRENT_RECORDS, params)
-        return [_record(row) for row in rows if (row["subject"], row["predicate"]) in whole
-                or (row["subject"], row["predicate"], row["object"]) in exact]
+        rows = [{"slot": fact_slot(scope, s, p), "subject": s, "predicate": p, "object": o, "since_at": t}
+                for s, p, o, t in keys]
+        if not rows:
+            return []
+        found = self._backend.read(Q.CURRENT_RECORDS, {"scope": scope, "statuses": list(statuses), "keys": rows})
+        unique = {row["id"]: row for row in found}  # a record can answer two keys of one slot
+        return [_record(row) for row in unique.values()]
 
     def _transact(self, build: Any, result: WriteResult | None = None) -> _Changes:
         """Plan against the current state and apply atomically, re-planning if a writer intervened."""
@@ -548,7 +549,7 @@ class Memory:
             if subject_key is None or (object_name is not None and object_key is None):
                 ended = 0
                 return changes
-            planner = TimelinePlanner(self._current_records([(subject_key, predicate, None)]), now=now)
+            planner = TimelinePlanner(self._current_records([(subject_key, predicate, None, when)]), now=now)
             ended = planner.retract(subject_key, predicate, object_key, now if when is None else when)
             changes.plan = planner.plan()
             return changes
@@ -795,7 +796,7 @@ class Memory:
         def build(state: _ScopeState, now: int) -> _Changes:
             record = self._candidate(fact_id)
             changes = _Changes(action="approve", provenance=record.provenance)
-            planner = TimelinePlanner(self._current_records([(record.subject, record.predicate, None)]), now=now)
+            planner = TimelinePlanner(self._current_records([(record.subject, record.predicate, None, None)]), now=now)
             planner.add(Write(
                 subject=record.subject, predicate=record.predicate, object=record.object, valid_at=record.valid_at,
                 invalid_at=record.invalid_at, confidence=record.confidence, provenance=record.provenance,

@@ -1,13 +1,16 @@
-// Neo4j form of ../current_records.cypher: instants come back as epoch microseconds computed by the
-// server (hydrating thousands of DATETIME values in the Python driver costs more than the query).
-// Current records (not expired) of the given trust states in the given slots: the planner's
-// input. One index scan for the whole list of slots; of the slots not in $whole only the
-// records pointing at one of $objects come back. The caller keeps the exact
-// (subject, predicate[, object]) keys it asked for (a slot is a hash).
+// Neo4j form of ../current_records.cypher: since_at arrives as ISO-8601 text (a bulk row, see
+// backends/neo4j.py) and instants come back as epoch microseconds computed by the server
+// (hydrating thousands of DATETIME values in the Python driver costs more than the query).
+// Current records (not expired) of the given trust states for each key {slot, subject, predicate,
+// object, since_at}: the planner's input. The slot index finds the key's timeline; a null object
+// asks for every object of the (subject, predicate), a null since_at for the whole timeline,
+// otherwise records that ended before since_at are left out (no write can touch them).
+UNWIND $keys AS k
 MATCH ()-[r:FACT]->()
-WHERE r.slot IN $slots AND r.scope = $scope AND r.expired_at IS NULL AND r.status IN $statuses
-WITH r, startNode(r) AS a, endNode(r) AS b
-WHERE r.slot IN $whole OR b.key IN $objects
+WHERE r.slot = k.slot AND r.scope = $scope AND r.expired_at IS NULL AND r.status IN $statuses
+  AND (k.since_at IS NULL OR r.invalid_at IS NULL OR r.invalid_at >= datetime(k.since_at))
+WITH k, r, startNode(r) AS a, endNode(r) AS b
+WHERE a.key = k.subject AND r.predicate = k.predicate AND (k.object IS NULL OR b.key = k.object)
 RETURN r.id AS id, a.key AS subject, r.predicate AS predicate, b.key AS object,
        r.valid_at.epochMillis * 1000 + r.valid_at.microsecond % 1000 AS valid_at,
        r.invalid_at.epochMillis * 1000 + r.invalid_at.microsecond % 1000 AS invalid_at,
