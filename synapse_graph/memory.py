@@ -688,15 +688,26 @@ class Memory:
             "subject": None,
             "object": None,
         }
-        names = [self._name(v, f) for v, f in ((subject, "subject"), (object, "object")) if v is not None]
-        keys = self._lookup(names) if names else {}
-        for value, field_name in ((subject, "subject"), (object, "object")):
-            if value is not None:
-                key = keys.get(self._name(value, field_name).key)
-                if key is None:
-                    return []
-                params[field_name] = key
+        named = {f: self._name(v, f) for v, f in ((subject, "subject"), (object, "object")) if v is not None}
+        if "subject" in named and predicate is not None:
+            # One round trip when the names are not aliases (the usual case): a name's own key finds its
+            # facts, and an alias's key finds none (its entity was merged away), so only an empty answer
+            # needs the names resolved and the read repeated.
+            guess = {**params, "subject": named["subject"].key,
+                     "object": named["object"].key if "object" in named else None,
+                     "slot": fact_slot(self.scope, named["subject"].key, predicate)}
+            rows = self._backend.read(Q.FACTS_BY_SLOT, guess)
+            if rows:
+                return [_fact(row) for row in rows]
+        keys = self._lookup(named.values()) if named else {}
+        for field_name, cleaned in named.items():
+            key = keys.get(cleaned.key)
+            if key is None:
+                return []
+            params[field_name] = key
         if params["subject"] is not None and predicate is not None:
+            if all(params[f] == cleaned.key for f, cleaned in named.items()):
+                return []  # the guess above was the right read
             name = Q.FACTS_BY_SLOT
             params["slot"] = fact_slot(self.scope, params["subject"], predicate)
         elif params["subject"] is not None:
