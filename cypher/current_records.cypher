@@ -1,15 +1,16 @@
 // Current records (not expired) of the given trust states for each key {slot, subject, predicate,
-// object, since_at}: the planner's input. The slot index finds the key's timeline; a null object
-// asks for every object of the (subject, predicate), a null since_at for the whole timeline,
-// otherwise records that ended before since_at are left out (no write can touch them).
+// object, since_at}: the planner's input, as one row (one value to decode, not a row per record).
+// The slot index finds the key's timeline; a null object asks for every object of the (subject,
+// predicate), a null since_at for the whole timeline, otherwise records that ended before since_at
+// are left out (no write can touch them).
 UNWIND $keys AS k
 MATCH ()-[r:FACT]->()
 WHERE r.slot = k.slot AND r.scope = $scope AND r.expired_at IS NULL AND r.status IN $statuses
   AND (k.since_at IS NULL OR r.invalid_at IS NULL OR r.invalid_at >= k.since_at)
 WITH k, r, startNode(r) AS a, endNode(r) AS b
 WHERE a.key = k.subject AND r.predicate = k.predicate AND (k.object IS NULL OR b.key = k.object)
-RETURN r.id AS id, a.key AS subject, r.predicate AS predicate, b.key AS object,
-       r.valid_at AS valid_at, r.invalid_at AS invalid_at, r.recorded_at AS recorded_at,
-       r.expired_at AS expired_at, r.confidence AS confidence, r.confirmations AS confirmations,
-       r.source AS source, r.client AS client, r.model AS model, r.session AS session,
-       r.status AS status, r.flag AS flag
+RETURN collect({id: r.id, subject: a.key, predicate: r.predicate, object: b.key,
+                valid_at: r.valid_at, invalid_at: r.invalid_at, recorded_at: r.recorded_at,
+                expired_at: r.expired_at, confidence: r.confidence, confirmations: r.confirmations,
+                source: r.source, client: r.client, model: r.model, session: r.session,
+                status: r.status, flag: r.flag}) AS records

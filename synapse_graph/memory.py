@@ -383,8 +383,7 @@ class Memory:
     ) -> dict[str, str]:
         """Canonical entity key of each name; names never seen become new entities."""
         by_key = {n.key: n for n in names}
-        rows = self._backend.read(Q.RESOLVE_KEYS, {"scope": self.scope, "keys": sorted(by_key)})
-        canonical = {row["key"]: row["target"] or row["key"] for row in rows}
+        canonical = self._lookup(by_key.values())
         for key, name in by_key.items():
             if key not in canonical:
                 canonical[key] = key
@@ -406,8 +405,8 @@ class Memory:
                 for s, p, o, t in keys]
         if not rows:
             return []
-        found = self._backend.read(Q.CURRENT_RECORDS, {"scope": scope, "statuses": list(statuses), "keys": rows})
-        unique = {row["id"]: row for row in found}  # a record can answer two keys of one slot
+        [found] = self._backend.read(Q.CURRENT_RECORDS, {"scope": scope, "statuses": list(statuses), "keys": rows})
+        unique = {row["id"]: row for row in found["records"]}  # a record can answer two keys of one slot
         return [_record(row) for row in unique.values()]
 
     def _transact(self, build: Any, result: WriteResult | None = None) -> _Changes:
@@ -560,8 +559,8 @@ class Memory:
     def _lookup(self, names: Iterable[_Name]) -> dict[str, str]:
         """Canonical keys of names that exist (aliases resolved); unknown names are left out."""
         keys = sorted({n.key for n in names})
-        rows = self._backend.read(Q.RESOLVE_KEYS, {"scope": self.scope, "keys": keys})
-        return {row["key"]: row["target"] or row["key"] for row in rows}
+        [found] = self._backend.read(Q.RESOLVE_KEYS, {"scope": self.scope, "keys": keys})
+        return {**{key: key for key in found["entities"]}, **{a["key"]: a["target"] for a in found["aliases"]}}
 
     def alias(self, canonical: str, alias: str) -> bool:
         """Record ``alias`` as another name of ``canonical``.
