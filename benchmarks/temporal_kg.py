@@ -72,8 +72,6 @@ import logging
 import os
 import random
 import re
-import shlex
-import subprocess
 import sys
 import tempfile
 import time
@@ -87,6 +85,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
+from benchmarks.targets import neo4j_settings
 from synapse_graph import Memory, SynapseError, Triple
 
 DATA_ROOT = Path(os.environ.get("SYNAPSE_TEMPORAL_KG_DATA")
@@ -685,21 +684,6 @@ def run(
 
 
 # -- command line ------------------------------------------------------------------------------------------
-
-
-def neo4j_settings() -> tuple[str, tuple[str, str]]:
-    """Neo4j URL and credentials: ``SYNAPSE_NEO4J_*``, else what ``scripts/neo4j-local env`` prints."""
-    env = dict(os.environ)
-    if not env.get("SYNAPSE_NEO4J_URL"):
-        printed = subprocess.run(
-            [str(REPO_ROOT / "scripts" / "neo4j-local"), "env"], capture_output=True, text=True, check=True
-        ).stdout
-        for line in printed.splitlines():
-            words = shlex.split(line)
-            if len(words) == 2 and words[0] == "export" and "=" in words[1]:
-                key, value = words[1].split("=", 1)
-                env[key] = value
-    return env["SYNAPSE_NEO4J_URL"], (env.get("SYNAPSE_NEO4J_USER", "neo4j"), env.get("SYNAPSE_NEO4J_PASSWORD", ""))
 
 
 def _run_on(backend: str, runner: Callable[[str, tuple[str, str] | None], dict[str, Any]]) -> dict[str, Any]:

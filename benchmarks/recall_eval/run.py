@@ -35,11 +35,8 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import os
 import random
-import shlex
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -62,6 +59,7 @@ from benchmarks.recall_eval.golden import (
     Triple3,
     check,
 )
+from benchmarks.targets import neo4j_settings
 from synapse_graph import Memory, Triple
 from synapse_graph.embedding import Embedder
 
@@ -346,20 +344,6 @@ def evaluate(location: str, auth: tuple[str, str] | None = None, *, embedder: Em
 
 
 # -- the CLI ------------------------------------------------------------------------------------
-
-def neo4j_settings() -> tuple[str, tuple[str, str]]:
-    """``SYNAPSE_NEO4J_URL`` (+ user/password), else the server of ``scripts/neo4j-local``."""
-    env = dict(os.environ)
-    if not env.get("SYNAPSE_NEO4J_URL"):
-        printed = subprocess.run([str(REPO_ROOT / "scripts" / "neo4j-local"), "env"], capture_output=True, text=True,
-                                 check=True).stdout
-        for line in printed.splitlines():
-            words = shlex.split(line)
-            if len(words) == 2 and words[0] == "export" and "=" in words[1]:
-                key, value = words[1].split("=", 1)
-                env[key] = value
-    return env["SYNAPSE_NEO4J_URL"], (env.get("SYNAPSE_NEO4J_USER", "neo4j"), env.get("SYNAPSE_NEO4J_PASSWORD", ""))
-
 
 def format_table(results: Mapping[str, Mapping[str, Any]]) -> str:
     """One line per backend, store and configuration."""
