@@ -19,6 +19,7 @@ from urllib.parse import quote, urlsplit
 
 from synapse_graph.backends import NEO4J_SCHEMES
 from synapse_graph.catalogue import cypher_root
+from synapse_graph.errors import NotNeo4jError
 
 BROWSER_URL_ENV = "SYNAPSE_NEO4J_BROWSER_URL"
 STYLE_FILE = "synapse.grass"
@@ -26,10 +27,6 @@ STYLE_FILE = "synapse.grass"
 QUERY_ORDER = ("current_facts", "graph_as_of", "entity_history", "aliases")
 _PARAM = re.compile(r"^//\s*(:param\s+([A-Za-z_][A-Za-z0-9_]*)\s*=>\s*(.+?))\s*$")
 _AURA_SUFFIX = ".databases.neo4j.io"
-
-
-class NotNeo4jError(ValueError):
-    """The database is not a Neo4j server, so Neo4j Browser cannot show it."""
 
 
 @dataclass(frozen=True)

@@ -360,7 +360,8 @@ def browse(
     as_json: AsJson = False, user: User = None,
 ) -> None:
     """How to explore a Neo4j memory in Neo4j Browser: URL, style sheet, parameters, saved queries."""
-    from synapse_graph.browse import NotNeo4jError, instructions
+    from synapse_graph.browse import instructions
+    from synapse_graph.errors import NotNeo4jError
 
     try:
         info = instructions(db, scope=scope, name=name, user=user)

