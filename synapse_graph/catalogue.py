@@ -1,60 +1,84 @@
 """The query catalogue: every Cypher statement lives in a named ``.cypher`` file.
 
-``cypher/<name>.cypher`` holds the statement shared by all dialects; a file in
-``cypher/<dialect>/`` overrides it for that backend only. Queries take user values
-only as parameters. Installed wheels carry the folder as ``synapse_graph/cypher``;
-a source checkout reads the top-level ``cypher/`` folder.
+``cypher/<folder>/<name>.cypher`` holds the statement shared by all dialects, the folder
+saying what it serves (``facts``, ``entities``, ``writes``, ``recall``, ``trust``,
+``transfer``, ``erasure``, ``migrations``, ``scope``, ``schema``); a file at the same path
+under ``cypher/<dialect>/`` overrides it for that backend only. ``{{name}}`` in a statement
+stands for ``cypher/fragments/<name>.cypher`` (overridable per dialect too): the one
+projection of a fact, an entity or an audit entry that every statement returning them shares.
+Queries take user values only as parameters. Installed wheels carry the folder as
+``synapse_graph/cypher``; a source checkout reads the top-level ``cypher/`` folder.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from enum import StrEnum
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import LiteralString, cast
+from typing import Any, LiteralString, cast
 
 DIALECTS = ("falkordb", "neo4j")
+FRAGMENTS = "fragments"
+_FRAGMENT = re.compile(r"\{\{([a-z_]+)\}\}")
 
 
 class Q(StrEnum):
     """Names of the statements the library runs (one file each)."""
 
-    SCHEMA = "schema"
-    SCOPE_STATE = "scope_state"
-    RESOLVE_KEYS = "resolve_keys"
-    CURRENT_RECORDS = "current_records"
-    ENTITY_RECORDS = "entity_records"
-    APPLY_PLAN = "apply_plan"
-    FACTS_BY_SUBJECT = "facts_by_subject"
-    FACTS_BY_SLOT = "facts_by_slot"
-    FACTS_BY_OBJECT = "facts_by_object"
-    FACTS_IN_SCOPE = "facts_in_scope"
-    NEIGHBOURHOOD = "neighbourhood"
-    NEIGHBOURHOOD_HOP2 = "neighbourhood_hop2"
-    ENTITY = "entity"
-    STATS = "stats"
-    PURGE_ENTITY = "purge_entity"
-    PURGE_SCOPE = "purge_scope"
-    EXPORT_ENTITIES = "export_entities"
-    EXPORT_ALIASES = "export_aliases"
-    EXPORT_FACTS = "export_facts"
-    EXISTING_IDS = "existing_ids"
-    ENTITY_NAMES = "entity_names"
-    SEARCH_LEXICAL = "search_lexical"
-    SEARCH_VECTOR = "search_vector"
-    SET_EMBEDDINGS = "set_embeddings"
-    MISSING_EMBEDDINGS = "missing_embeddings"
-    VECTOR_INDEX = "vector_index"
-    RECALL_EXPAND = "recall_expand"
-    RECORD_BY_ID = "record_by_id"
-    TOMBSTONES = "tombstones"
-    AUDIT_LOG = "audit_log"
-    EXPORT_TOMBSTONES = "export_tombstones"
-    SLOTLESS_FACTS = "slotless_facts"
-    SET_SLOTS = "set_slots"
-    MARK_FORMAT = "mark_format"
+    # scope: the version, counters and rules of a scope; Neo4j's lock on it
+    SCOPE_STATE = "scope/scope_state"
+    LOCK_SCOPE = "scope/lock_scope"
+    CREATE_SCOPE = "scope/create_scope"
+    # writes: what a write plan reads, and the one statement that applies it
+    RESOLVE_KEYS = "writes/resolve_keys"
+    CURRENT_RECORDS = "writes/current_records"
+    ENTITY_RECORDS = "writes/entity_records"
+    APPLY_PLAN = "writes/apply_plan"
+    # facts: reads of fact records
+    FACTS_BY_SLOT = "facts/facts_by_slot"
+    FACTS_BY_SUBJECT = "facts/facts_by_subject"
+    FACTS_BY_OBJECT = "facts/facts_by_object"
+    FACTS_IN_SCOPE = "facts/facts_in_scope"
+    RECORD_BY_ID = "facts/record_by_id"
+    NEIGHBOURHOOD = "facts/neighbourhood"
+    NEIGHBOURHOOD_HOP2 = "facts/neighbourhood_hop2"
+    # entities
+    ENTITY = "entities/entity"
+    ENTITY_NAMES = "entities/entity_names"
+    STATS = "entities/stats"
+    # recall
+    SEARCH_LEXICAL = "recall/search_lexical"
+    SEARCH_VECTOR = "recall/search_vector"
+    RECALL_EXPAND = "recall/recall_expand"
+    SET_EMBEDDINGS = "recall/set_embeddings"
+    MISSING_EMBEDDINGS = "recall/missing_embeddings"
+    VECTOR_INDEX = "recall/vector_index"
+    # trust: rejections and the audit log
+    TOMBSTONES = "trust/tombstones"
+    AUDIT_LOG = "trust/audit_log"
+    # transfer: export and import
+    EXPORT_ENTITIES = "transfer/export_entities"
+    EXPORT_ALIASES = "transfer/export_aliases"
+    EXPORT_FACTS = "transfer/export_facts"
+    EXPORT_TOMBSTONES = "transfer/export_tombstones"
+    EXISTING_IDS = "transfer/existing_ids"
+    # erasure
+    PURGE_ENTITY = "erasure/purge_entity"
+    PURGE_SCOPE = "erasure/purge_scope"
+    # migrations between store formats
+    SLOTLESS_FACTS = "migrations/slotless_facts"
+    SET_SLOTS = "migrations/set_slots"
+    RECOUNT_SCOPE = "migrations/recount_scope"
+    # schema (one idempotent multi-statement file per dialect)
+    SCHEMA = "schema/schema"
+
+
+DIALECT_ONLY: dict[Q, str] = {Q.LOCK_SCOPE: "neo4j", Q.CREATE_SCOPE: "neo4j"}
+"""Statements only one backend runs (FalkorDB locks a scope with a command of its own, not a statement)."""
 
 
 def cypher_root() -> Traversable:
@@ -65,33 +89,75 @@ def cypher_root() -> Traversable:
     return cast(Traversable, Path(__file__).resolve().parent.parent / "cypher")
 
 
-@cache
-def query(name: Q | str, dialect: str) -> LiteralString:
-    """The statement called ``name`` for ``dialect``; its text never contains user values."""
+def _find(root: Traversable, path: str, dialect: str) -> Traversable | None:
+    for candidate in (root.joinpath(dialect, path), root.joinpath(path)):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _read(path: str, dialect: str, suffix: str = ".cypher") -> str:
     if dialect not in DIALECTS:
         raise ValueError(f"unknown dialect {dialect!r}; expected one of {DIALECTS}")
     root = cypher_root()
-    for candidate in (root / dialect / f"{name}.cypher", root / f"{name}.cypher"):
-        if candidate.is_file():
-            return candidate.read_text(encoding="utf-8").strip()
-    raise LookupError(f"no query file {name}.cypher for dialect {dialect!r} under {root}")
+    found = _find(root, path + suffix, dialect)
+    if found is None:
+        raise LookupError(f"no query file {path}{suffix} for dialect {dialect!r} under {root}")
+    return found.read_text(encoding="utf-8")
+
+
+def _without_comments(text: str) -> str:
+    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//")).strip()
+
+
+@cache
+def query(name: Q | str, dialect: str) -> LiteralString:
+    """The statement called ``name`` for ``dialect``, fragments expanded; it never contains user values."""
+    text = _read(str(name), dialect).strip()
+
+    def expand(match: re.Match[str]) -> str:
+        return _without_comments(_read(f"{FRAGMENTS}/{match.group(1)}", dialect))
+
+    return _FRAGMENT.sub(expand, text)
 
 
 def statements(name: Q | str, dialect: str) -> list[LiteralString]:
     """A multi-statement file (the schema) split on ``;`` at line ends."""
     text = query(name, dialect)
-    return [part.strip() for part in text.split(";\n") if part.strip().rstrip(";")]
+    parts = [_without_comments(part) for part in text.split(";\n")]
+    return [part.rstrip(";").strip() for part in parts if part.rstrip(";").strip()]
+
+
+@cache
+def data(name: str, dialect: str) -> Any:
+    """A JSON data file beside the statements (FalkorDB's unique constraints, which it creates by command)."""
+    return json.loads(_read(name, dialect, suffix=".json"))
 
 
 def query_files() -> set[tuple[str, str]]:
-    """Every (dialect or "", name) pair that has a file, for the catalogue test."""
+    """Every (dialect or "", name) pair that has a statement file, fragments and Browser queries aside."""
     root = cypher_root()
     found: set[tuple[str, str]] = set()
-    for entry in root.iterdir():
-        if entry.is_file() and entry.name.endswith(".cypher"):
-            found.add(("", entry.name.removesuffix(".cypher")))
-        elif entry.is_dir() and entry.name in DIALECTS:
-            found.update(
-                (entry.name, f.name.removesuffix(".cypher")) for f in entry.iterdir() if f.name.endswith(".cypher")
-            )
+
+    def walk(folder: Traversable, dialect: str, prefix: str) -> None:
+        for entry in folder.iterdir():
+            if entry.is_dir():
+                if prefix == "" and entry.name in DIALECTS and dialect == "":
+                    walk(entry, entry.name, "")
+                elif entry.name not in (FRAGMENTS, "browser"):
+                    walk(entry, dialect, f"{prefix}{entry.name}/")
+            elif entry.name.endswith(".cypher") and prefix:
+                found.add((dialect, prefix + entry.name.removesuffix(".cypher")))
+
+    walk(root, "", "")
     return found
+
+
+def fragment_names() -> set[str]:
+    """Every fragment a statement can include, in any dialect."""
+    root = cypher_root()
+    names: set[str] = set()
+    for folder in (root.joinpath(FRAGMENTS), *(root.joinpath(d, FRAGMENTS) for d in DIALECTS)):
+        if folder.is_dir():
+            names.update(e.name.removesuffix(".cypher") for e in folder.iterdir() if e.name.endswith(".cypher"))
+    return names

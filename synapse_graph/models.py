@@ -7,6 +7,16 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+TrustState = Literal["believed", "candidate", "disputed"]
+"""``believed`` (the default), ``candidate`` (recorded, not believed: waiting for review) or
+``disputed`` (feedback said stale or wrong: hidden from default reads)."""
+
+DEFAULT_SINGLE_VALUED: frozenset[str] = frozenset(
+    {"LIVES_IN", "WORKS_AT", "WORKS_FOR", "BORN_IN", "BORN_ON", "DIED_ON", "MARRIED_TO", "HAS_ROLE",
+     "LOCATED_IN", "HAS_STATUS", "REPORTS_TO", "HAS_AGE", "HAS_NAME"}
+)
+"""Predicates that hold one value at a time unless a scope's rules say otherwise."""
+
 TimeInput = datetime | date | str | int | float
 """What the API accepts as a time: an aware or naive (= UTC) ``datetime``, a ``date``
 (midnight UTC), an ISO-8601 or other unambiguous string, or epoch seconds."""
@@ -55,7 +65,7 @@ class Fact(BaseModel):
     client: str | None = None
     model: str | None = None
     session: str | None = None
-    status: str = "believed"
+    status: TrustState = "believed"
     """Trust state: ``believed``, ``candidate`` (recorded, not believed) or ``disputed``."""
     flag: str | None = None
     """Why a candidate needs review, e.g. an earlier rejection of the same fact."""
@@ -96,7 +106,30 @@ class PurgeResult(BaseModel):
 
     entities: int
     facts: int
+    """Distinct facts (subject, predicate, object) removed, whatever their history."""
+    records: int = 0
+    """Stored records removed: every validity interval and every earlier belief of those facts."""
     aliases: int
+
+
+class ScopeRules(BaseModel):
+    """The rules a scope's writes obey, stored with the scope so that every client enforces the same.
+
+    Set them with :meth:`Memory.set_rules` (recorded in the audit log, exported and imported);
+    a scope that never stored rules uses these defaults.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    max_facts: int = Field(default=10_000, ge=0)
+    """Quota of currently believed (and disputed) records, history included."""
+    max_entities: int = Field(default=5_000, ge=0)
+    max_candidates: int = Field(default=1_000, ge=0)
+    """Quota of candidates waiting for review (they never use the believed quota)."""
+    single_valued: frozenset[str] = DEFAULT_SINGLE_VALUED
+    """Predicates that hold one value at a time: a new value closes the subject's other values."""
+    candidate_below: float = Field(default=0.6, ge=0.0, le=1.0)
+    """Facts a model extracted (written with ``model=``) below this confidence become candidates."""
 
 
 class Stats(BaseModel):
@@ -112,16 +145,6 @@ class Stats(BaseModel):
     candidates: int = 0
     """Current records waiting for review (not believed)."""
     disputed: int = 0
-
-
-ExportKind = Literal["entity", "alias", "fact"]
-
-
-class ExportLine(BaseModel):
-    """One line of an export (JSON Lines); ``data`` depends on ``kind``."""
-
-    kind: ExportKind
-    data: dict[str, Any]
 
 
 RECALL_NOTICE = (

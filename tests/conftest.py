@@ -19,9 +19,12 @@ from typing import Any
 import pytest
 
 from synapse_graph import Memory
+from synapse_graph.aio import AsyncMemory
+from tests.adapters import Blocking, EventLoopThread
 
 ROOT = Path(__file__).resolve().parent.parent
 BACKENDS = ("falkordb", "neo4j")
+APIS = ("sync", "async")
 IN_CI = bool(os.environ.get("CI"))
 
 
@@ -81,10 +84,23 @@ def backend_name(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
+@pytest.fixture(params=APIS)
+def api(request: pytest.FixtureRequest) -> str:
+    """Which facade a test drives: ``Memory``, or ``AsyncMemory`` (run blocking by :class:`Blocking`)."""
+    return str(request.param)
+
+
+@pytest.fixture(scope="session")
+def event_loop_thread() -> Iterator[EventLoopThread]:
+    runner = EventLoopThread()
+    yield runner
+    runner.stop()
+
+
 @pytest.fixture
-def make_memory(request: pytest.FixtureRequest, backend_name: str) -> Iterator[Callable[..., Memory]]:
-    """Factory of Memory objects on the test's backend, each in a fresh scope unless one is given."""
-    opened: list[Memory] = []
+def make_memory(request: pytest.FixtureRequest, backend_name: str, api: str) -> Iterator[Callable[..., Memory]]:
+    """Factory of memories on the test's backend and API, each in a fresh scope unless one is given."""
+    opened: list[Any] = []
     if backend_name == "falkordb":
         settings: dict[str, Any] = {"location": request.getfixturevalue("falkordb_location")}
     else:
@@ -93,9 +109,14 @@ def make_memory(request: pytest.FixtureRequest, backend_name: str) -> Iterator[C
     def factory(scope: str | None = None, **kwargs: Any) -> Memory:
         options = {**settings, **kwargs}
         location = options.pop("location")
-        memory = Memory(location, scope=scope or f"test-{uuid.uuid4().hex[:12]}", **options)
+        chosen = scope or f"test-{uuid.uuid4().hex[:12]}"
+        if api == "sync":
+            memory: Any = Memory(location, scope=chosen, **options)
+        else:
+            runner: EventLoopThread = request.getfixturevalue("event_loop_thread")
+            memory = Blocking(runner.run(AsyncMemory(location, scope=chosen, **options).open()), runner)
         opened.append(memory)
-        return memory
+        return memory  # type: ignore[no-any-return]
 
     yield factory
     for memory in opened:

@@ -1,21 +1,39 @@
-"""The seam every database backend implements: named statements in, plain rows out."""
+"""The seam every database backend implements: named statements in, plain rows out.
+
+A backend runs catalogue statements (:mod:`synapse_graph.catalogue`) with their parameters
+and returns rows as dicts. Times travel as UTC epoch microseconds; an
+:class:`~synapse_graph.instants.Instant` parameter is a time, which a driver may store
+natively (Neo4j ``DATETIME``). Writes to one scope go through :meth:`Backend.locked`: the
+statements of one write run while the backend holds that scope's write lock, so writers of
+a scope queue instead of racing. Each database has a synchronous and an asyncio backend
+with the same shape.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from typing import Any, Protocol
 
 Row = dict[str, Any]
 Params = Mapping[str, Any]
 
+DEFAULT_LOCK_TIMEOUT_S = 60.0
+"""How long a writer waits for a scope's write lock before :class:`~synapse_graph.errors.ScopeBusyError`."""
 
-class Backend(Protocol):
-    """A connection to one graph database.
 
-    Each call runs one catalogue statement as one transaction (all or nothing),
-    retrying transient failures; values travel only as parameters; times are
-    UTC epoch microseconds (integers) in both directions.
-    """
+class Session(Protocol):
+    """Runs statements: on its own (each one transaction) or inside a locked write."""
+
+    def read(self, name: str, params: Params) -> list[Row]:
+        """Run a read-only statement and return its rows as dicts."""
+
+    def write(self, name: str, params: Params) -> list[Row]:
+        """Run a writing statement and return its rows."""
+
+
+class Backend(Session, Protocol):
+    """A connection to one graph database (synchronous)."""
 
     dialect: str
     """Which ``cypher/<dialect>/`` files override the shared statements."""
@@ -25,11 +43,39 @@ class Backend(Protocol):
     def ensure_schema(self, vector_dimensions: int | None = None) -> None:
         """Create constraints and indexes if missing (idempotent); the vector index too when dimensions are given."""
 
-    def read(self, name: str, params: Params) -> list[Row]:
-        """Run a read-only statement and return its rows as dicts."""
+    def locked(self, scope: str, init: Params, timeout: float) -> AbstractContextManager[Session]:
+        """A session whose statements run holding ``scope``'s write lock, released on exit.
 
-    def write(self, name: str, params: Params) -> list[Row]:
-        """Run a writing statement in its own transaction and return its rows."""
+        ``init`` are the parameters of the scope's first creation (``now``, ``format``).
+        Raises :class:`~synapse_graph.errors.ScopeBusyError` when the lock is not had
+        within ``timeout`` seconds.
+        """
 
     def close(self) -> None:
+        """Release connections, and stop a server this backend started."""
+
+
+class AsyncSession(Protocol):
+    """The asyncio twin of :class:`Session`."""
+
+    async def read(self, name: str, params: Params) -> list[Row]:
+        """Run a read-only statement and return its rows as dicts."""
+
+    async def write(self, name: str, params: Params) -> list[Row]:
+        """Run a writing statement and return its rows."""
+
+
+class AsyncBackend(AsyncSession, Protocol):
+    """The asyncio twin of :class:`Backend`."""
+
+    dialect: str
+    location: str
+
+    async def ensure_schema(self, vector_dimensions: int | None = None) -> None:
+        """Create constraints and indexes if missing (idempotent)."""
+
+    def locked(self, scope: str, init: Params, timeout: float) -> AbstractAsyncContextManager[AsyncSession]:
+        """An asyncio session holding ``scope``'s write lock (see :meth:`Backend.locked`)."""
+
+    async def close(self) -> None:
         """Release connections, and stop a server this backend started."""

@@ -1,55 +1,97 @@
-"""FalkorDB backend: an embedded server (a file path) or a server by URL."""
+"""FalkorDB backends: an embedded server (a file path) or a server by URL; sync and asyncio.
+
+Both speak to FalkorDB through redis-py (``redis.Redis`` and ``redis.asyncio.Redis``), send
+each statement as one ``GRAPH.QUERY`` (atomic on the server) and read its compact reply
+(:mod:`.falkordb_wire`). Procedures of several commands (schema, the scope lock) are written
+once in :mod:`.falkordb_steps` and driven by either backend.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
-from collections.abc import Callable
-from typing import Any, TypeVar
-from urllib.parse import urlsplit, urlunsplit
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any
 
 import redis
-from falkordb import FalkorDB
+import redis.asyncio as aredis
+from redis.asyncio.retry import Retry as AsyncRetry
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
+from synapse_graph.backends import falkordb_steps as steps
 from synapse_graph.backends.base import Params, Row
 from synapse_graph.backends.embedded import EmbeddedServer
-from synapse_graph.backends.falkordb_params import params_header
-from synapse_graph.catalogue import Q, query, statements
-from synapse_graph.errors import BackendError, BackendUnavailableError, ConcurrencyConflictError
+from synapse_graph.backends.falkordb_wire import RETRY_DELAYS_S, TRANSIENT, command, error, rows
+from synapse_graph.backends.urls import safe_url
+from synapse_graph.catalogue import query
+from synapse_graph.errors import BackendUnavailableError, ConfigurationError, SynapseError
 
-T = TypeVar("T")
 GRAPH_NAME = "synapse"
-# (label, properties) held unique by the database itself; FalkorDB creates
-# constraints with a command rather than Cypher, so they live here, not in schema.cypher.
-UNIQUE_NODE_KEYS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("Entity", ("scope", "key")),
-    ("Alias", ("scope", "key")),
-    ("Scope", ("scope",)),
-)
-_TRANSIENT = (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError)
-_RETRIES = 5
+DIALECT = "falkordb"
+# The backends retry a failed command themselves (RETRY_DELAYS_S); redis-py's own retries on top of
+# those would make a dead server take minutes to report. No reply timeout: a big write can keep the
+# server busy for many seconds, and a command timed out here would still run there.
+_CLIENT: dict[str, Any] = {"decode_responses": True, "retry": Retry(NoBackoff(), 0), "socket_timeout": None}
+_ASYNC_CLIENT: dict[str, Any] = {"decode_responses": True, "retry": AsyncRetry(NoBackoff(), 0),
+                                 "socket_timeout": None}
 
 
-def safe_url(url: str) -> str:
-    """The URL with any password masked, for messages."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
-    return urlunsplit(parts._replace(netloc=netloc))
+def redis_url(url: str) -> str:
+    """A FalkorDB URL as redis-py reads it (``falkordb://`` is ``redis://``)."""
+    for prefix, replacement in (("falkordbs://", "rediss://"), ("falkors://", "rediss://"),
+                                ("falkordb://", "redis://"), ("falkor://", "redis://")):
+        if url.startswith(prefix):
+            return replacement + url[len(prefix):]
+    return url
+
+
+def _connect_error(exc: Exception, shown: str) -> SynapseError:
+    if isinstance(exc, ValueError):
+        return ConfigurationError(f"invalid FalkorDB URL {shown}: {exc}")
+    if isinstance(exc, redis.RedisError):
+        found = error(exc, shown)
+        if isinstance(found, BackendUnavailableError):
+            return BackendUnavailableError(
+                f"cannot reach FalkorDB at {shown}: {exc}. Check that the server is running, that host and port "
+                "are right, and the password if one is set.")
+        return found
+    return BackendUnavailableError(f"cannot connect to FalkorDB at {shown}: {exc}")
+
+
+class _LockedSession:
+    """Statements run while holding a scope's lock; renews the lease during long writes."""
+
+    def __init__(self, backend: FalkorDBBackend, scope: str, token: str) -> None:
+        self._backend, self._scope, self._token = backend, scope, token
+        self._renewed = time.monotonic()
+
+    def _renew(self) -> None:
+        if time.monotonic() - self._renewed > steps.RENEW_AFTER_S:
+            self._backend.drive(steps.renew(self._backend.graph, self._scope, self._token))
+            self._renewed = time.monotonic()
+
+    def read(self, name: str, params: Params) -> list[Row]:
+        self._renew()
+        return self._backend.read(name, params)
+
+    def write(self, name: str, params: Params) -> list[Row]:
+        self._renew()
+        return self._backend.write(name, params)
 
 
 class FalkorDBBackend:
     """Runs catalogue statements on one FalkorDB graph."""
 
-    dialect = "falkordb"
+    dialect = DIALECT
 
-    def __init__(
-        self, client: FalkorDB, location: str, *, graph: str = GRAPH_NAME, server: EmbeddedServer | None = None
-    ) -> None:
+    def __init__(self, client: redis.Redis, location: str, *, graph: str = GRAPH_NAME,
+                 server: EmbeddedServer | None = None) -> None:
         self._client = client
-        self._graph = client.select_graph(graph)
-        self._graph_name = graph
+        self.graph = graph
         self._server = server
         self.location = location
 
@@ -58,112 +100,193 @@ class FalkorDBBackend:
         """Start (or join) the embedded server for ``db_file``."""
         server = EmbeddedServer(db_file)
         socket_path = server.start()
-        try:
-            client = FalkorDB(unix_socket_path=str(socket_path))
-        except redis.RedisError as exc:
-            server.stop()
-            raise BackendUnavailableError(f"cannot connect to the embedded FalkorDB for {db_file}: {exc}") from exc
+        client = redis.Redis(unix_socket_path=str(socket_path), **_CLIENT)
         return cls(client, str(server.db_file), graph=graph, server=server)
 
     @classmethod
     def from_url(cls, url: str, *, graph: str = GRAPH_NAME) -> FalkorDBBackend:
         """Connect to a FalkorDB server at ``redis://``, ``rediss://``, ``falkordb://`` or ``falkor://``."""
-        normalised = url
-        for prefix, replacement in (("falkordb://", "redis://"), ("falkordbs://", "rediss://")):
-            if url.startswith(prefix):
-                normalised = replacement + url[len(prefix) :]
+        shown = safe_url(url)
         try:
-            client = FalkorDB.from_url(normalised)
-            client.connection.ping()
-        except redis.RedisError as exc:
-            raise BackendUnavailableError(
-                f"cannot reach FalkorDB at {safe_url(url)}: {exc}. Check that the server is running, "
-                "that host and port are right, and the password if one is set."
-            ) from exc
-        return cls(client, safe_url(url), graph=graph)
-
-    def ensure_schema(self, vector_dimensions: int | None = None) -> None:
-        schema: list[tuple[str, dict[str, Any]]] = [(s, {}) for s in statements(Q.SCHEMA, self.dialect)]
-        if vector_dimensions is not None:
-            schema.append((query(Q.VECTOR_INDEX, self.dialect), {"dimensions": vector_dimensions}))
-        for statement, params in schema:
-            try:
-                self._graph.query(statement, params)
-            except redis.ResponseError as exc:
-                if "already indexed" not in str(exc):  # FalkorDB has no IF NOT EXISTS for indexes
-                    raise BackendError(f"creating the schema on {self.location} failed: {exc}") from exc
-        existing = {(row[1], tuple(row[2])) for row in self._graph.query("CALL db.constraints()").result_set}
-        for label, properties in UNIQUE_NODE_KEYS:
-            if (label, properties) in existing:
-                continue
-            try:
-                self._client.execute_command(
-                    "GRAPH.CONSTRAINT",
-                    "CREATE",
-                    self._graph_name,
-                    "UNIQUE",
-                    "NODE",
-                    label,
-                    "PROPERTIES",
-                    len(properties),
-                    *properties,
-                )
-            except redis.ResponseError as exc:
-                if "already exists" not in str(exc).lower():
-                    raise BackendError(f"creating a unique constraint on {self.location} failed: {exc}") from exc
-        self._await_constraints()
-
-    def _await_constraints(self) -> None:
-        # Constraints are built in the background; writes must not start before they hold.
-        for _ in range(500):
-            rows = self._graph.query("CALL db.constraints()").result_set
-            if all(row[4] == "OPERATIONAL" for row in rows):
-                return
-            if any(row[4] == "FAILED" for row in rows):
-                raise BackendError(f"a unique constraint failed to build on {self.location}: duplicate data?")
-            time.sleep(0.01)
-        raise BackendError(f"unique constraints on {self.location} are still being built; try again")
-
-    def read(self, name: str, params: Params) -> list[Row]:
-        text = params_header(params) + query(name, self.dialect)
-        return self._retry(lambda: self._rows(self._graph.ro_query(text)))
-
-    def write(self, name: str, params: Params) -> list[Row]:
-        text = params_header(params) + query(name, self.dialect)
-        return self._retry(lambda: self._rows(self._graph.query(text)))
-
-    def close(self) -> None:
-        with contextlib.suppress(redis.RedisError):  # closing a broken connection is fine
-            self._client.connection.close()
-        if self._server is not None:
-            self._server.stop()
-            self._server = None
+            client = redis.Redis.from_url(redis_url(url), **_CLIENT)
+            client.ping()
+        except (ValueError, redis.RedisError) as exc:
+            raise _connect_error(exc, shown) from exc
+        return cls(client, shown, graph=graph)
 
     @property
     def server(self) -> EmbeddedServer | None:
         """The embedded server, when this backend started one."""
         return self._server
 
-    @staticmethod
-    def _rows(result: Any) -> list[Row]:
-        header = [column[1] if isinstance(column, list | tuple) else column for column in result.header]
-        return [dict(zip(header, row, strict=True)) for row in result.result_set]
+    def ensure_schema(self, vector_dimensions: int | None = None) -> None:
+        self.drive(steps.ensure_schema(self.graph, self.dialect, vector_dimensions, self.location))
 
-    def _retry(self, call: Callable[[], T]) -> T:
-        # A FalkorDB query is atomic: a failed one changed nothing, so re-running is safe.
-        delay = 0.05
-        for attempt in range(_RETRIES):
+    def read(self, name: str, params: Params) -> list[Row]:
+        return self._statement(name, params, read_only=True)
+
+    def write(self, name: str, params: Params) -> list[Row]:
+        return self._statement(name, params, read_only=False)
+
+    @contextmanager
+    def locked(self, scope: str, init: Params, timeout: float) -> Iterator[_LockedSession]:
+        token = uuid.uuid4().hex
+        self.drive(steps.acquire(self.graph, scope, token, timeout, self.location))
+        try:
+            yield _LockedSession(self, scope, token)
+        finally:
+            self.drive(steps.release(self.graph, scope, token))
+
+    def close(self) -> None:
+        with contextlib.suppress(redis.RedisError):  # closing a broken connection is fine
+            self._client.close()
+        if self._server is not None:
+            self._server.stop()
+            self._server = None
+
+    def drive(self, procedure: steps.Steps) -> Any:
+        """Run a multi-command procedure; the server's error replies go back into it."""
+        reply: Any = None
+        try:
+            while True:
+                step = procedure.send(reply)
+                if step[0] == steps.SLEEP:
+                    time.sleep(step[1])
+                    reply = None
+                    continue
+                try:
+                    reply = self._execute(*step)
+                except redis.ResponseError as exc:
+                    reply = exc
+        except StopIteration as done:
+            return done.value
+
+    def _statement(self, name: str, params: Params, *, read_only: bool) -> list[Row]:
+        try:
+            return rows(self._execute(*command(self.graph, query(name, self.dialect), params, read_only=read_only)))
+        except redis.ResponseError as exc:
+            raise error(exc, self.location) from exc
+
+    def _execute(self, *args: Any) -> Any:
+        for delay in (*RETRY_DELAYS_S, None):
             try:
-                return call()
-            except _TRANSIENT as exc:
-                if attempt == _RETRIES - 1:
-                    raise BackendUnavailableError(f"FalkorDB at {self.location} is unreachable: {exc}") from exc
+                return self._client.execute_command(*args)  # type: ignore[no-untyped-call]
+            except TRANSIENT as exc:
+                if delay is None:
+                    raise error(exc, self.location) from exc
                 time.sleep(delay)
-                delay *= 2
-            except redis.ResponseError as exc:
-                if "unique constraint violation" in str(exc):
-                    raise ConcurrencyConflictError(
-                        f"a concurrent writer created the same entity on {self.location}; retry the call"
-                    ) from exc
-                raise BackendError(f"FalkorDB at {self.location} refused a query: {exc}") from exc
+        raise AssertionError("unreachable")  # pragma: no cover
+
+
+class _AsyncLockedSession:
+    """The asyncio twin of :class:`_LockedSession`."""
+
+    def __init__(self, backend: AsyncFalkorDBBackend, scope: str, token: str) -> None:
+        self._backend, self._scope, self._token = backend, scope, token
+        self._renewed = time.monotonic()
+
+    async def _renew(self) -> None:
+        if time.monotonic() - self._renewed > steps.RENEW_AFTER_S:
+            await self._backend.drive(steps.renew(self._backend.graph, self._scope, self._token))
+            self._renewed = time.monotonic()
+
+    async def read(self, name: str, params: Params) -> list[Row]:
+        await self._renew()
+        return await self._backend.read(name, params)
+
+    async def write(self, name: str, params: Params) -> list[Row]:
+        await self._renew()
+        return await self._backend.write(name, params)
+
+
+class AsyncFalkorDBBackend:
+    """The asyncio twin of :class:`FalkorDBBackend`, on ``redis.asyncio``."""
+
+    dialect = DIALECT
+
+    def __init__(self, client: aredis.Redis, location: str, *, graph: str = GRAPH_NAME,
+                 server: EmbeddedServer | None = None) -> None:
+        self._client = client
+        self.graph = graph
+        self._server = server
+        self.location = location
+
+    @classmethod
+    async def embedded(cls, db_file: str, *, graph: str = GRAPH_NAME) -> AsyncFalkorDBBackend:
+        """Start (or join) the embedded server for ``db_file`` (in a worker thread: it waits on file locks)."""
+        server = EmbeddedServer(db_file)
+        socket_path = await asyncio.to_thread(server.start)
+        client = aredis.Redis(unix_socket_path=str(socket_path), **_ASYNC_CLIENT)
+        return cls(client, str(server.db_file), graph=graph, server=server)
+
+    @classmethod
+    async def from_url(cls, url: str, *, graph: str = GRAPH_NAME) -> AsyncFalkorDBBackend:
+        shown = safe_url(url)
+        try:
+            client = aredis.Redis.from_url(redis_url(url), **_ASYNC_CLIENT)
+            await client.ping()
+        except (ValueError, redis.RedisError) as exc:
+            raise _connect_error(exc, shown) from exc
+        return cls(client, shown, graph=graph)
+
+    @property
+    def server(self) -> EmbeddedServer | None:
+        return self._server
+
+    async def ensure_schema(self, vector_dimensions: int | None = None) -> None:
+        await self.drive(steps.ensure_schema(self.graph, self.dialect, vector_dimensions, self.location))
+
+    async def read(self, name: str, params: Params) -> list[Row]:
+        return await self._statement(name, params, read_only=True)
+
+    async def write(self, name: str, params: Params) -> list[Row]:
+        return await self._statement(name, params, read_only=False)
+
+    @asynccontextmanager
+    async def locked(self, scope: str, init: Params, timeout: float) -> AsyncIterator[_AsyncLockedSession]:
+        token = uuid.uuid4().hex
+        await self.drive(steps.acquire(self.graph, scope, token, timeout, self.location))
+        try:
+            yield _AsyncLockedSession(self, scope, token)
+        finally:
+            await self.drive(steps.release(self.graph, scope, token))
+
+    async def close(self) -> None:
+        with contextlib.suppress(redis.RedisError):
+            await self._client.aclose()
+        if self._server is not None:
+            server, self._server = self._server, None
+            await asyncio.to_thread(server.stop)
+
+    async def drive(self, procedure: steps.Steps) -> Any:
+        reply: Any = None
+        try:
+            while True:
+                step = procedure.send(reply)
+                if step[0] == steps.SLEEP:
+                    await asyncio.sleep(step[1])
+                    reply = None
+                    continue
+                try:
+                    reply = await self._execute(*step)
+                except redis.ResponseError as exc:
+                    reply = exc
+        except StopIteration as done:
+            return done.value
+
+    async def _statement(self, name: str, params: Params, *, read_only: bool) -> list[Row]:
+        try:
+            reply = await self._execute(*command(self.graph, query(name, self.dialect), params, read_only=read_only))
+            return rows(reply)
+        except redis.ResponseError as exc:
+            raise error(exc, self.location) from exc
+
+    async def _execute(self, *args: Any) -> Any:
+        for delay in (*RETRY_DELAYS_S, None):
+            try:
+                return await self._client.execute_command(*args)  # type: ignore[no-untyped-call]
+            except TRANSIENT as exc:
+                if delay is None:
+                    raise error(exc, self.location) from exc
+                await asyncio.sleep(delay)
         raise AssertionError("unreachable")  # pragma: no cover

@@ -1,73 +1,68 @@
-"""Neo4j 5 backend through the official driver (bolt://, neo4j:// routing, Aura).
+"""Neo4j 5 backends through the official driver (bolt://, neo4j:// routing, Aura): sync and asyncio.
 
-The seam speaks UTC epoch microseconds; Neo4j stores native ``DATETIME`` values so
-the graph reads naturally in Neo4j Browser. This driver converts at the boundary:
-parameters named ``*_at``, ``as_of`` or ``now`` go in as aware datetimes (as ISO-8601
-text inside the lists of a bulk write, converted by the statement), and every datetime
-that comes back becomes microseconds again.
-Comparisons are then between datetimes of microsecond precision on both sides,
-so the half-open interval rules are the same as on FalkorDB.
+The seam speaks UTC epoch microseconds; Neo4j stores native ``DATETIME`` values so the
+graph reads naturally in Neo4j Browser. This driver converts at the boundary, by type: an
+:class:`~synapse_graph.instants.Instant` parameter becomes a ``DATETIME``; inside lists
+(the rows of a bulk write) it becomes ISO-8601 text instead, which the Neo4j forms of those
+statements turn into ``DATETIME`` with ``datetime()`` (the driver packs a Python datetime
+about twenty times slower than a string). Every datetime that comes back becomes
+microseconds again. A locked write is one transaction whose first statement takes the
+scope node's write lock, held until commit.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from datetime import UTC, datetime, timedelta
+import uuid
+from collections.abc import AsyncIterator, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
+from datetime import datetime
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import neo4j
-from neo4j import GraphDatabase, RoutingControl
+from neo4j import AsyncGraphDatabase, GraphDatabase, RoutingControl
 from neo4j import exceptions as neo4j_errors
 from neo4j.time import DateTime
 
 from synapse_graph.backends.base import Params, Row
+from synapse_graph.backends.urls import safe_url
 from synapse_graph.catalogue import Q, query, statements
-from synapse_graph.errors import BackendError, BackendUnavailableError, ConcurrencyConflictError
+from synapse_graph.errors import (
+    AuthenticationError,
+    BackendError,
+    BackendUnavailableError,
+    ConcurrencyConflictError,
+    ConfigurationError,
+    QueryRefusedError,
+    ScopeBusyError,
+    SynapseError,
+)
+from synapse_graph.instants import Instant, from_datetime, to_datetime, to_iso
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_TIME_KEYS = frozenset({"as_of", "now"})
-
-
-def _to_datetime(micros: int) -> datetime:
-    return _EPOCH + timedelta(microseconds=micros)
-
-
-def _to_micros(value: DateTime | datetime) -> int:
-    native = value.to_native() if isinstance(value, DateTime) else value
-    if native.tzinfo is None:
-        native = native.replace(tzinfo=UTC)
-    delta = native - _EPOCH
-    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
-
-
-def _to_iso(micros: int) -> str:
-    return (_EPOCH + timedelta(microseconds=micros)).isoformat()
+DIALECT = "neo4j"
+# Sparse properties (status, flag, embedding...) are expected: no warning when one is absent.
+_DRIVER_OPTIONS: dict[str, Any] = {"notifications_disabled_classifications": ["UNRECOGNIZED"]}
 
 
-def encode(value: Any, key: str = "", *, in_list: bool = False) -> Any:
-    """Parameters for Neo4j: instants under time keys become datetimes.
-
-    Inside lists (the rows of a bulk write) they become ISO-8601 text instead, which the
-    Neo4j forms of those statements turn into ``DATETIME`` with ``datetime()``: the driver
-    packs a Python datetime hundreds of times slower than a string.
-    """
+def encode(value: Any, *, in_list: bool = False) -> Any:
+    """Parameters for Neo4j: instants become datetimes (ISO-8601 text inside lists)."""
     kind = type(value)
-    if kind is str or value is None:  # most values: passed through without a call per item below
+    if kind is str or value is None:
         return value
+    if kind is Instant:
+        return to_iso(value) if in_list else to_datetime(value)
     if isinstance(value, Mapping):
-        return {k: v if type(v) is str or v is None else encode(v, k, in_list=in_list) for k, v in value.items()}
+        return {k: v if type(v) is str or v is None else encode(v, in_list=in_list) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [v if type(v) is str else encode(v, key, in_list=True) for v in value]
-    if kind is int and (key in _TIME_KEYS or key.endswith("_at")):
-        return _to_iso(value) if in_list else _to_datetime(value)
+        return [v if type(v) is str else encode(v, in_list=True) for v in value]
     return value
 
 
 def decode(value: Any) -> Any:
     """Rows from Neo4j: datetimes become epoch microseconds again."""
-    if isinstance(value, DateTime | datetime):
-        return _to_micros(value)
+    if isinstance(value, DateTime):
+        return from_datetime(value.to_native())
+    if isinstance(value, datetime):
+        return from_datetime(value)
     if isinstance(value, Mapping):
         return {k: decode(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -75,17 +70,67 @@ def decode(value: Any) -> Any:
     return value
 
 
-def safe_url(url: str) -> str:
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    return urlunsplit(parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")))
+def _rows(records: Any) -> list[Row]:
+    return [{key: decode(record[key]) for key in record.keys()} for record in records]  # noqa: SIM118
+
+
+def connect_error(exc: Exception, shown: str) -> SynapseError:
+    """What a failure to connect means for the user: bad URL, bad credentials, or no server."""
+    if isinstance(exc, ValueError | neo4j_errors.ConfigurationError):
+        return ConfigurationError(f"invalid Neo4j URL {shown}: {exc}")
+    if isinstance(exc, neo4j_errors.AuthError):
+        return AuthenticationError(
+            f"Neo4j at {shown} refused the credentials: check the user and password given as auth=(user, password)")
+    if isinstance(exc, neo4j_errors.ServiceUnavailable | neo4j_errors.SessionExpired | OSError):
+        return BackendUnavailableError(
+            f"cannot reach Neo4j at {shown}: {exc}. Check that the server is running, the host and Bolt port "
+            "(default 7687), and TLS (neo4j+s:// for Aura).")
+    if isinstance(exc, neo4j_errors.Neo4jError):
+        return BackendUnavailableError(f"Neo4j at {shown} did not accept the connection: {exc.message}")
+    return BackendUnavailableError(f"cannot connect to Neo4j at {shown}: {exc}")
+
+
+def query_error(exc: BaseException, location: str, *, locking: bool = False, timeout: float = 0.0) -> BackendError:
+    """A driver error while running a statement, as the library's error."""
+    if isinstance(exc, neo4j_errors.ConstraintError):
+        return ConcurrencyConflictError(f"a concurrent writer created the same entity on {location}; retry the call")
+    if isinstance(exc, neo4j_errors.ServiceUnavailable | neo4j_errors.SessionExpired):
+        return BackendUnavailableError(f"Neo4j at {location} is unreachable: {exc}")
+    if isinstance(exc, neo4j_errors.Neo4jError):
+        if "TransactionTimedOut" in (exc.code or "") or "LockAcquisitionTimeout" in (exc.code or ""):
+            if locking:
+                return ScopeBusyError(f"the scope's write lock on {location} was not had within {timeout:g} s "
+                                      "(lock_timeout); another writer holds it: retry, or open the Memory with a "
+                                      "larger lock_timeout")
+            return QueryRefusedError(f"a write on {location} took longer than lock_timeout={timeout:g} s, which "
+                                     "bounds a whole write transaction on Neo4j; write smaller batches or raise it")
+        error = QueryRefusedError(f"Neo4j at {location} refused a query: {exc.message}")
+        error.retryable = exc.is_retryable()
+        return error
+    return BackendUnavailableError(f"the connection to Neo4j at {location} failed: {exc}")
+
+
+class _TxSession:
+    """Statements inside one locked write transaction."""
+
+    def __init__(self, tx: neo4j.Transaction, location: str) -> None:
+        self._tx = tx
+        self._location = location
+
+    def read(self, name: str, params: Params) -> list[Row]:
+        return self.write(name, params)
+
+    def write(self, name: str, params: Params) -> list[Row]:
+        try:
+            return _rows(list(self._tx.run(query(name, DIALECT), encode(params))))
+        except (neo4j_errors.Neo4jError, neo4j_errors.DriverError, OSError) as exc:
+            raise query_error(exc, self._location) from exc
 
 
 class Neo4jBackend:
     """Runs catalogue statements on a Neo4j 5 database with managed, retried transactions."""
 
-    dialect = "neo4j"
+    dialect = DIALECT
 
     def __init__(self, driver: neo4j.Driver, location: str, *, database: str | None = None) -> None:
         self._driver = driver
@@ -97,26 +142,14 @@ class Neo4jBackend:
         """Connect and check the server answers; routing URIs (``neo4j://``) send reads to followers."""
         shown = safe_url(url)
         try:
-            # Sparse properties (status, flag, embedding...) are expected: no warning when one is absent.
-            driver = GraphDatabase.driver(url, auth=auth, notifications_disabled_classifications=["UNRECOGNIZED"])
+            driver = GraphDatabase.driver(url, auth=auth, **_DRIVER_OPTIONS)
         except (ValueError, neo4j_errors.ConfigurationError) as exc:
-            raise BackendUnavailableError(f"invalid Neo4j URL {shown}: {exc}") from exc
+            raise connect_error(exc, shown) from exc
         try:
             driver.verify_connectivity()
-        except neo4j_errors.AuthError as exc:
+        except Exception as exc:
             driver.close()
-            raise BackendUnavailableError(
-                f"Neo4j at {shown} refused the credentials: check the user and password given as auth=(user, password)"
-            ) from exc
-        except (neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired, OSError) as exc:
-            driver.close()
-            raise BackendUnavailableError(
-                f"cannot reach Neo4j at {shown}: {exc}. Check that the server is running, the host and Bolt port "
-                "(default 7687), and TLS (neo4j+s:// for Aura)."
-            ) from exc
-        except neo4j_errors.Neo4jError as exc:
-            driver.close()
-            raise BackendUnavailableError(f"Neo4j at {shown} did not accept the connection: {exc.message}") from exc
+            raise connect_error(exc, shown) from exc
         return cls(driver, shown, database=database)
 
     def ensure_schema(self, vector_dimensions: int | None = None) -> None:
@@ -131,6 +164,35 @@ class Neo4jBackend:
     def write(self, name: str, params: Params) -> list[Row]:
         return self._run(query(name, self.dialect), params, RoutingControl.WRITE)
 
+    @contextmanager
+    def locked(self, scope: str, init: Params, timeout: float) -> Iterator[_TxSession]:
+        with self._driver.session(database=self._database, default_access_mode=neo4j.WRITE_ACCESS) as session:
+            tx = self._lock(session, scope, timeout)
+            if tx is None:  # the scope's first write: create its node, then lock it
+                self.write(Q.CREATE_SCOPE, {**init, "scope": scope})
+                tx = self._lock(session, scope, timeout)
+            if tx is None:
+                raise QueryRefusedError(f"the node of scope {scope!r} vanished on {self.location}; retry")
+            try:
+                with tx:
+                    yield _TxSession(tx, self.location)
+                    tx.commit()
+            except (neo4j_errors.Neo4jError, neo4j_errors.DriverError, OSError) as exc:
+                raise query_error(exc, self.location, timeout=timeout) from exc
+
+    def _lock(self, session: neo4j.Session, scope: str, timeout: float) -> neo4j.Transaction | None:
+        """A transaction holding the scope node's write lock, or None if the scope has no node yet."""
+        try:
+            tx = session.begin_transaction(timeout=timeout)
+            if tx.run(query(Q.LOCK_SCOPE, DIALECT), {"scope": scope, "token": uuid.uuid4().hex}).single() is not None:
+                return tx
+            tx.close()
+            return None
+        except neo4j_errors.Neo4jError as exc:
+            raise query_error(exc, self.location, locking=True, timeout=timeout) from exc
+        except (neo4j_errors.DriverError, OSError) as exc:
+            raise query_error(exc, self.location) from exc
+
     def close(self) -> None:
         self._driver.close()
 
@@ -139,13 +201,105 @@ class Neo4jBackend:
             records, _, _ = self._driver.execute_query(
                 text, parameters_=encode(params), routing_=routing, database_=self._database,
             )
-        except neo4j_errors.ConstraintError as exc:
-            raise ConcurrencyConflictError(
-                f"a concurrent writer created the same entity on {self.location}; retry the call") from exc
-        except (neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired) as exc:
-            raise BackendUnavailableError(f"Neo4j at {self.location} is unreachable: {exc}") from exc
+        except (neo4j_errors.Neo4jError, neo4j_errors.DriverError) as exc:
+            raise query_error(exc, self.location) from exc
+        return _rows(records)
+
+
+class _AsyncTxSession:
+    """Statements inside one locked asyncio write transaction."""
+
+    def __init__(self, tx: neo4j.AsyncTransaction, location: str) -> None:
+        self._tx = tx
+        self._location = location
+
+    async def read(self, name: str, params: Params) -> list[Row]:
+        return await self.write(name, params)
+
+    async def write(self, name: str, params: Params) -> list[Row]:
+        try:
+            result = await self._tx.run(query(name, DIALECT), encode(params))
+            return _rows([record async for record in result])
+        except (neo4j_errors.Neo4jError, neo4j_errors.DriverError, OSError) as exc:
+            raise query_error(exc, self._location) from exc
+
+
+class AsyncNeo4jBackend:
+    """The asyncio twin of :class:`Neo4jBackend`, on ``neo4j.AsyncDriver``."""
+
+    dialect = DIALECT
+
+    def __init__(self, driver: neo4j.AsyncDriver, location: str, *, database: str | None = None) -> None:
+        self._driver = driver
+        self._database = database
+        self.location = location
+
+    @classmethod
+    async def connect(cls, url: str, *, auth: tuple[str, str] | None = None, database: str | None = None
+                      ) -> AsyncNeo4jBackend:
+        shown = safe_url(url)
+        try:
+            driver = AsyncGraphDatabase.driver(url, auth=auth, **_DRIVER_OPTIONS)
+        except (ValueError, neo4j_errors.ConfigurationError) as exc:
+            raise connect_error(exc, shown) from exc
+        try:
+            await driver.verify_connectivity()
+        except Exception as exc:
+            await driver.close()
+            raise connect_error(exc, shown) from exc
+        return cls(driver, shown, database=database)
+
+    async def ensure_schema(self, vector_dimensions: int | None = None) -> None:
+        for statement in statements(Q.SCHEMA, self.dialect):
+            await self._run(statement, {}, RoutingControl.WRITE)
+        if vector_dimensions is not None:
+            await self._run(query(Q.VECTOR_INDEX, self.dialect), {"dimensions": vector_dimensions},
+                            RoutingControl.WRITE)
+
+    async def read(self, name: str, params: Params) -> list[Row]:
+        return await self._run(query(name, self.dialect), params, RoutingControl.READ)
+
+    async def write(self, name: str, params: Params) -> list[Row]:
+        return await self._run(query(name, self.dialect), params, RoutingControl.WRITE)
+
+    @asynccontextmanager
+    async def locked(self, scope: str, init: Params, timeout: float) -> AsyncIterator[_AsyncTxSession]:
+        async with self._driver.session(database=self._database, default_access_mode=neo4j.WRITE_ACCESS) as session:
+            tx = await self._lock(session, scope, timeout)
+            if tx is None:  # the scope's first write: create its node, then lock it
+                await self.write(Q.CREATE_SCOPE, {**init, "scope": scope})
+                tx = await self._lock(session, scope, timeout)
+            if tx is None:
+                raise QueryRefusedError(f"the node of scope {scope!r} vanished on {self.location}; retry")
+            try:
+                async with tx:
+                    yield _AsyncTxSession(tx, self.location)
+                    await tx.commit()
+            except (neo4j_errors.Neo4jError, neo4j_errors.DriverError, OSError) as exc:
+                raise query_error(exc, self.location, timeout=timeout) from exc
+
+    async def _lock(self, session: neo4j.AsyncSession, scope: str, timeout: float
+                    ) -> neo4j.AsyncTransaction | None:
+        try:
+            tx = await session.begin_transaction(timeout=timeout)
+            locked = await tx.run(query(Q.LOCK_SCOPE, DIALECT), {"scope": scope, "token": uuid.uuid4().hex})
+            if await locked.single() is not None:
+                return tx
+            await tx.close()
+            return None
         except neo4j_errors.Neo4jError as exc:
-            error = BackendError(f"Neo4j at {self.location} refused a query: {exc.message}")
-            error.retryable = exc.is_retryable()
-            raise error from exc
-        return [{key: decode(record[key]) for key in record.keys()} for record in records]  # noqa: SIM118
+            raise query_error(exc, self.location, locking=True, timeout=timeout) from exc
+        except (neo4j_errors.DriverError, OSError) as exc:
+            raise query_error(exc, self.location) from exc
+
+    async def close(self) -> None:
+        await self._driver.close()
+
+    async def _run(self, text: str, params: Params, routing: RoutingControl) -> list[Row]:
+        try:
+            records, _, _ = await self._driver.execute_query(
+                text, parameters_=encode(params), routing_=routing, database_=self._database,
+            )
+        except (neo4j_errors.Neo4jError, neo4j_errors.DriverError) as exc:
+            raise query_error(exc, self.location) from exc
+        return _rows(records)

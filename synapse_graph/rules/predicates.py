@@ -1,33 +1,16 @@
-"""Predicate validation and the registry of single-valued predicates."""
+"""Predicate validation (``UPPER_SNAKE_CASE``); the single-valued ones are a scope rule (``ScopeRules``)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 from synapse_graph.errors import InvalidPredicateError
+from synapse_graph.models import DEFAULT_SINGLE_VALUED
 
 SAME_AS = "SAME_AS"
 _PREDICATE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*")
 MAX_PREDICATE_LENGTH = 64
-
-DEFAULT_SINGLE_VALUED: frozenset[str] = frozenset(
-    {
-        "LIVES_IN",
-        "WORKS_AT",
-        "WORKS_FOR",
-        "BORN_IN",
-        "BORN_ON",
-        "DIED_ON",
-        "MARRIED_TO",
-        "HAS_ROLE",
-        "LOCATED_IN",
-        "HAS_STATUS",
-        "REPORTS_TO",
-        "HAS_AGE",
-        "HAS_NAME",
-    }
-)
+__all__ = ["DEFAULT_SINGLE_VALUED", "MAX_PREDICATE_LENGTH", "SAME_AS", "check_predicate"]
 
 
 def check_predicate(predicate: object, *, allow_same_as: bool = False) -> str:
@@ -42,21 +25,3 @@ def check_predicate(predicate: object, *, allow_same_as: bool = False) -> str:
     if predicate == SAME_AS and not allow_same_as:
         raise InvalidPredicateError("SAME_AS is reserved for aliases; use Memory.alias(canonical, alias)")
     return predicate
-
-
-class PredicateRegistry:
-    """Which predicates hold one value at a time (a new value closes the old one)."""
-
-    def __init__(self, single_valued: Iterable[str] = DEFAULT_SINGLE_VALUED) -> None:
-        self._single = {check_predicate(p) for p in single_valued}
-
-    def register_single_valued(self, *predicates: str) -> None:
-        """Mark predicates as single-valued, e.g. ``register_single_valued("HAS_MANAGER")``."""
-        self._single.update(check_predicate(p) for p in predicates)
-
-    def is_single_valued(self, predicate: str) -> bool:
-        return predicate in self._single
-
-    @property
-    def single_valued(self) -> frozenset[str]:
-        return frozenset(self._single)

@@ -13,8 +13,10 @@ validity expires it and records a corrected copy.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, field, replace
+
+from synapse_graph.models import TrustState
 
 FOREVER = 2**62
 """Stands for an open ``invalid_at`` in comparisons; larger than any storable instant."""
@@ -49,7 +51,7 @@ class Record:
     confidence: float
     confirmations: int
     provenance: Provenance = Provenance()
-    status: str = "believed"
+    status: TrustState = "believed"
     """Trust state: ``believed``, ``candidate`` (recorded, not believed) or ``disputed``."""
     flag: str | None = None
     """Why a candidate needs a closer look, e.g. an earlier rejection of the same fact."""
@@ -74,8 +76,14 @@ class Write:
     confidence: float
     single_valued: bool
     provenance: Provenance = Provenance()
-    status: str = "believed"
+    status: TrustState = "believed"
     flag: str | None = None
+    confirmations: int = 1
+    """How many confirmations the write brings (a record moved by a merge brings its own)."""
+    moved: Record | None = None
+    """The stored record an alias merge moves with this write: kept as it was (id, belief time) when
+    nothing in the target's timeline changes it. A moved record keeps its trust state: a disputed one
+    makes the fact it joins disputed."""
 
 
 @dataclass
@@ -97,12 +105,59 @@ class Plan:
     def is_empty(self) -> bool:
         return not (self.creates or self.expires or self.updates)
 
+    @classmethod
+    def joined(cls, *plans: Plan) -> Plan:
+        """Plans of separate timelines (believed facts and candidates) as one."""
+        joined = cls()
+        for plan in plans:
+            joined.creates += plan.creates
+            joined.expires += plan.expires
+            joined.updates += plan.updates
+            joined.created += plan.created
+            joined.confirmed += plan.confirmed
+            joined.closed += plan.closed
+        return joined
+
+    def then(self, later: Plan, *, now: int) -> None:
+        """Fold a plan made on top of this one (it saw this plan's records as stored) into it.
+
+        A record this plan creates and the later plan expires is created already expired (its belief
+        interval stays); one it creates and the later plan updates is created updated.
+        """
+        created = {r.id: i for i, r in enumerate(self.creates)}
+        updated = {r.id: i for i, r in enumerate(self.updates)}
+        for record in later.expires:
+            if record.id in created:
+                self.creates[created[record.id]] = replace(self.creates[created[record.id]], expired_at=now)
+            else:
+                self.expires.append(record)
+        for record in later.updates:
+            if record.id in created:
+                self.creates[created[record.id]] = record
+            elif record.id in updated:
+                self.updates[updated[record.id]] = record
+            else:
+                self.updates.append(record)
+        self.creates += later.creates
+        self.created += later.created
+        self.confirmed += later.confirmed
+        self.closed += later.closed
+
+
+_TRUST_ORDER: dict[str, int] = {"believed": 0, "candidate": 1, "disputed": 2}
+
+
+def weakest(*states: TrustState) -> TrustState:
+    """The least trusted of some trust states (disputed, then candidate, then believed)."""
+    return max(states, key=lambda s: _TRUST_ORDER[s])
+
 
 @dataclass
 class _Work:
     record: Record
     origin: Record | None
     alive: bool = True
+    moved: Record | None = None
 
 
 def new_record_id() -> str:
@@ -145,8 +200,10 @@ class TimelinePlanner:
         if holder is not None:
             holder.record = replace(
                 holder.record,
-                confirmations=holder.record.confirmations + 1,
+                confirmations=holder.record.confirmations + write.confirmations,
                 confidence=max(holder.record.confidence, write.confidence),
+                status=holder.record.status if write.moved is None else weakest(holder.record.status, write.status),
+                flag=holder.record.flag or write.flag,
             )
             self._confirmed += 1
             return
@@ -158,6 +215,11 @@ class TimelinePlanner:
                 else max(end_of(invalid_at), end_of(work.record.invalid_at))
             )
             work.alive = False
+        moved = write.moved
+        if moved is not None and not same and (valid_at, invalid_at) == (moved.valid_at, moved.invalid_at):
+            # A moved record that nothing in the target's timeline touches stays as it was.
+            self._slots.setdefault((write.subject, write.predicate), []).append(_Work(moved, None, moved=moved))
+            return
         merged = Record(
             id=self._new_id(),
             subject=write.subject,
@@ -168,9 +230,9 @@ class TimelinePlanner:
             recorded_at=self._now,
             expired_at=None,
             confidence=max([write.confidence, *(w.record.confidence for w in same)]),
-            confirmations=1 + sum(w.record.confirmations for w in same),
+            confirmations=write.confirmations + sum(w.record.confirmations for w in same),
             provenance=write.provenance,
-            status=write.status,
+            status=write.status if moved is None else weakest(write.status, *(w.record.status for w in same)),
             flag=write.flag,
         )
         self._slots.setdefault((write.subject, write.predicate), []).append(_Work(merged, None))
@@ -198,7 +260,10 @@ class TimelinePlanner:
             for work in works:
                 origin, record = work.origin, work.record
                 if origin is None:
-                    if work.alive:
+                    if work.alive and work.moved is not None and record != work.moved:
+                        # A moved record changed by a later write is a new belief, recorded now.
+                        result.creates.append(replace(record, id=self._new_id(), recorded_at=self._now))
+                    elif work.alive:
                         result.creates.append(record)
                 elif not work.alive:
                     result.expires.append(origin)
@@ -212,60 +277,43 @@ class TimelinePlanner:
         return result
 
 
-def plan_merge(
-    target_current: Iterable[Record], moved: Iterable[Record], *, now: int, new_id: Callable[[], str] = new_record_id
+def merge_plan(
+    target_current: Iterable[Record],
+    moved: Iterable[Record],
+    *,
+    single_valued: Container[str],
+    now: int,
+    new_id: Callable[[], str] = new_record_id,
 ) -> Plan:
-    """Plan moving an alias entity's records (already re-keyed to the target) onto the target.
+    """Plan moving a merged-away entity's records (already re-keyed to the target) onto the target.
 
-    Every moved record is copied, history included. Currently believed copies whose
-    validity overlaps or touches a target record of the same fact are united with it:
-    confirmations summed, the highest confidence kept, the union interval recorded anew.
+    The result is the store as if every moved fact had been written to the target in the first
+    place: each current moved record is replayed onto the target's timelines, in order of validity,
+    under the same rules as a write: overlapping or touching intervals of one fact are united
+    (confirmations summed, the highest confidence kept), two values of a single-valued predicate are
+    resolved (the later one closes the earlier at its start), candidates stay candidates in a
+    timeline of their own and a disputed record keeps the fact disputed. A moved record nothing
+    changes keeps its id and belief time; one that is changed is kept as history (expired now) beside
+    the result. Moved history (expired records) is copied as it is.
     """
-    plan = Plan()
-    union_ids: set[str] = set()
-    moved_ids: set[str] = set()
-    by_fact: dict[tuple[str, str, str], list[Record]] = {}
-    for record in target_current:
-        by_fact.setdefault((record.subject, record.predicate, record.object), []).append(record)
+    history: list[Record] = []
+    current: list[Record] = []
     for record in moved:
-        if record.expired_at is not None:
-            plan.creates.append(record)
-            continue
-        fact = (record.subject, record.predicate, record.object)
-        moved_ids.add(record.id)
-        group = [r for r in by_fact.get(fact, [])
-                 if r.status == record.status and r.meets(record.valid_at, record.invalid_at)]
-        if not group:
-            by_fact.setdefault(fact, []).append(record)
-            plan.creates.append(record)
-            continue
-        # The moved copy is kept as history (expired now) and a union replaces the group.
-        plan.creates.append(replace(record, expired_at=now))
-        union = Record(
-            id=new_id(),
-            subject=record.subject,
-            predicate=record.predicate,
-            object=record.object,
-            valid_at=min(r.valid_at for r in [record, *group]),
-            invalid_at=None
-            if any(r.invalid_at is None for r in [record, *group])
-            else max(end_of(r.invalid_at) for r in [record, *group]),
-            recorded_at=now,
-            expired_at=None,
-            confidence=max(r.confidence for r in [record, *group]),
-            confirmations=sum(r.confirmations for r in [record, *group]),
-            provenance=record.provenance,
-        )
-        for old in group:
-            by_fact[fact].remove(old)
-            if old.id in union_ids:  # a union planned above never reaches the store
-                plan.creates = [c for c in plan.creates if c.id != old.id]
-            elif old.id in moved_ids:  # a moved copy stays as history
-                plan.creates = [replace(c, expired_at=now) if c.id == old.id else c for c in plan.creates]
-            else:
-                plan.expires.append(old)
-        by_fact[fact].append(union)
-        union_ids.add(union.id)
-        plan.creates.append(union)
-        plan.confirmed += 1
+        (history if record.expired_at is not None else current).append(record)
+    target = list(target_current)
+    believed = TimelinePlanner([r for r in target if r.status != "candidate"], now=now, new_id=new_id)
+    candidates = TimelinePlanner([r for r in target if r.status == "candidate"], now=now, new_id=new_id)
+    # In order of validity; ties by content, so the order (which decides which of two values of a
+    # single-valued predicate starting together remains) never depends on ids or clocks.
+    for record in sorted(current, key=lambda r: (r.valid_at, r.subject, r.predicate, r.object, r.id)):
+        candidate = record.status == "candidate"
+        (candidates if candidate else believed).add(Write(
+            subject=record.subject, predicate=record.predicate, object=record.object, valid_at=record.valid_at,
+            invalid_at=record.invalid_at, confidence=record.confidence,
+            single_valued=not candidate and record.predicate in single_valued, provenance=record.provenance,
+            status=record.status, flag=record.flag, confirmations=record.confirmations, moved=record,
+        ))
+    plan = Plan.joined(believed.plan(), candidates.plan())
+    kept = {c.id for c in plan.creates}
+    plan.creates = history + plan.creates + [replace(r, expired_at=now) for r in current if r.id not in kept]
     return plan

@@ -79,7 +79,7 @@ def test_retract_and_purge(cli: Cli) -> None:
     cli("add", "Dana", "LIKES", "coffee", "--valid-at", "2020-01-01")
     assert cli.json("retract", "Dana", "LIKES", "tea") == {"ended": 1}
     assert [f["object"] for f in cli.json("facts", "Dana")] == ["coffee"]
-    assert cli.json("purge", "coffee", "--yes") == {"entities": 1, "facts": 1, "aliases": 0}
+    assert cli.json("purge", "coffee", "--yes") == {"entities": 1, "facts": 1, "records": 1, "aliases": 0}
     assert cli.json("facts", "Dana") == []
     cli("purge", "Dana", input="n\n", code=1)
     assert cli.json("stats")["entities"] == 2

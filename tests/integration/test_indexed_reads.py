@@ -6,12 +6,12 @@ from collections.abc import Callable
 
 from synapse_graph import Memory, Triple
 from synapse_graph.catalogue import Q
-from synapse_graph.rules.slots import SLOT_FORMAT
+from synapse_graph.engine.scope import STORE_FORMAT
 from tests.integration.helpers import objects, triples
 
 
 def test_point_reads_and_supersession_on_a_subject_with_many_facts(memory: Memory) -> None:
-    memory.predicates.register_single_valued("LIVES_IN")
+    memory.set_rules(single_valued=memory.rules.single_valued | {"LIVES_IN"})
     memory.upsert([Triple(subject="Hub", predicate=f"REL_{i % 20}", object=f"Thing {i}", valid_at="2020-01-01")
                    for i in range(300)])
     memory.upsert(Triple(subject="Hub", predicate="LIVES_IN", object="Oslo", valid_at="2021-01-01"))
@@ -60,21 +60,21 @@ def test_a_merged_entity_keeps_answering_point_reads_by_either_name(memory: Memo
 
 def test_a_store_written_before_slots_is_upgraded_on_open(make_memory: Callable[..., Memory]) -> None:
     old = make_memory()
-    old.predicates.register_single_valued("LIVES_IN")
+    old.set_rules(single_valued=old.rules.single_valued | {"LIVES_IN"})
     old.upsert([("Dana", "LIVES_IN", "Paris"), ("Dana", "SPEAKS", "French")], valid_at="2024-01-01")
     # Make the scope look like format 1: no slot on any fact, no format or tombstone count on the scope.
     ids = [row["id"] for row in old.backend.read(Q.SLOTLESS_FACTS, {"scope": old.scope, "limit": 10})]
     assert ids == []
     facts = old.facts("Dana", include_history=True)
     old.backend.write(Q.SET_SLOTS, {"scope": old.scope, "slots": [{"id": f.id, "slot": None} for f in facts]})
-    old.backend.write(Q.MARK_FORMAT, {"scope": old.scope, "format": None})
+    old.backend.write(Q.RECOUNT_SCOPE, {"scope": old.scope, "format": None, "candidate": "candidate"})
     assert old.facts("Dana", "LIVES_IN") == []  # the slot index no longer finds them
     assert len(old.backend.read(Q.SLOTLESS_FACTS, {"scope": old.scope, "limit": 10})) == 2
 
-    upgraded = make_memory(scope=old.scope, single_valued=["LIVES_IN"])
+    upgraded = make_memory(scope=old.scope)
     assert old.backend.read(Q.SLOTLESS_FACTS, {"scope": old.scope, "limit": 10}) == []
     assert objects(upgraded.facts("Dana", "LIVES_IN")) == ["Paris"]
     upgraded.upsert(("Dana", "LIVES_IN", "Lyon"), valid_at="2024-06-01")
     assert objects(upgraded.facts("Dana", "LIVES_IN")) == ["Lyon"]
     assert objects(upgraded.facts("Dana", "LIVES_IN", as_of="2024-03-01")) == ["Paris"]
-    assert upgraded.backend.read(Q.SCOPE_STATE, {"scope": old.scope})[0]["format"] == SLOT_FORMAT
+    assert upgraded.backend.read(Q.SCOPE_STATE, {"scope": old.scope})[0]["state"]["format"] == STORE_FORMAT

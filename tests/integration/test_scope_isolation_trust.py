@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from synapse_graph import Fact, InvalidInputError, Memory, Triple
+from synapse_graph import Fact, Memory, NotFoundError, Triple
 
 pytestmark = pytest.mark.integration
 
@@ -101,7 +101,7 @@ def test_acting_on_another_scopes_fact_ids_raises_and_changes_nothing(
 ) -> None:
     a, b = scope_a.memory, scope_b.memory
     before = export(a), export(b)
-    with pytest.raises(InvalidInputError, match="no current fact"):
+    with pytest.raises(NotFoundError, match="no current fact"):
         act(b, scope_a)
     assert (export(a), export(b)) == before  # not even an audit entry in B
     a.approve(scope_a.candidate)  # A's candidate is still A's to review
@@ -166,6 +166,6 @@ def test_import_restores_log_and_rejections_into_its_own_scope_only(scope_a: Tru
     assert [f.id for f in a.pending()] == [scope_a.candidate.id]
     assert export(a) == before
     assert len([x for x in restored if x["kind"] == "rejection"]) == 1
-    with pytest.raises(InvalidInputError):
+    with pytest.raises(NotFoundError):
         a.feedback(c.facts("Dana", "WORKS_AT")[0].id, "wrong")  # C's new record is not A's
     assert export(a) == before

@@ -32,13 +32,17 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from synapse_graph import Memory, SynapseError
+from synapse_graph.catalogue import Q
 from synapse_graph.cli import app
+from synapse_graph.engine.transfer import READABLE_FORMATS
 from synapse_graph.errors import (
+    InvalidImportError,
     InvalidInputError,
     InvalidNameError,
     InvalidPredicateError,
     InvalidScopeError,
     InvalidTimeError,
+    NotFoundError,
 )
 from synapse_graph.rules.redaction import redact
 
@@ -326,11 +330,13 @@ def test_review_feedback_and_audit_with_hostile_text(memory: Memory, bystander: 
                                           "confidence": 0.3}, model="extractor"), s, o, memory=memory)
     pending = memory.pending()
     assert len(pending) == (written is not None)
-    # An id that is not one of this scope's facts is refused, whatever it looks like.
+    # An id that is not one of this scope's facts is refused, whatever it looks like: not an id at all
+    # (bad input), or an id of no fact here (not found).
     TRIED["id"] += 1
+    unknown = NotFoundError if fact_id.isalnum() and len(fact_id) <= 64 else InvalidInputError
     for review in (lambda: memory.approve(fact_id), lambda: memory.reject(fact_id, "no"),
                    lambda: memory.feedback(fact_id, "helpful")):
-        call(review, InvalidInputError, memory=memory)
+        call(review, unknown, memory=memory)
     TRIED["verdict"] += 1
     judged = call(lambda: memory.feedback(believed, verdict),
                   None if verdict in ("helpful", "stale", "wrong") else InvalidInputError, memory=memory)
@@ -360,32 +366,35 @@ def test_import_lines_with_hostile_text(memory: Memory, bystander: Memory, make_
                                         name: str, source: str | None, line: str) -> None:
     fresh(memory)
     TRIED["line"] += 1
-    if line.strip() and not _header(line):
-        call(lambda: memory.import_([line]), InvalidInputError, memory=memory)
-    else:  # blank lines and headers are skipped
+    if _header(line):  # a header alone imports nothing
         assert memory.import_([line]).created == 0
+    else:  # anything else alone is no export (not even a blank line): refused, naming why
+        call(lambda: memory.import_([line]), InvalidImportError, memory=memory)
 
     origin = make_memory(scope=f"origin-{uuid.uuid4().hex[:12]}")
     origin.upsert(("Seed", "LIKES", "Tea"), source="original", valid_at="2021-01-01")
     lines = [json.loads(x) for x in origin.export()]
+    # The values as import_ reads them: JSON joins a surrogate pair written as two escapes into one character.
+    raw = json.loads(json.dumps(name))
+    n, src = name_of(raw), text_of(json.loads(json.dumps(source)), 512)
+    key = key_of(n) if not is_error(n) else "seed"
     for item in lines:  # the same entity under a hostile name everywhere, and a hostile source
         if item["kind"] == "entity" and item["key"] == "seed":
-            item["name"] = name
+            item["name"], item["key"] = name, key
         if item["kind"] == "fact":
-            item["subject"], item["source"] = name, source
+            item["subject"], item["source"] = key, source
         if item["kind"] == "audit":
             item["entities"] = []
-    # The values as import_ reads them: JSON joins a surrogate pair written as two escapes into one character.
-    n, src = name_of(json.loads(json.dumps(name))), text_of(json.loads(json.dumps(source)), 512)
-    # import_ reports any bad line as an InvalidInputError naming the line
-    refused = InvalidInputError if is_error(n) or is_error(src) else None
+    # An export holds names exactly as the store keeps them; anything else could make the store lie.
+    exact = not is_error(n) and n == raw and key != "tea"
+    refused = InvalidImportError if not exact or is_error(src) else None
     result = call(lambda: memory.import_([json.dumps(x) for x in lines]), refused, memory=memory)
     if result is None:
         assert memory.stats().facts == 0
         return
     [fact] = memory.facts(name)
     assert (fact.subject, fact.object, fact.source) == (n, "Tea", src)
-    assert memory.stats().facts == memory._state().facts == 1
+    assert memory.stats().facts == memory.backend.read(Q.SCOPE_STATE, {"scope": memory.scope})[0]["state"]["facts"] == 1
     again = memory.import_([json.dumps(x) for x in lines])  # importing twice changes nothing
     assert again.created == 0
 
@@ -396,7 +405,7 @@ def _header(line: str) -> bool:
         item = json.loads(line)
     except ValueError:
         return False
-    return isinstance(item, dict) and item.get("kind") == "header"
+    return isinstance(item, dict) and item.get("kind") == "header" and item.get("format") in READABLE_FORMATS
 
 
 # -- the CLI -------------------------------------------------------------------------------------------------------

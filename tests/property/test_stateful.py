@@ -12,9 +12,12 @@ rules alone (it shares no code with :mod:`synapse_graph.rules.timeline`):
   intervals holding at the new ``valid_at`` end there (vanish if they started
   there), and the new interval ends no later than the next other object's start;
 * ``retract(s, p, o | None, at)``: intervals holding at ``at`` end at ``at``;
-* ``alias(A, B)``: if ``B`` names an entity other than ``A``'s, its facts move to
-  ``A`` (intervals of the same fact that overlap or touch united, confirmations
-  summed) and ``B`` resolves to ``A``; an unknown ``B`` just becomes a name of ``A``;
+* ``alias(A, B)``: if ``B`` names an entity other than ``A``'s, the store becomes what it
+  would be had ``B``'s facts been written to ``A`` in the first place: each of ``B``'s
+  intervals (renamed) is written to ``A`` with its confirmations, in order of start (ties in
+  the order of subject, predicate, object, names case-folded), under the write rules above (intervals of one
+  fact united, single-valued values resolved); ``B`` then resolves to ``A``; an unknown ``B``
+  just becomes a name of ``A``;
 * ``purge(entity)``: the entity, its names and every fact touching it are gone.
 
 After every step the store's currently believed intervals (with confirmations)
@@ -134,7 +137,10 @@ class ReferenceModel:
         s = self.resolve(subject, create=True)
         o = self.resolve(obj, create=True)
         assert s is not None and o is not None
-        if replace or predicate in self.single_valued:
+        return self._write(s, predicate, o, start, end, replace or predicate in self.single_valued, 1)
+
+    def _write(self, s: str, predicate: str, o: str, start: int, end: int | None, single: bool, weight: int) -> bool:
+        if single:
             others = [(f, span) for f, span in self._spans(s, predicate) if f[2] != o]
             later = [span.start for _, span in others if span.start > start]
             if later and min(later) < end_of(end):
@@ -148,14 +154,14 @@ class ReferenceModel:
         spans = self.facts.setdefault((s, predicate, o), [])
         for span in spans:
             if span.start <= start and end_of(end) <= end_of(span.end):
-                span.confirmations += 1
+                span.confirmations += weight
                 return True
         touching = [span for span in spans if span.meets(start, end)]
         top = max([end_of(end), *(end_of(t.end) for t in touching)])
         united = Span(
             start=min([start, *(t.start for t in touching)]),
             end=None if top == math.inf else int(top),
-            confirmations=1 + sum(t.confirmations for t in touching),
+            confirmations=weight + sum(t.confirmations for t in touching),
         )
         spans[:] = [span for span in spans if all(span is not t for t in touching)] + [united]
         return False
@@ -195,13 +201,15 @@ class ReferenceModel:
             self.names[alias.casefold()] = target  # type: ignore[assignment]
             return False
         assert target is not None
-        moved: dict[Fact3, list[Span]] = {}
+        moved: list[tuple[Fact3, Span]] = []
         for fact in [f for f in self.facts if other in (f[0], f[2])]:
             s, p, o = fact
             renamed = (target if s == other else s, p, target if o == other else o)
-            moved.setdefault(renamed, []).extend(self.facts.pop(fact))
-        for fact, spans in moved.items():
-            self.facts[fact] = unite(self.facts.get(fact, []) + spans)
+            moved += [(renamed, span) for span in self.facts.pop(fact)]
+        for (s, p, o), span in sorted(moved, key=lambda m: (m[1].start, m[0][0].casefold(), m[0][1],
+                                                              m[0][2].casefold())):
+            self._write(s, p, o, span.start, span.end, p in self.single_valued, span.confirmations)
+        self.facts = {f: spans for f, spans in self.facts.items() if spans}
         for key, entity in self.names.items():
             if entity == other:
                 self.names[key] = target
@@ -229,19 +237,6 @@ class ReferenceModel:
 
     def at(self, t: int) -> list[Fact3]:
         return sorted(f for f, spans in self.facts.items() for span in spans if span.holds_at(t))
-
-
-def unite(spans: list[Span]) -> list[Span]:
-    """Union of intervals, overlapping or touching ones joined, confirmations summed."""
-    result: list[Span] = []
-    for span in sorted(spans, key=lambda s: s.start):
-        last = result[-1] if result else None
-        if last is not None and span.start <= end_of(last.end):
-            last.end = None if None in (last.end, span.end) else max(last.end, span.end)  # type: ignore[type-var]
-            last.confirmations += span.confirmations
-        else:
-            result.append(Span(span.start, span.end, span.confirmations))
-    return result
 
 
 def _row_key(row: HistoryRow) -> tuple[Any, ...]:
@@ -304,7 +299,7 @@ class MemoryMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.memory = Memory(self.location, scope=f"sm-{uuid.uuid4().hex[:16]}", **self.options)
-        self.memory.predicates.register_single_valued("HAS_MANAGER")
+        self.memory.set_rules(single_valued=self.memory.rules.single_valued | {"HAS_MANAGER"})
         self.model = ReferenceModel(SINGLE_VALUED)
         self.nows: list[int] = []  # instants the store used for retract(at=now)
         self.focus: set[int] = set()  # instants the last step touched

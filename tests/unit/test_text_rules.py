@@ -9,12 +9,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from synapse_graph.engine.scope_rules import requested
 from synapse_graph.errors import InvalidInputError, InvalidNameError, InvalidPredicateError, InvalidScopeError
+from synapse_graph.models import ScopeRules
 from synapse_graph.rules.predicates import (
     DEFAULT_SINGLE_VALUED,
     MAX_PREDICATE_LENGTH,
     SAME_AS,
-    PredicateRegistry,
     check_predicate,
 )
 from synapse_graph.rules.text import (
@@ -255,38 +256,18 @@ def test_any_text_is_a_predicate_or_refused(text: str) -> None:
     assert text.isascii() and text == text.upper() and "__" not in text and len(text) <= MAX_PREDICATE_LENGTH
 
 
-def test_default_single_valued_predicates() -> None:
-    registry = PredicateRegistry()
-    assert registry.single_valued == DEFAULT_SINGLE_VALUED
-    assert registry.is_single_valued("LIVES_IN") and registry.is_single_valued("WORKS_AT")
-    assert not registry.is_single_valued("KNOWS")
+def test_default_single_valued_predicates_are_valid() -> None:
+    assert ScopeRules().single_valued == DEFAULT_SINGLE_VALUED
+    assert {"LIVES_IN", "WORKS_AT"} <= DEFAULT_SINGLE_VALUED and "KNOWS" not in DEFAULT_SINGLE_VALUED
     assert all(check_predicate(p) == p for p in DEFAULT_SINGLE_VALUED)
 
 
-def test_register_single_valued() -> None:
-    registry = PredicateRegistry()
-    registry.register_single_valued("HAS_MANAGER", "OWNS_CAR")
-    assert registry.is_single_valued("HAS_MANAGER") and registry.is_single_valued("OWNS_CAR")
-    assert registry.is_single_valued("LIVES_IN")
-    with pytest.raises(InvalidPredicateError):
-        registry.register_single_valued("has_manager")
-    with pytest.raises(InvalidPredicateError):
-        registry.register_single_valued(SAME_AS)
-
-
-def test_registry_with_its_own_set() -> None:
-    registry = PredicateRegistry(["OWNS"])
-    assert registry.single_valued == frozenset({"OWNS"})
-    assert not registry.is_single_valued("LIVES_IN")
-    assert PredicateRegistry([]).single_valued == frozenset()
-    with pytest.raises(InvalidPredicateError):
-        PredicateRegistry(["lives_in"])
-
-
-def test_registries_are_independent() -> None:
-    a, b = PredicateRegistry(), PredicateRegistry()
-    a.register_single_valued("HAS_MANAGER")
-    assert not b.is_single_valued("HAS_MANAGER")
-    snapshot = a.single_valued
-    a.register_single_valued("OWNS")
-    assert "OWNS" not in snapshot
+def test_requested_rules_are_checked() -> None:
+    assert requested(single_valued=["HAS_MANAGER"], max_facts=5) == {
+        "single_valued": frozenset({"HAS_MANAGER"}), "max_facts": 5}
+    assert requested() == {}
+    for bad in ({"single_valued": ["has_manager"]}, {"single_valued": [SAME_AS]}, {"single_valued": "LIVES_IN"},
+                {"max_facts": -1}, {"max_facts": True}, {"max_entities": 2.5}, {"candidate_below": 1.5},
+                {"candidate_below": True}, {"max_candidates": "10"}):
+        with pytest.raises(InvalidInputError):
+            requested(**bad)

@@ -22,7 +22,7 @@ from synapse_graph.rules.timeline import (
     TimelinePlanner,
     Write,
     end_of,
-    plan_merge,
+    merge_plan,
 )
 
 NOW = 1_000
@@ -422,31 +422,32 @@ def test_retract_ends_exactly_the_holding_intervals(history: list[Action], obj: 
     assert not any((obj is None or r.object == obj) and r.holds_at(at) for r in after)
 
 
-# -- plan_merge ------------------------------------------------------------------------------------
+# -- merge_plan ------------------------------------------------------------------------------------
 
 
 def test_merge_copies_records_that_meet_nothing() -> None:
     moved = [rec("x", 0, 5, id="m1"), rec("x", 0, 2, id="old", expired_at=50)]
-    plan = plan_merge([rec("x", 6, id="t1")], moved, now=NOW, new_id=ids())
-    assert plan.creates == moved and not plan.expires and plan.confirmed == 0
+    plan = merge_plan([rec("x", 6, id="t1")], moved, single_valued=(), now=NOW, new_id=ids())
+    assert sorted(plan.creates, key=lambda r: r.id) == sorted(moved, key=lambda r: r.id)
+    assert not plan.expires and plan.confirmed == 0
 
 
 def test_merge_unites_meeting_records_of_a_fact() -> None:
     target = rec("x", 5, 10, id="t1", confirmations=2, confidence=0.3)
     moved = rec("x", 10, 20, id="m1", confirmations=3, confidence=0.8)
-    plan = plan_merge([target], [moved], now=NOW, new_id=ids("u"))
+    plan = merge_plan([target], [moved], single_valued=(), now=NOW, new_id=ids("u"))
     assert plan.expires == [target]
-    history, union = plan.creates
+    union, history = plan.creates
     assert history == replace(moved, expired_at=NOW)
     assert (union.valid_at, union.invalid_at, union.confirmations, union.confidence) == (5, 20, 5, 0.8)
-    assert union.recorded_at == NOW and union.expired_at is None and plan.confirmed == 1
+    assert union.recorded_at == NOW and union.expired_at is None
 
 
 def test_merge_unites_moved_records_that_became_one_fact() -> None:
     # s->t and t->s both become t->t when s is merged into t.
     a = rec("t", 0, 5, id="m1", subject="t")
     b = rec("t", 5, None, id="m2", subject="t", confirmations=2)
-    plan = plan_merge([], [a, b], now=NOW, new_id=ids("u"))
+    plan = merge_plan([], [a, b], single_valued=(), now=NOW, new_id=ids("u"))
     live = [c for c in plan.creates if c.expired_at is None]
     assert shape(live) == [("t", 0, FOREVER, 3)]
     assert sorted(c.id for c in plan.creates if c.expired_at == NOW) == ["m1", "m2"]
@@ -454,7 +455,7 @@ def test_merge_unites_moved_records_that_became_one_fact() -> None:
 
 def test_merge_bridging_record_unites_a_chain() -> None:
     target = [rec("x", 0, 2, id="t1"), rec("x", 4, 6, id="t2", confirmations=2)]
-    plan = plan_merge(target, [rec("x", 2, 4, id="m1", confirmations=4)], now=NOW, new_id=ids("u"))
+    plan = merge_plan(target, [rec("x", 2, 4, id="m1", confirmations=4)], single_valued=(), now=NOW, new_id=ids("u"))
     assert shape(apply(target, plan)) == [("x", 0, 6, 7)]
 
 
@@ -497,7 +498,7 @@ def test_merge_keeps_coverage_and_confirmations(
         for r in records(key[0], key[1], spans, f"s{key}")
     ]
     history = [rec(o, a, a + b + 1, id=f"h{n}", subject="t", expired_at=NOW - 1) for n, (o, a, b) in enumerate(expired)]
-    plan = plan_merge(target, moved + history, now=NOW, new_id=ids("u"))
+    plan = merge_plan(target, moved + history, single_valued=(), now=NOW, new_id=ids("u"))
     after = apply(target, plan)
     assert_same_fact_never_meets([r for r in after if r.subject == "t"])
     for subject, obj in {(r.subject, r.object) for r in [*target, *moved]}:
@@ -527,5 +528,48 @@ def test_new_records_carry_the_writes_trust_state() -> None:
 def test_merge_unites_only_records_in_the_same_trust_state() -> None:
     target = rec("x", 0, 10, id="t1")
     moved = replace(rec("x", 5, 20, id="m1"), status="candidate")
-    plan = plan_merge([target], [moved], now=NOW, new_id=ids("u"))
+    plan = merge_plan([target], [moved], single_valued=(), now=NOW, new_id=ids("u"))
     assert plan.creates == [moved] and not plan.expires
+
+
+# -- merge_plan: as if the moved facts had been written to the target in the first place ----------------
+
+
+def test_merge_resolves_two_current_values_of_a_single_valued_predicate() -> None:
+    paris = rec("paris", 10, id="t1", predicate="LIVES_IN")  # the target's value
+    london = rec("london", 20, id="m1", predicate="LIVES_IN")  # the merged entity's, later
+    plan = merge_plan([paris], [london], single_valued={"LIVES_IN"}, now=NOW, new_id=ids("u"))
+    after = apply([paris], plan)
+    assert sorted((r.object, r.valid_at, r.invalid_at) for r in after) == [("london", 20, None), ("paris", 10, 20)]
+    # London moved untouched keeps its id and belief time; Paris was reshaped, its old record expired.
+    assert london in plan.creates and plan.expires == [paris]
+
+
+def test_merge_ends_an_earlier_moved_value_where_the_targets_later_one_begins() -> None:
+    berlin = rec("berlin", 30, id="t1", predicate="LIVES_IN")
+    paris = rec("paris", 10, id="m1", predicate="LIVES_IN")
+    plan = merge_plan([berlin], [paris], single_valued={"LIVES_IN"}, now=NOW, new_id=ids("u"))
+    after = apply([berlin], plan)
+    assert sorted((r.object, r.valid_at, r.invalid_at) for r in after) == [("berlin", 30, None), ("paris", 10, 30)]
+    kept = [c for c in plan.creates if c.id == "m1"]
+    assert kept == [replace(paris, expired_at=NOW)]  # the moved record changed: kept as history
+
+
+def test_merge_keeps_candidates_and_disputes() -> None:
+    believed = rec("x", 0, id="t1")
+    disputed = replace(rec("x", 0, id="m1"), status="disputed")
+    candidate_t = replace(rec("y", 0, id="t2"), status="candidate")
+    candidate_m = replace(rec("y", 0, id="m2", confirmations=2), status="candidate")
+    plan = merge_plan([believed, candidate_t], [disputed, candidate_m], single_valued=(), now=NOW, new_id=ids("u"))
+    after = apply([believed, candidate_t], plan)
+    assert sorted((r.object, r.status, r.confirmations) for r in after) == [("x", "disputed", 2),
+                                                                            ("y", "candidate", 3)]
+
+
+def test_a_candidate_never_closes_a_believed_value_in_a_merge() -> None:
+    paris = rec("paris", 10, id="t1", predicate="LIVES_IN")
+    london = replace(rec("london", 20, id="m1", predicate="LIVES_IN"), status="candidate")
+    plan = merge_plan([paris], [london], single_valued={"LIVES_IN"}, now=NOW, new_id=ids("u"))
+    after = apply([paris], plan)
+    assert sorted((r.object, r.invalid_at, r.status) for r in after) == [("london", None, "candidate"),
+                                                                         ("paris", None, "believed")]

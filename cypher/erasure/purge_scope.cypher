@@ -1,0 +1,22 @@
+// Hard-deletes everything one scope holds (erasure of a tenant or session), its audit log and
+// rejections included. The scope's node stays, with its stored rules, its counters at zero and its
+// version moved on: a version never repeats, so a plan made before the purge cannot pass the guard.
+OPTIONAL MATCH (e:Entity {scope: $scope})
+OPTIONAL MATCH (e)-[r:FACT]->(b:Entity)
+WITH collect(DISTINCT e) AS entities, count(r) AS records, count(DISTINCT CASE WHEN r IS NULL THEN null ELSE [e.key, r.predicate, b.key] END) AS facts
+OPTIONAL MATCH (al:Alias {scope: $scope})
+WITH entities, records, facts, collect(al) AS aliases
+OPTIONAL MATCH (t:Tombstone {scope: $scope})
+WITH entities, records, facts, aliases, collect(t) AS tombstones
+OPTIONAL MATCH (entry:Audit {scope: $scope})
+WITH entities, records, facts, aliases, tombstones, collect(entry) AS entries
+FOREACH (x IN entities | DETACH DELETE x)
+FOREACH (x IN aliases | DELETE x)
+FOREACH (x IN tombstones | DELETE x)
+FOREACH (x IN entries | DELETE x)
+WITH entities, records, facts, aliases
+MERGE (s:Scope {scope: $scope})
+ON CREATE SET s.version = 0, s.created_at = $now, s.format = $format
+WITH entities, records, facts, aliases, s, s.version AS version  // read first (see writes/apply_plan.cypher)
+SET s.version = version + 1, s.updated_at = $now, s.facts = 0, s.candidates = 0, s.entities = 0, s.tombstones = 0
+RETURN size(entities) AS entities, records, facts, size(aliases) AS aliases

@@ -1,0 +1,88 @@
+// Neo4j form of ../../writes/apply_plan.cypher (tests/unit/test_catalogue.py keeps the two equivalent):
+// CALL (s) scope clauses instead of an importing WITH, which Neo4j 5 deprecates, and datetime() around
+// the instants inside lists, which arrive as ISO-8601 text (see backends/neo4j.py).
+// Applies one planned batch atomically: the scope's counters and rules, new entities, aliases and
+// merges, expired, updated and created fact records, rejections and the audit entry. The scope's
+// version guards against a writer that planned without holding the scope's lock: if it moved since
+// the plan was read, nothing is written and no row comes back, so the caller plans again.
+MERGE (s:Scope {scope: $scope})
+ON CREATE SET s.version = 0, s.facts = 0, s.candidates = 0, s.entities = 0, s.tombstones = 0,
+              s.created_at = $now, s.format = $format
+// Writing first takes the scope's write lock (Neo4j), so the version read next is the committed one.
+SET s.locked_by = $batch
+// Counters are read into variables before they are set: Neo4j deadlocks writers that queue on the scope
+// when its holder writes `SET s.x = s.x + 1` in a later statement of the transaction.
+WITH s, s.version AS version, s.facts AS facts, coalesce(s.candidates, 0) AS candidates, s.entities AS entities,
+     s.tombstones AS tombstones
+WHERE version = $version
+SET s.version = version + 1, s.facts = facts + $fact_delta, s.candidates = candidates + $candidate_delta,
+    s.entities = entities + $entity_delta, s.last_batch = $batch, s.updated_at = $now,
+    s.tombstones = tombstones + size($tombstones)
+SET s += $rules
+WITH s
+CALL (s) {
+  UNWIND $entities AS x
+  MERGE (n:Entity {scope: $scope, key: x.key})
+  ON CREATE SET n.name = x.name, n.type = x.type, n.aliases = x.aliases, n.created_at = datetime(x.created_at),
+                n.updated_at = datetime(x.updated_at), n.search_text = x.search_text
+}
+CALL (s) {
+  UNWIND $retarget AS x
+  MATCH (al:Alias {scope: $scope})
+  WHERE al.target = x.from
+  SET al.target = x.to
+}
+CALL (s) {
+  UNWIND $retarget AS x
+  MATCH (t:Tombstone {scope: $scope})
+  WHERE t.subject = x.from OR t.object = x.from
+  SET t.subject = CASE WHEN t.subject = x.from THEN x.to ELSE t.subject END,
+      t.object = CASE WHEN t.object = x.from THEN x.to ELSE t.object END
+}
+CALL (s) {
+  UNWIND $aliases AS x
+  MERGE (al:Alias {scope: $scope, key: x.key})
+  SET al.name = x.name, al.target = x.target, al.search_text = x.search_text
+}
+CALL (s) {
+  UNWIND $alias_names AS x
+  MATCH (n:Entity {scope: $scope, key: x.key})
+  SET n.aliases = n.aliases + x.names, n.updated_at = $now
+}
+CALL (s) {
+  UNWIND $expires AS id
+  MATCH ()-[r:FACT {id: id}]->()
+  WHERE r.scope = $scope AND r.expired_at IS NULL
+  SET r.expired_at = $now
+}
+CALL (s) {
+  UNWIND $updates AS x
+  MATCH ()-[r:FACT {id: x.id}]->()
+  WHERE r.scope = $scope AND r.expired_at IS NULL
+  SET r.confirmations = x.confirmations, r.confidence = x.confidence, r.status = x.status
+}
+CALL (s) {
+  UNWIND $creates AS x
+  MATCH (a:Entity {scope: $scope, key: x.subject})
+  MATCH (b:Entity {scope: $scope, key: x.object})
+  CREATE (a)-[r:FACT]->(b)
+  // Instants are set one by one: the Neo4j form turns them into DATETIME values.
+  SET r = x.props, r.valid_at = datetime(x.props.valid_at), r.invalid_at = datetime(x.props.invalid_at),
+      r.recorded_at = datetime(x.props.recorded_at), r.expired_at = datetime(x.props.expired_at)
+}
+CALL (s) {
+  UNWIND $tombstones AS x
+  CREATE (t:Tombstone)
+  SET t = x, t.rejected_at = datetime(x.rejected_at)
+}
+CALL (s) {
+  UNWIND $audit AS x
+  CREATE (entry:Audit)
+  SET entry = x, entry.at = datetime(x.at)
+}
+CALL (s) {
+  UNWIND $deletes AS k
+  MATCH (n:Entity {scope: $scope, key: k})
+  DETACH DELETE n
+}
+RETURN s.version AS version

@@ -1,0 +1,234 @@
+"""``AsyncMemory``: the asyncio twin of :class:`~synapse_graph.Memory`, on the official async clients.
+
+The operations are the same objects the synchronous memory runs (:mod:`synapse_graph.engine`);
+only the I/O differs: ``neo4j.AsyncDriver`` and ``redis.asyncio`` (FalkorDB, the embedded
+server included). Nothing runs in a thread pool but the embedded server's start and stop, which
+wait on file locks, and the embedder's CPU work.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from types import TracebackType
+from typing import Any, Self
+
+from synapse_graph.backends import AsyncBackend, open_async_backend
+from synapse_graph.backends.base import DEFAULT_LOCK_TIMEOUT_S
+from synapse_graph.embedding import Embedder
+from synapse_graph.engine import operations as ops
+from synapse_graph.engine import scope_rules
+from synapse_graph.engine.inputs import TripleInput
+from synapse_graph.engine.io import Op, drive_async, run_write_async
+from synapse_graph.engine.operations import WriteStep
+from synapse_graph.engine.scope import lock_init
+from synapse_graph.engine.settings import check_settings
+from synapse_graph.engine.transfer import import_chunks
+from synapse_graph.errors import ConfigurationError
+from synapse_graph.models import (
+    AuditEntry,
+    Entity,
+    EntryEntity,
+    Fact,
+    PurgeResult,
+    Recall,
+    RecalledFact,
+    ScopeRules,
+    Stats,
+    TimeInput,
+    WriteResult,
+)
+from synapse_graph.rules.recall import MAX_ENTRY_ENTITIES
+from synapse_graph.rules.redaction import SecretMode
+
+
+class AsyncMemory:
+    """The asyncio twin of :class:`~synapse_graph.Memory`: the same methods, awaited.
+
+    The constructor only checks its arguments; ``await memory.open()`` (or ``async with``)
+    connects. See :class:`~synapse_graph.Memory` for what each method does.
+
+    Example:
+        >>> async with AsyncMemory("/tmp/demo.db", scope="demo") as memory:
+        ...     await memory.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="Paris"))
+        ...     await memory.facts("Dana")
+    """
+
+    def __init__(
+        self,
+        location: str | os.PathLike[str] | None = None,
+        *,
+        scope: str = "default",
+        max_facts: int | None = None,
+        max_entities: int | None = None,
+        max_candidates: int | None = None,
+        single_valued: Iterable[str] | None = None,
+        candidate_below: float | None = None,
+        secrets: SecretMode = "redact",
+        client: str = "synapse-graph",
+        auth: tuple[str, str] | None = None,
+        database: str | None = None,
+        embedder: Embedder | None = None,
+        lock_timeout: float = DEFAULT_LOCK_TIMEOUT_S,
+    ) -> None:
+        self._ctx = check_settings(scope=scope, secrets=secrets, client=client, embedder=embedder,
+                                   lock_timeout=lock_timeout)
+        self._asked = scope_rules.requested(max_facts=max_facts, max_entities=max_entities,
+                                            max_candidates=max_candidates, single_valued=single_valued,
+                                            candidate_below=candidate_below)
+        self._location, self._auth, self._database = location, auth, database
+        self.embedder = embedder
+        self.lock_timeout = lock_timeout
+        self._backend: AsyncBackend | None = None
+
+    async def open(self) -> Self:
+        """Connect (start or join the embedded server), create the schema, check the scope's rules."""
+        if self._backend is not None:
+            return self
+        backend = await open_async_backend(self._location, auth=self._auth, database=self._database)
+        self._backend = backend
+        try:
+            await backend.ensure_schema(None if self.embedder is None else self.embedder.dimensions)
+            if ops.needs_opening(await self._read(ops.state(self._ctx)), self._asked):
+                await self._write(ops.open_scope(self._ctx, self._asked))
+        except BaseException:
+            self._backend = None
+            await backend.close()
+            raise
+        return self
+
+    @property
+    def scope(self) -> str:
+        return self._ctx.scope
+
+    @property
+    def client(self) -> str:
+        return self._ctx.client
+
+    @property
+    def backend(self) -> AsyncBackend:
+        """The database connection (for tools and tests; prefer the methods here)."""
+        if self._backend is None:
+            raise ConfigurationError("this AsyncMemory is not open: await memory.open() or use 'async with'")
+        return self._backend
+
+    @property
+    def location(self) -> str:
+        return self.backend.location
+
+    async def close(self) -> None:
+        """Close the connection and stop the embedded server if this was its last user."""
+        if self._backend is not None:
+            backend, self._backend = self._backend, None
+            await backend.close()
+
+    async def __aenter__(self) -> Self:
+        return await self.open()
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        await self.close()
+
+    def __repr__(self) -> str:
+        return f"AsyncMemory({self._location!r}, scope={self.scope!r})"
+
+    async def _read[T](self, op: Op[T]) -> T:
+        return await drive_async(op, self.backend, self.embedder)
+
+    async def _write[T](self, step: WriteStep[T]) -> T:
+        return await run_write_async(self.backend, self.scope, lock_init(), lambda: ops.write(self._ctx, step),
+                                     timeout=self.lock_timeout, embedder=self.embedder)
+
+    async def rules(self) -> ScopeRules:
+        """The rules this scope's writes obey (a method here: reading them is I/O)."""
+        return (await self._read(ops.state(self._ctx))).rules
+
+    async def set_rules(self, *, max_facts: int | None = None, max_entities: int | None = None,
+                        max_candidates: int | None = None, single_valued: Iterable[str] | None = None,
+                        candidate_below: float | None = None) -> ScopeRules:
+        return await self._write(ops.set_rules(self._ctx, max_facts=max_facts, max_entities=max_entities,
+                                               max_candidates=max_candidates, single_valued=single_valued,
+                                               candidate_below=candidate_below))
+
+    async def upsert(self, triples: TripleInput | Iterable[TripleInput], *, replace: bool = False,
+                     valid_at: TimeInput | None = None, source: str | None = None, model: str | None = None,
+                     session: str | None = None) -> WriteResult:
+        return await self._write(ops.upsert(self._ctx, triples, replace=replace, valid_at=valid_at, source=source,
+                                            model=model, session=session))
+
+    async def retract(self, subject: str, predicate: str, object: str | None = None, *,
+                      at: TimeInput | None = None) -> int:
+        return await self._write(ops.retract(self._ctx, subject, predicate, object, at))
+
+    async def alias(self, canonical: str, alias: str) -> bool:
+        return await self._write(ops.alias(self._ctx, canonical, alias))
+
+    async def purge(self, entity: str | None = None, *, scope: str | None = None) -> PurgeResult:
+        return await self._write(ops.purge(self._ctx, entity, scope))
+
+    async def facts(self, subject: str | None = None, predicate: str | None = None, object: str | None = None, *,
+                    as_of: TimeInput | None = None, known_at: TimeInput | None = None,
+                    include_history: bool = False, limit: int | None = None, include_candidates: bool = False,
+                    include_disputed: bool = False) -> list[Fact]:
+        return await self._read(ops.facts(self._ctx, subject, predicate, object, as_of=as_of, known_at=known_at,
+                                          include_history=include_history, limit=limit,
+                                          include_candidates=include_candidates, include_disputed=include_disputed))
+
+    async def history(self, subject: str, predicate: str | None = None, *, known_at: TimeInput | None = None
+                      ) -> list[Fact]:
+        return await self.facts(subject, predicate, include_history=True, known_at=known_at)
+
+    async def neighbourhood(self, entity: str, hops: int = 1, *, as_of: TimeInput | None = None,
+                            known_at: TimeInput | None = None, limit: int = 200) -> list[Fact]:
+        return await self._read(ops.neighbourhood(self._ctx, entity, hops, as_of, known_at, limit))
+
+    async def entity(self, name: str) -> Entity | None:
+        return await self._read(ops.entity(self._ctx, name))
+
+    async def stats(self) -> Stats:
+        return await self._read(ops.stats(self._ctx))
+
+    async def pending(self, *, limit: int | None = None) -> list[Fact]:
+        return await self._read(ops.pending(self._ctx, limit))
+
+    async def approve(self, fact: Fact | str) -> None:
+        await self._write(ops.approve(self._ctx, fact))
+
+    async def reject(self, fact: Fact | str, reason: str) -> None:
+        await self._write(ops.reject(self._ctx, fact, reason))
+
+    async def feedback(self, fact: Fact | str, verdict: str) -> Fact:
+        fact_id = await self._write(ops.feedback(self._ctx, fact, verdict))
+        return await self._read(ops.fact_by_id(self._ctx, fact_id))
+
+    async def audit(self, entity: str | None = None, *, limit: int = 100) -> list[AuditEntry]:
+        return await self._read(ops.audit(self._ctx, entity, limit))
+
+    async def recall(self, query: str, *, as_of: TimeInput | None = None, known_at: TimeInput | None = None,
+                     hops: int = 1, limit: int = 25) -> Recall:
+        return await self._read(ops.recall_facts(self._ctx, query, as_of=as_of, known_at=known_at, hops=hops,
+                                                 limit=limit))
+
+    async def search_entities(self, text: str, *, limit: int = MAX_ENTRY_ENTITIES) -> list[EntryEntity]:
+        return await self._read(ops.search_entities(self._ctx, text, limit))
+
+    async def subgraph(self, entities: Iterable[str], hops: int = 1, *, as_of: TimeInput | None = None,
+                       known_at: TimeInput | None = None, limit: int = 100) -> list[RecalledFact]:
+        return await self._read(ops.subgraph(self._ctx, entities, hops, as_of=as_of, known_at=known_at,
+                                             limit=limit))
+
+    async def reindex_embeddings(self, batch_size: int = 256) -> int:
+        return await self._read(ops.reindex_embeddings(self._ctx, batch_size))
+
+    async def export(self, *, scope: str | None = None) -> Iterator[str]:
+        return iter(await self._read(ops.export(self._ctx, scope)))
+
+    async def import_(self, lines: Iterable[str] | str | os.PathLike[str], *, batch_size: int = 2_000,
+                      progress: Any = None) -> WriteResult:
+        file, chunks = import_chunks(self._ctx, lines, batch_size)
+        result = WriteResult(entities_created=await self._write(ops.import_names(self._ctx, file)))
+        for chunk in chunks:
+            result.created += (await self._write(ops.import_records(self._ctx, chunk))).created
+            if progress is not None:
+                progress(len(chunk))
+        return result

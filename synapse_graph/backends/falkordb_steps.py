@@ -1,0 +1,133 @@
+"""FalkorDB procedures that take several commands, written once for both backends (sans I/O).
+
+Each procedure is a generator that yields redis commands (tuples) and receives each reply, or
+the ``redis.ResponseError`` the server answered with, so the sync and asyncio backends run the
+same logic with their own client.
+
+The scope lock: FalkorDB has no transaction spanning statements, so the writers of a scope queue
+on a lock held by the server: a list per scope holds the waiting writers' tokens in arrival order
+(first come, first served), the head holds the lock. Every waiter keeps a lease (a key that
+expires) alive while it waits or holds; a head whose lease ran out (its process died) is dropped
+by the next waiter, so a crash never blocks a scope for longer than the lease. A waiter sleeps on
+a key of its own that the releasing writer pushes to, so nobody polls. The scope's version guard
+in ``apply_plan`` stays behind the lock: even a writer whose lease ran out mid-write cannot apply
+a stale plan.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Generator
+from typing import Any
+
+import redis
+
+from synapse_graph.backends.falkordb_wire import command, error, rows
+from synapse_graph.catalogue import Q, data, query, statements
+from synapse_graph.errors import BackendError, ScopeBusyError
+
+Command = tuple[Any, ...]
+Steps = Generator[Command, Any, Any]
+
+SLEEP = "synapse:sleep"
+"""A pseudo-command: the backend pauses for the given seconds (``time.sleep`` or ``asyncio.sleep``)."""
+LEASE_S = 10.0
+"""How long a writer's lease lives without being renewed (a dead writer blocks its scope at most this long)."""
+RENEW_AFTER_S = LEASE_S / 3
+
+_ACQUIRE = """
+redis.call('SET', KEYS[2], '1', 'PX', ARGV[2])
+if not redis.call('LPOS', KEYS[1], ARGV[1]) then redis.call('RPUSH', KEYS[1], ARGV[1]) end
+while true do
+  local head = redis.call('LINDEX', KEYS[1], 0)
+  if not head or head == ARGV[1] then return 1 end
+  if redis.call('EXISTS', ARGV[3] .. head) == 1 then return 0 end
+  redis.call('LPOP', KEYS[1])
+end
+"""
+_RELEASE = """
+redis.call('LREM', KEYS[1], 1, ARGV[1])
+redis.call('DEL', KEYS[2])
+local head = redis.call('LINDEX', KEYS[1], 0)
+if head then
+  redis.call('RPUSH', ARGV[2] .. head, '1')
+  redis.call('PEXPIRE', ARGV[2] .. head, 60000)
+end
+return 1
+"""
+
+
+def _keys(graph: str, scope: str) -> tuple[str, str, str]:
+    base = f"synapse:{graph}:{scope}"
+    return f"{base}:queue", f"{base}:lease:", f"{base}:wake:"
+
+
+def acquire(graph: str, scope: str, token: str, timeout: float, location: str) -> Steps:
+    """Join the scope's queue and wait until this writer is at its head; ScopeBusyError after ``timeout``."""
+    queue, lease, wake = _keys(graph, scope)
+    deadline = time.monotonic() + timeout
+    while True:
+        held = yield ("EVAL", _ACQUIRE, 2, queue, lease + token, token, int(LEASE_S * 1000), lease)
+        if held == 1:
+            return
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            yield from release(graph, scope, token)
+            raise ScopeBusyError(
+                f"the write lock of scope {scope!r} on {location} was not had within {timeout:g} s (lock_timeout): "
+                "other writers held it all that time; retry, or open the Memory with a larger lock_timeout")
+        # Woken by the writer ahead releasing; the timeout renews this waiter's lease in time.
+        yield ("BLPOP", wake + token, max(0.01, min(remaining, RENEW_AFTER_S)))
+
+
+def renew(graph: str, scope: str, token: str) -> Steps:
+    """Keep a holder's lease alive during a long write."""
+    _, lease, _ = _keys(graph, scope)
+    yield ("PEXPIRE", lease + token, int(LEASE_S * 1000))
+
+
+def release(graph: str, scope: str, token: str) -> Steps:
+    """Leave the queue (holding or not) and wake the next writer."""
+    queue, lease, wake = _keys(graph, scope)
+    yield ("EVAL", _RELEASE, 2, queue, lease + token, token, wake)
+    yield ("DEL", wake + token)
+
+
+def ensure_schema(graph: str, dialect: str, vector_dimensions: int | None, location: str) -> Steps:
+    """Indexes (no IF NOT EXISTS on FalkorDB: "already indexed" is fine), then the unique constraints,
+    which FalkorDB creates by command and builds in the background: wait until they hold."""
+    schema: list[tuple[str, dict[str, Any]]] = [(s, {}) for s in statements(Q.SCHEMA, dialect)]
+    if vector_dimensions is not None:
+        schema.append((query(Q.VECTOR_INDEX, dialect), {"dimensions": vector_dimensions}))
+    for text, params in schema:
+        reply = yield command(graph, text, params, read_only=False)
+        _tolerate(reply, location, "already indexed", "creating the schema")
+    existing = yield command(graph, "CALL db.constraints()", {}, read_only=True)
+    have = {(row[1], tuple(row[2])) for row in _table(existing, location)}
+    for constraint in data("schema/constraints", dialect):
+        label, properties = constraint["label"], tuple(constraint["properties"])
+        if (label, properties) in have:
+            continue
+        reply = yield ("GRAPH.CONSTRAINT", "CREATE", graph, "UNIQUE", "NODE", label, "PROPERTIES", len(properties),
+                       *properties)
+        _tolerate(reply, location, "already exists", "creating a unique constraint")
+    for _ in range(500):
+        states = [row[4] for row in _table((yield command(graph, "CALL db.constraints()", {}, read_only=True)),
+                                            location)]
+        if all(state == "OPERATIONAL" for state in states):
+            return
+        if any(state == "FAILED" for state in states):
+            raise BackendError(f"a unique constraint failed to build on {location}: duplicate data?")
+        yield (SLEEP, 0.01)
+    raise BackendError(f"unique constraints on {location} are still being built; try again")
+
+
+def _table(reply: Any, location: str) -> list[list[Any]]:
+    if isinstance(reply, redis.RedisError):
+        raise error(reply, location) from reply
+    return [list(row.values()) for row in rows(reply)]
+
+
+def _tolerate(reply: Any, location: str, fine: str, doing: str) -> None:
+    if isinstance(reply, redis.RedisError) and fine not in str(reply).lower():
+        raise BackendError(f"{doing} on {location} failed: {reply}") from reply

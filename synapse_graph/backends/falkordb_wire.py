@@ -1,0 +1,94 @@
+"""FalkorDB on the wire: the commands a statement becomes, its compact reply as rows, and its errors.
+
+Both FalkorDB backends (sync and asyncio) send ``GRAPH.QUERY``/``GRAPH.RO_QUERY`` with the
+``--compact`` reply format through redis-py and read the reply here. Statements only return
+scalars, lists and maps (never nodes or paths), which is all this decoder reads; the
+parameters travel as the ``CYPHER name=value`` header built by :mod:`.falkordb_params`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import redis
+
+from synapse_graph.backends.base import Params, Row
+from synapse_graph.backends.falkordb_params import params_header
+from synapse_graph.errors import (
+    AuthenticationError,
+    BackendError,
+    BackendUnavailableError,
+    ConcurrencyConflictError,
+    QueryRefusedError,
+)
+
+TRANSIENT = (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError)
+RETRY_DELAYS_S = (0.05, 0.1, 0.2, 0.4, 0.8)
+"""Pauses between attempts of a statement that failed to reach the server (a failed FalkorDB
+query changed nothing, so running it again is safe)."""
+
+
+def command(graph: str, text: str, params: Params, *, read_only: bool) -> tuple[Any, ...]:
+    """The redis command that runs one statement with its parameters."""
+    return ("GRAPH.RO_QUERY" if read_only else "GRAPH.QUERY", graph, params_header(params) + text, "--compact")
+
+
+def _string(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _scalar(cell: list[Any]) -> Any:
+    kind, value = cell[0], cell[1]
+    if kind == 2:  # string
+        return _string(value)
+    if kind == 3:  # integer
+        return int(value)
+    if kind == 1:  # null
+        return None
+    if kind == 5:  # double
+        return float(value)
+    if kind == 4:  # boolean
+        return _string(value) == "true"
+    if kind == 6:  # array
+        return [_scalar(item) for item in value]
+    if kind == 10:  # map: key, value, key, value...
+        return {_string(value[i]): _scalar(value[i + 1]) for i in range(0, len(value), 2)}
+    if kind == 12:  # vectorf32
+        return [float(v) for v in value]
+    raise QueryRefusedError(f"a statement returned a FalkorDB value of type {kind}, which the library does not read")
+
+
+def rows(reply: list[Any]) -> list[Row]:
+    """Rows (dicts by column name) of a compact reply; raises the error the server put inside it."""
+    for part in (reply[0], reply[-1]) if reply else ():
+        if isinstance(part, redis.ResponseError):
+            raise part
+    if len(reply) < 3:
+        return []
+    header = [_string(column[1]) for column in reply[0]]
+    return [dict(zip(header, (_scalar(cell) for cell in row), strict=True)) for row in reply[1]]
+
+
+def error(exc: redis.RedisError, location: str) -> BackendError:
+    """What a redis-py error means for the user, in one place for both FalkorDB backends."""
+    if isinstance(exc, redis.AuthenticationError):
+        return AuthenticationError(f"FalkorDB at {location} refused the credentials: check the password in the URL")
+    if isinstance(exc, TRANSIENT):
+        return BackendUnavailableError(f"FalkorDB at {location} is unreachable: {exc}")
+    text = str(exc)
+    if "unique constraint violation" in text:
+        return ConcurrencyConflictError(f"a concurrent writer created the same entity on {location}; retry the call")
+    if text.startswith(("NOAUTH", "WRONGPASS")):
+        return AuthenticationError(f"FalkorDB at {location} needs a password: put it in the URL "
+                                   "(redis://:password@host:port)")
+    return QueryRefusedError(f"FalkorDB at {location} refused a query: {text}")
+
+
+def check_reply(exc_or_reply: Any, location: str, *, tolerate: Callable[[str], bool] = lambda _: False) -> Any:
+    """Raise the library's error for a command's failure unless ``tolerate`` accepts its text."""
+    if isinstance(exc_or_reply, redis.RedisError):
+        if tolerate(str(exc_or_reply)):
+            return None
+        raise error(exc_or_reply, location) from exc_or_reply
+    return exc_or_reply

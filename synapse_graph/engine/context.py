@@ -1,0 +1,18 @@
+"""What every operation of one memory knows: its scope, who writes, and how secrets are treated."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from synapse_graph.rules.redaction import SecretMode
+
+
+@dataclass(frozen=True)
+class Context:
+    """The fixed settings of one ``Memory``/``AsyncMemory``."""
+
+    scope: str
+    client: str
+    secrets: SecretMode = "redact"
+    embedder: str | None = None
+    """The embedder's model name (vectors are stored under it), or None without an embedder."""

@@ -1,0 +1,38 @@
+"""Erasure: hard-deleting an entity, or a whole scope, for good (nothing is kept in history)."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+from synapse_graph.catalogue import Q
+from synapse_graph.engine.inputs import Name
+from synapse_graph.engine.io import Op, Read, Write
+from synapse_graph.engine.scope import STORE_FORMAT
+from synapse_graph.engine.view import View
+from synapse_graph.models import PurgeResult
+
+
+def purge_entity(view: View, name: Name) -> Op[PurgeResult]:
+    """Delete an entity with its facts (history included), aliases, rejections and the audit entries
+    that name it or one of its aliases; a note without the name stays in the log."""
+    key = (yield from view.lookup([name])).get(name.key)
+    if key is None:
+        return PurgeResult(entities=0, facts=0, records=0, aliases=0)
+    touching = yield Read(Q.ENTITY_RECORDS, {"scope": view.ctx.scope, "key": key})
+    facts = {(r["fact"]["subject_key"], r["fact"]["predicate"], r["fact"]["object_key"]) for r in touching}
+    # The erased entity's name stays out of the log: the entry says what kind of thing happened.
+    note = {"id": uuid.uuid4().hex, "scope": view.ctx.scope, "at": view.now, "action": "purge",
+            "client": view.ctx.client, "entities": [], "facts": [], "secrets": [],
+            "detail": json.dumps({"purged": "one entity"})}
+    found = yield Write(Q.PURGE_ENTITY, {"scope": view.ctx.scope, "key": key, "now": view.now,
+                                         "candidate": "candidate", "audit": note})
+    if not found:
+        return PurgeResult(entities=0, facts=0, records=0, aliases=0)
+    return PurgeResult(entities=1, facts=len(facts), records=found[0]["records"], aliases=found[0]["aliases"])
+
+
+def purge_scope(view: View) -> Op[PurgeResult]:
+    """Delete everything the scope holds; its rules stay, and its version moves on (it never repeats)."""
+    [row] = yield Write(Q.PURGE_SCOPE, {"scope": view.ctx.scope, "now": view.now, "format": STORE_FORMAT})
+    return PurgeResult(entities=row["entities"], facts=row["facts"], records=row["records"], aliases=row["aliases"])

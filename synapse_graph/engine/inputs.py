@@ -1,0 +1,281 @@
+"""Checking what a caller gives, before any query runs: names, texts, times, limits, triples.
+
+Each check returns the cleaned value (names normalised and redacted, times as microseconds)
+or raises an :class:`~synapse_graph.errors.InvalidInputError` that names the argument and
+says what to do. Nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from pydantic import ValidationError
+
+from synapse_graph.engine.context import Context
+from synapse_graph.errors import InvalidInputError, InvalidNameError, InvalidTimeError
+from synapse_graph.instants import Instant
+from synapse_graph.models import TimeInput, Triple, TrustState
+from synapse_graph.rules.predicates import SAME_AS, check_predicate
+from synapse_graph.rules.recall import search_text
+from synapse_graph.rules.redaction import SecretMode, guard
+from synapse_graph.rules.text import clean_name, clean_text, name_key
+from synapse_graph.rules.timeline import Provenance
+from synapse_graph.rules.timeparse import now_micros, to_micros
+from synapse_graph.rules.trust import TRUST_STATES
+
+TripleInput = Triple | tuple[str, str, str] | Mapping[str, Any]
+MAX_QUERY_LENGTH = 4_000
+
+
+@dataclass(frozen=True)
+class Name:
+    """An entity name as given (cleaned, redacted) and its identity key."""
+
+    display: str
+    key: str
+
+
+@dataclass(frozen=True)
+class CheckedTriple:
+    """One fact to write, checked: names cleaned, times in microseconds (None: the write's now)."""
+
+    subject: Name
+    predicate: str
+    object: Name
+    valid_at: int | None
+    invalid_at: int | None
+    confidence: float
+    single_valued: bool
+    """Written with ``replace=True``: closes the subject's other values whatever the scope's rules."""
+    subject_type: str | None
+    object_type: str | None
+
+
+@dataclass(frozen=True)
+class Batch:
+    """An upsert's checked input: its facts, its aliases (``SAME_AS`` triples) and provenance."""
+
+    triples: tuple[CheckedTriple, ...]
+    aliases: tuple[tuple[Name, Name], ...]
+    provenance: Provenance
+    secrets: frozenset[str]
+    """Kinds of secrets redacted from the input (for the audit log; never their values)."""
+
+
+def text(ctx: Context, value: str | None, field: str, max_length: int = 512, found: set[str] | None = None
+         ) -> str | None:
+    """Optional free text: checked, bounded and redacted (or refused) per the secret policy."""
+    if value is None:
+        return None
+    cleaned = clean_text(value, field=field, max_length=max_length)
+    if cleaned is None:
+        return None
+    redacted = guard(cleaned, ctx.secrets, field=field)
+    if found is not None:
+        found.update(redacted.kinds)
+    return redacted.text
+
+
+def name(ctx: Context, raw: object, field: str, found: set[str] | None = None) -> Name:
+    """An entity name: cleaned, redacted, with its key; refused if empty, too long or unstorable."""
+    if not isinstance(raw, str):
+        raise InvalidInputError(f"{field} must be a string, got {type(raw).__name__}")
+    if "\x01" in raw:
+        # FalkorDB's exact-match indexes split values at U+0001, and its unique
+        # constraints crash the server on such a key: refused on every backend alike.
+        raise InvalidNameError(f"{field} contains the control character U+0001, which the store cannot index; "
+                               "remove it")
+    known = _checked_name(raw, ctx.secrets)
+    if known is None:  # invalid: run the checks again to raise the error that names the field
+        redacted = guard(clean_name(raw, field=field), ctx.secrets, field=field)
+        clean_name(redacted.text, field=field)
+        raise AssertionError("unreachable: the name passed its checks")  # pragma: no cover
+    checked, kinds = known
+    if found is not None:
+        found.update(kinds)
+    return checked
+
+
+@lru_cache(maxsize=65_536)
+def _checked_name(raw: str, mode: SecretMode) -> tuple[Name, tuple[str, ...]] | None:
+    """A name cleaned and redacted, with the kinds of secrets removed; None if it is invalid.
+
+    Cached: a batch names the same entities many times, and the rules are pure.
+    """
+    try:
+        redacted = guard(clean_name(raw), mode, field="name")
+        display = clean_name(redacted.text)
+    except InvalidInputError:
+        return None
+    return Name(display, name_key(display)), redacted.kinds
+
+
+def time(value: TimeInput | None, field: str) -> Instant | None:
+    """A time as microseconds (None stays None: the caller's default applies)."""
+    return None if value is None else Instant(to_micros(value, field=field))
+
+
+def provenance(ctx: Context, source: str | None, model: str | None, session: str | None,
+               found: set[str] | None = None) -> Provenance:
+    return Provenance(
+        source=text(ctx, source, "source", found=found),
+        client=ctx.client,
+        model=text(ctx, model, "model", 200, found=found),
+        session=text(ctx, session, "session", 200, found=found),
+    )
+
+
+def hops(value: object) -> int:
+    if isinstance(value, bool) or value not in (1, 2):
+        raise InvalidInputError(f"hops must be 1 or 2, got {value!r}")
+    return int(value)
+
+
+def limit(value: object, default: int) -> int:
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidInputError(f"limit must be a positive integer, got {value!r}")
+    return value
+
+
+def query_text(query: object) -> str:
+    """A recall question: a string of at most 4000 characters that can be echoed back."""
+    if not isinstance(query, str):
+        raise InvalidInputError(f"a recall query must be a string, got {type(query).__name__}")
+    if len(query) > MAX_QUERY_LENGTH:
+        raise InvalidInputError(f"a recall query is limited to {MAX_QUERY_LENGTH} characters, got {len(query)}")
+    try:  # echoed in the result: text that cannot be encoded would break every reader of it (JSON, the CLI)
+        query.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidInputError(f"a recall query is not valid Unicode text (unpaired surrogate): {exc.reason}"
+                                ) from None
+    return query
+
+
+def fact_id(fact: object) -> str:
+    """The id of a ``Fact`` (or an id given as text)."""
+    from synapse_graph.models import Fact
+
+    value = fact.id if isinstance(fact, Fact) else fact
+    if not isinstance(value, str) or not value.isalnum() or len(value) > 64:
+        raise InvalidInputError(f"not a fact id: {str(value)[:70]!r}; pass a Fact or its id")
+    return value
+
+
+def trust_state(value: object) -> TrustState:
+    if value is None:
+        return "believed"
+    for state in TRUST_STATES:
+        if value == state:
+            return state
+    raise InvalidInputError(f"unknown trust state {value!r}; expected one of {TRUST_STATES}")
+
+
+def confidence(value: object, label: str) -> float:
+    if value is None:
+        return 1.0
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InvalidInputError(f"{label}: confidence must be a number between 0 and 1, got {value!r}")
+    number = float(value)
+    if not 0.0 <= number <= 1.0:
+        raise InvalidInputError(f"{label}: confidence must be between 0 and 1, got {value!r}")
+    return number
+
+
+_TRIPLE_FIELDS = ("subject", "predicate", "object")
+
+
+def as_triples(triples: object) -> list[Triple]:
+    """What ``upsert`` accepts: a Triple, a (subject, predicate, object) tuple, a mapping, or a list of them."""
+    if triples is None or isinstance(triples, str | bytes):
+        raise InvalidInputError(
+            f"triples must be a Triple, a (subject, predicate, object) tuple, a mapping or a list of them, "
+            f"got {type(triples).__name__}: e.g. upsert(Triple(subject='Dana', predicate='LIVES_IN', object='Paris'))")
+    if isinstance(triples, Triple | Mapping) or (
+        isinstance(triples, tuple) and len(triples) == 3
+        and not any(isinstance(x, Triple | Mapping | tuple | list) for x in triples)
+    ):
+        items: list[Any] = [triples]
+    elif isinstance(triples, Iterable):
+        items = list(triples)
+    else:
+        raise InvalidInputError(f"triples must be a Triple or a list of them, got {type(triples).__name__}")
+    return [_triple(item, index, len(items)) for index, item in enumerate(items)]
+
+
+def _triple(item: object, index: int, count: int) -> Triple:
+    label = f"triple {index}" if count > 1 else "triple"
+    if isinstance(item, Triple):
+        return item
+    if isinstance(item, Mapping):
+        fields = dict(item)
+    elif isinstance(item, tuple | list) and len(item) == 3 and not isinstance(item, str):
+        fields = dict(zip(_TRIPLE_FIELDS, item, strict=True))
+    else:
+        raise InvalidInputError(f"{label} is not a triple: {str(item)[:100]!r}; give a Triple, a "
+                                "(subject, predicate, object) tuple or a mapping with those keys")
+    if "predicate" in fields and not isinstance(fields["predicate"], str):
+        check_predicate(fields["predicate"])  # raises InvalidPredicateError, not "not a triple"
+    try:
+        return Triple(**fields)
+    except InvalidInputError:
+        raise
+    except (ValidationError, TypeError, ValueError) as exc:
+        raise InvalidInputError(f"{label} is not a valid triple: {_first_problem(exc)}") from exc
+
+
+def _first_problem(exc: Exception) -> str:
+    if isinstance(exc, ValidationError) and exc.errors():
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        return f"{where}: {first.get('msg')}" if where else str(first.get("msg"))
+    return str(exc)
+
+
+def batch(ctx: Context, triples: object, *, replace: bool, valid_at: TimeInput | None, source: str | None,
+          model: str | None, session: str | None) -> Batch:
+    """Check an upsert's input completely before any query runs."""
+    items = as_triples(triples)
+    batch_valid_at = time(valid_at, "valid_at")
+    found: set[str] = set()
+    written_by = provenance(ctx, source, model, session, found)
+    checked: list[CheckedTriple] = []
+    aliases: list[tuple[Name, Name]] = []
+    for index, triple in enumerate(items):
+        label = f"triple {index}" if len(items) > 1 else "triple"
+        predicate = check_predicate(triple.predicate, allow_same_as=True)
+        subject = name(ctx, triple.subject, f"{label} subject", found)
+        obj = name(ctx, triple.object, f"{label} object", found)
+        kinds = [text(ctx, kind, f"{label} {side} type", 64) for kind, side in
+                 ((triple.subject_type, "subject"), (triple.object_type, "object"))]
+        if predicate == SAME_AS:
+            aliases.append((subject, obj))
+            continue
+        start = time(triple.valid_at, f"{label} valid_at")
+        end = time(triple.invalid_at, f"{label} invalid_at")
+        start = batch_valid_at if start is None else start
+        if start is not None and end is not None and end <= start:
+            raise InvalidTimeError(f"{label}: invalid_at must be after valid_at (validity is [valid_at, invalid_at))")
+        if start is None and end is not None and end <= now_micros():
+            raise InvalidTimeError(f"{label}: invalid_at must be after valid_at, which defaults to now")
+        checked.append(CheckedTriple(
+            subject=subject, predicate=predicate, object=obj, valid_at=start, invalid_at=end,
+            confidence=confidence(triple.confidence, label), single_valued=replace,
+            subject_type=kinds[0], object_type=kinds[1],
+        ))
+    return Batch(tuple(checked), tuple(aliases), written_by, frozenset(found))
+
+
+def entity_row(key: str, display: str, kind: str | None, now: int) -> dict[str, Any]:
+    """A new entity as ``apply_plan`` creates it."""
+    return {"key": key, "name": display, "type": kind, "aliases": [], "created_at": Instant(now),
+            "updated_at": Instant(now), "search_text": search_text(display, kind)}
+
+
+def alias_row(key: str, display: str, target: str) -> dict[str, Any]:
+    """An alias name as ``apply_plan`` records it."""
+    return {"key": key, "name": display, "target": target, "search_text": search_text(display)}

@@ -1,0 +1,162 @@
+"""How operations talk to a database without doing I/O themselves (sans I/O).
+
+Every operation of the library (a read, a write, an import chunk) is a generator: it yields
+requests (:class:`Read`, :class:`Write`, :class:`Embed`) and receives their answers. The
+same operation therefore runs on the synchronous :class:`~synapse_graph.Memory` (driven by
+:func:`drive`) and on :class:`~synapse_graph.AsyncMemory` (driven by :func:`drive_async`);
+only these drivers, and the backends under them, differ.
+
+Writes run through :func:`run_write`/:func:`run_write_async`: the whole operation (read the
+scope's state, plan, apply) runs while the backend holds the scope's write lock, so writers
+of one scope queue instead of racing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
+from typing import Any
+
+from synapse_graph.backends.base import AsyncBackend, AsyncSession, Backend, Params, Session
+from synapse_graph.catalogue import Q
+from synapse_graph.embedding import Embedder
+from synapse_graph.errors import (
+    BackendError,
+    BackendUnavailableError,
+    ConcurrencyConflictError,
+    ConfigurationError,
+    ScopeBusyError,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Read:
+    """Run a read-only statement; the answer is its rows."""
+
+    name: Q
+    params: Params
+
+
+@dataclass(frozen=True, slots=True)
+class Write:
+    """Run a writing statement; the answer is its rows."""
+
+    name: Q
+    params: Params
+
+
+@dataclass(frozen=True, slots=True)
+class Embed:
+    """Embed texts with the memory's embedder; the answer is one vector per text."""
+
+    texts: tuple[str, ...]
+
+
+Request = Read | Write | Embed
+type Op[T] = Generator[Request, Any, T]
+"""An operation: yields requests, receives their answers, returns its result."""
+
+
+class PlanOutdated(Exception):
+    """The scope's version moved between planning and applying: plan again."""
+
+
+ATTEMPTS = 8
+"""A write is planned at most this often: more is only needed when the lock was lost (lease ran out)
+or the database aborted the transaction (a deadlock), and each attempt waits a little longer."""
+
+
+def drive[T](op: Op[T], session: Session, embedder: Embedder | None) -> T:
+    """Run an operation's requests on a synchronous session."""
+    answer: Any = None
+    try:
+        while True:
+            request = op.send(answer)
+            if isinstance(request, Read):
+                answer = session.read(request.name, request.params)
+            elif isinstance(request, Write):
+                answer = session.write(request.name, request.params)
+            else:
+                answer = _embedder(embedder).embed(list(request.texts))
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+
+
+async def drive_async[T](op: Op[T], session: AsyncSession, embedder: Embedder | None) -> T:
+    """Run an operation's requests on an asyncio session (embedding runs in a worker thread)."""
+    answer: Any = None
+    try:
+        while True:
+            request = op.send(answer)
+            if isinstance(request, Read):
+                answer = await session.read(request.name, request.params)
+            elif isinstance(request, Write):
+                answer = await session.write(request.name, request.params)
+            else:
+                answer = await asyncio.to_thread(_embedder(embedder).embed, list(request.texts))
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+
+
+def _embedder(embedder: Embedder | None) -> Embedder:
+    if embedder is None:
+        raise ConfigurationError("no embedder configured: open the Memory with embedder=...")
+    return embedder
+
+
+def _again(exc: Exception, attempt: int) -> float | None:
+    """Seconds to wait before planning again after ``exc``, or None to give up and raise it.
+
+    Planning again helps when the plan was outdated or the database aborted the transaction
+    (a deadlock, a concurrent creation of the same entity); not when the database is gone (the
+    driver already retried the connection) nor when the lock was not had in time.
+    """
+    retry = isinstance(exc, PlanOutdated) or (
+        isinstance(exc, BackendError) and exc.is_retryable()
+        and not isinstance(exc, ScopeBusyError | BackendUnavailableError))
+    if not retry or attempt == ATTEMPTS - 1:
+        return None
+    return random.uniform(0, 0.01 * 2**attempt)
+
+
+def _outdated(scope: str) -> ConcurrencyConflictError:
+    return ConcurrencyConflictError(
+        f"scope {scope!r} kept changing under {ATTEMPTS} attempts to write (writers that do not take the "
+        "scope's lock?); retry later")
+
+
+def run_write[T](backend: Backend, scope: str, init: Params, make: Callable[[], Op[T]], *,
+              timeout: float, embedder: Embedder | None) -> T:
+    """Run a write operation holding the scope's lock, planning again if the scope moved under it."""
+    for attempt in range(ATTEMPTS):
+        try:
+            with backend.locked(scope, init, timeout) as session:
+                return drive(make(), session, embedder)
+        except (PlanOutdated, BackendError) as exc:
+            pause = _again(exc, attempt)
+            if pause is None:
+                if isinstance(exc, PlanOutdated):
+                    raise _outdated(scope) from exc
+                raise
+            time.sleep(pause)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+async def run_write_async[T](backend: AsyncBackend, scope: str, init: Params, make: Callable[[], Op[T]], *,
+                          timeout: float, embedder: Embedder | None) -> T:
+    """The asyncio twin of :func:`run_write`."""
+    for attempt in range(ATTEMPTS):
+        try:
+            async with backend.locked(scope, init, timeout) as session:
+                return await drive_async(make(), session, embedder)
+        except (PlanOutdated, BackendError) as exc:
+            pause = _again(exc, attempt)
+            if pause is None:
+                if isinstance(exc, PlanOutdated):
+                    raise _outdated(scope) from exc
+                raise
+            await asyncio.sleep(pause)
+    raise AssertionError("unreachable")  # pragma: no cover

@@ -1,0 +1,25 @@
+"""Store formats: a scope written by an older version is brought up to date once, when it is opened."""
+
+from __future__ import annotations
+
+from synapse_graph.catalogue import Q
+from synapse_graph.engine.context import Context
+from synapse_graph.engine.io import Op, Read, Write
+from synapse_graph.engine.scope import STORE_FORMAT, ScopeState
+from synapse_graph.rules.slots import SLOT_FORMAT, fact_slot
+
+
+def needed(state: ScopeState) -> bool:
+    """True if the scope holds data in a format older than this version writes."""
+    return state.version > 0 and (state.format or 0) < STORE_FORMAT
+
+
+def upgrade(ctx: Context, state: ScopeState) -> Op[None]:
+    """Format 2: give every fact its slot. Format 3: count candidates apart from believed facts."""
+    if not needed(state):
+        return
+    if (state.format or 0) < SLOT_FORMAT:
+        while found := (yield Read(Q.SLOTLESS_FACTS, {"scope": ctx.scope, "limit": 5_000})):
+            slots = [{"id": r["id"], "slot": fact_slot(ctx.scope, r["subject"], r["predicate"])} for r in found]
+            yield Write(Q.SET_SLOTS, {"scope": ctx.scope, "slots": slots})
+    yield Write(Q.RECOUNT_SCOPE, {"scope": ctx.scope, "format": STORE_FORMAT, "candidate": "candidate"})

@@ -1,0 +1,294 @@
+"""Every public operation, written once for :class:`~synapse_graph.Memory` and :class:`~synapse_graph.AsyncMemory`.
+
+Each function checks its input at once (so bad input is refused before any query runs) and
+returns either a read operation (:data:`~.io.Op`) or a write step (:data:`WriteStep`) that the
+facade runs under the scope's lock with :func:`write`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from synapse_graph.catalogue import Q
+from synapse_graph.engine import erasure, inputs, migrations, planning, reads, recall, scope_rules, transfer, trust
+from synapse_graph.engine.context import Context
+from synapse_graph.engine.io import Op, Read
+from synapse_graph.engine.reads import FactQuery
+from synapse_graph.engine.scope import ScopeState, read_state
+from synapse_graph.engine.view import View
+from synapse_graph.engine.writes import Mutation, apply, store_embeddings
+from synapse_graph.errors import InvalidInputError
+from synapse_graph.models import (
+    AuditEntry,
+    Entity,
+    EntryEntity,
+    Fact,
+    PurgeResult,
+    Recall,
+    RecalledFact,
+    ScopeRules,
+    Stats,
+    TimeInput,
+    WriteResult,
+)
+from synapse_graph.rules.predicates import check_predicate
+from synapse_graph.rules.recall import MAX_ENTRY_ENTITIES, content_terms
+from synapse_graph.rules.timeline import Record
+from synapse_graph.rules.trust import check_verdict, reading_states
+
+type WriteStep[T] = Callable[[View], Op[tuple[Mutation | None, T]]]
+"""A write's planning: given the view of the scope (read holding its lock), the mutation to apply and the result."""
+DEFAULT_LIMIT = 100_000
+
+
+def write[T](ctx: Context, step: WriteStep[T]) -> Op[T]:
+    """Read the scope's state, plan, check quotas and apply: one write, run holding the scope's lock."""
+    state = yield from read_state(ctx)
+    view = View(ctx, state, state.clock())
+    mutation, result = yield from step(view)
+    if mutation is not None:
+        yield from apply(ctx, state, mutation, view.now)
+    return result
+
+
+# -- opening ---------------------------------------------------------------------------------------------
+
+
+def open_scope(ctx: Context, asked: dict[str, Any]) -> WriteStep[None]:
+    """Bring an older store format up to date and store the rules the memory was opened with."""
+    def step(view: View) -> Op[tuple[Mutation | None, None]]:
+        yield from migrations.upgrade(ctx, view.state)
+        return scope_rules.open_with(view, asked), None
+    return step
+
+
+def needs_opening(state: ScopeState, asked: dict[str, Any]) -> bool:
+    """True if opening must write: an older format, or rules that differ from the effective ones."""
+    return migrations.needed(state) or any(getattr(state.rules, k) != v for k, v in asked.items())
+
+
+def state(ctx: Context) -> Op[ScopeState]:
+    return read_state(ctx)
+
+
+# -- writes ---------------------------------------------------------------------------------------------
+
+
+def upsert(ctx: Context, triples: object, *, replace: bool, valid_at: TimeInput | None, source: str | None,
+           model: str | None, session: str | None) -> WriteStep[WriteResult]:
+    batch = inputs.batch(ctx, triples, replace=replace, valid_at=valid_at, source=source, model=model,
+                         session=session)
+
+    def step(view: View) -> Op[tuple[Mutation | None, WriteResult]]:
+        result = yield from planning.upsert(view, batch)
+        return Mutation.of(view, "upsert", batch.provenance, secrets=batch.secrets), result
+    return step
+
+
+def retract(ctx: Context, subject: str, predicate: str, obj: str | None, at: TimeInput | None) -> WriteStep[int]:
+    subject_name = inputs.name(ctx, subject, "subject")
+    checked = check_predicate(predicate)
+    object_name = None if obj is None else inputs.name(ctx, obj, "object")
+    when = inputs.time(at, "at")
+
+    def step(view: View) -> Op[tuple[Mutation | None, int]]:
+        ended = yield from planning.retract(view, subject_name, checked, object_name, when)
+        return Mutation.of(view, "retract", inputs.provenance(ctx, None, None, None)), ended
+    return step
+
+
+def alias(ctx: Context, canonical: str, other: str) -> WriteStep[bool]:
+    canonical_name, alias_name = inputs.name(ctx, canonical, "canonical"), inputs.name(ctx, other, "alias")
+
+    def step(view: View) -> Op[tuple[Mutation | None, bool]]:
+        merged = yield from planning.alias_name(view, canonical_name, alias_name)
+        return Mutation.of(view, "alias", inputs.provenance(ctx, None, None, None)), bool(merged)
+    return step
+
+
+def purge(ctx: Context, entity: str | None, scope: str | None) -> WriteStep[PurgeResult]:
+    if entity is None and scope is None:
+        raise InvalidInputError("purge needs an entity name, or scope=<this memory's scope> to erase everything")
+    if entity is not None and scope is not None:
+        raise InvalidInputError("purge takes an entity or a scope, not both")
+    if scope is not None:
+        own_scope(ctx, scope)
+        return lambda view: _no_mutation(erasure.purge_scope(view))
+    name = inputs.name(ctx, entity, "entity")
+    return lambda view: _no_mutation(erasure.purge_entity(view, name))
+
+
+def _no_mutation[T](op: Op[T]) -> Op[tuple[Mutation | None, T]]:
+    return None, (yield from op)
+
+
+def own_scope(ctx: Context, scope: str | None) -> str:
+    from synapse_graph.errors import InvalidScopeError
+
+    if scope is not None and scope != ctx.scope:
+        raise InvalidScopeError(f"this memory is bound to scope {ctx.scope!r} and cannot act on scope {scope!r}; "
+                                f"open Memory(..., scope={scope!r}) instead")
+    return ctx.scope
+
+
+def set_rules(ctx: Context, **given: Any) -> WriteStep[ScopeRules]:
+    asked = scope_rules.requested(**given)
+
+    def step(view: View) -> Op[tuple[Mutation | None, ScopeRules]]:
+        yield from ()
+        return scope_rules.change(view, asked)
+    return step
+
+
+# -- trust ----------------------------------------------------------------------------------------------
+
+
+def approve(ctx: Context, fact: object) -> WriteStep[None]:
+    fact_id = inputs.fact_id(fact)
+
+    def step(view: View) -> Op[tuple[Mutation | None, None]]:
+        return (yield from trust.approve(view, fact_id)), None
+    return step
+
+
+def reject(ctx: Context, fact: object, reason: str) -> WriteStep[None]:
+    fact_id = inputs.fact_id(fact)
+    why = inputs.text(ctx, reason, "reason", 500)
+    if not why:
+        raise InvalidInputError("a rejection needs a reason, e.g. reject(fact, 'the user corrected this')")
+
+    def step(view: View) -> Op[tuple[Mutation | None, None]]:
+        return (yield from trust.reject(view, fact_id, why)), None
+    return step
+
+
+def feedback(ctx: Context, fact: object, verdict: str) -> WriteStep[str]:
+    fact_id, judged = inputs.fact_id(fact), check_verdict(verdict)
+    return lambda view: trust.feedback(view, fact_id, judged)
+
+
+def fact_by_id(ctx: Context, fact_id: str) -> Op[Fact]:
+    _, found = yield from trust.record_by_id(ctx, fact_id)
+    return found
+
+
+def pending(ctx: Context, limit: int | None) -> Op[list[Fact]]:
+    return trust.pending(ctx, inputs.limit(limit, DEFAULT_LIMIT))
+
+
+def audit(ctx: Context, entity: str | None, limit: int) -> Op[list[AuditEntry]]:
+    count = inputs.limit(limit, 100)
+    name = None if entity is None else inputs.name(ctx, entity, "entity")
+
+    def op() -> Op[list[AuditEntry]]:
+        keys: list[str] | None = None
+        if name is not None:
+            found = yield from reads.entity(ctx, name)
+            keys = [name.key] if found is None else [found.key, *(inputs.name(ctx, a, "alias").key
+                                                                 for a in found.aliases)]
+        return (yield from trust.audit(ctx, keys, count))
+    return op()
+
+
+# -- reads ----------------------------------------------------------------------------------------------
+
+
+def facts(ctx: Context, subject: str | None, predicate: str | None, obj: str | None, *, as_of: TimeInput | None,
+          known_at: TimeInput | None, include_history: bool, limit: int | None, include_candidates: bool,
+          include_disputed: bool) -> Op[list[Fact]]:
+    ask = FactQuery(
+        subject=None if subject is None else inputs.name(ctx, subject, "subject"),
+        predicate=None if predicate is None else check_predicate(predicate),
+        object=None if obj is None else inputs.name(ctx, obj, "object"),
+        as_of=inputs.time(as_of, "as_of"), known_at=inputs.time(known_at, "known_at"), history=include_history,
+        statuses=tuple(reading_states(include_candidates, include_disputed)), limit=inputs.limit(limit, DEFAULT_LIMIT),
+    )
+    return reads.facts(ctx, ask)
+
+
+def neighbourhood(ctx: Context, entity: str, hops: int, as_of: TimeInput | None, known_at: TimeInput | None,
+                  limit: int) -> Op[list[Fact]]:
+    return reads.neighbourhood(ctx, inputs.name(ctx, entity, "entity"), inputs.hops(hops), inputs.time(as_of, "as_of"),
+                               inputs.time(known_at, "known_at"), inputs.limit(limit, 10_000))
+
+
+def entity(ctx: Context, name: str) -> Op[Entity | None]:
+    return reads.entity(ctx, inputs.name(ctx, name, "name"))
+
+
+def stats(ctx: Context) -> Op[Stats]:
+    return reads.stats(ctx)
+
+
+def recall_facts(ctx: Context, query: str, *, as_of: TimeInput | None, known_at: TimeInput | None, hops: int,
+                 limit: int) -> Op[Recall]:
+    return recall.recall(ctx, inputs.query_text(query), as_of=inputs.time(as_of, "as_of"),
+                         known_at=inputs.time(known_at, "known_at"), hops=inputs.hops(hops),
+                         limit=inputs.limit(limit, 25),
+                         legs=["lexical"] if ctx.embedder is None else ["lexical", "vector"])
+
+
+def search_entities(ctx: Context, text: str, limit: int) -> Op[list[EntryEntity]]:
+    query = inputs.query_text(text)
+    count = inputs.limit(limit, MAX_ENTRY_ENTITIES)
+
+    def op() -> Op[list[EntryEntity]]:
+        terms = content_terms(query)
+        return (yield from recall.entry_entities(ctx, query, terms, count)) if terms else []
+    return op()
+
+
+def subgraph(ctx: Context, entities: Iterable[str], hops: int, *, as_of: TimeInput | None,
+             known_at: TimeInput | None, limit: int) -> Op[list[RecalledFact]]:
+    if isinstance(entities, str):
+        raise InvalidInputError("entities must be a list of names, e.g. ['Dana'], not a string")
+    names = [inputs.name(ctx, e, "entity") for e in entities]
+    at, known, depth, count = inputs.time(as_of, "as_of"), inputs.time(known_at, "known_at"), inputs.hops(hops), \
+        inputs.limit(limit, 100)
+
+    def op() -> Op[list[RecalledFact]]:
+        keys = yield from reads.lookup(ctx, [n.key for n in names])
+        ordered = list(dict.fromkeys(keys[n.key] for n in names if n.key in keys))
+        found = yield Read(Q.ENTITY_NAMES, {"scope": ctx.scope, "keys": ordered})
+        display = {r["key"]: r["name"] for r in found}
+        entries = [EntryEntity(name=display[k], key=k, score=1.0 / (61 + i)) for i, k in enumerate(ordered)
+                   if k in display]
+        return (yield from recall.expand(ctx, entries, hops=depth, as_of=at, known_at=known, limit=count))
+    return op()
+
+
+def reindex_embeddings(ctx: Context, batch_size: int) -> Op[int]:
+    if ctx.embedder is None:
+        raise InvalidInputError("no embedder configured: open the Memory with embedder=...")
+    model, size = ctx.embedder, inputs.limit(batch_size, 256)
+
+    def op() -> Op[int]:
+        done = 0
+        while found := (yield Read(Q.MISSING_EMBEDDINGS, {"scope": ctx.scope, "model": model, "limit": size})):
+            yield from store_embeddings(ctx, found)
+            done += len(found)
+        return done
+    return op()
+
+
+# -- transfer -------------------------------------------------------------------------------------------
+
+
+def export(ctx: Context, scope: str | None) -> Op[list[str]]:
+    own_scope(ctx, scope)
+    return transfer.export(ctx)
+
+
+def import_names(ctx: Context, file: transfer.ImportFile) -> WriteStep[int]:
+    def step(view: View) -> Op[tuple[Mutation | None, int]]:
+        mutation = yield from transfer.import_names(ctx, view.state, file, view)
+        return mutation, len(mutation.entities.created)
+    return step
+
+
+def import_records(ctx: Context, chunk: list[Record]) -> WriteStep[WriteResult]:
+    def step(view: View) -> Op[tuple[Mutation | None, WriteResult]]:
+        mutation = yield from transfer.import_records(ctx, chunk, view)
+        return mutation, WriteResult(created=mutation.plan.created)
+    return step

@@ -1,0 +1,150 @@
+"""Write planning: what an upsert, a retraction or an alias merge changes, decided by the pure
+timeline rules (:mod:`synapse_graph.rules.timeline`) against the store as the write sees it.
+
+Each function here is an operation step: it reads through a :class:`~.view.View` and adds its
+plan to it; the caller applies the view's mutation once (:func:`.writes.apply`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from synapse_graph.catalogue import Q
+from synapse_graph.engine.inputs import Batch, CheckedTriple, Name
+from synapse_graph.engine.io import Op, Read
+from synapse_graph.engine.view import SlotKey, View
+from synapse_graph.instants import Instant, to_iso
+from synapse_graph.models import WriteResult
+from synapse_graph.rules.timeline import Plan, TimelinePlanner, Write, merge_plan
+from synapse_graph.rules.trust import TIMELINE_STATES, rejection_flag
+
+
+def upsert(view: View, batch: Batch) -> Op[WriteResult]:
+    """Plan a batch: its aliases first (merging entities), then its facts, as one write."""
+    result = WriteResult()
+    for canonical, alias in batch.aliases:
+        result.aliases_merged += yield from alias_name(view, canonical, alias)
+    if batch.triples:
+        plan = yield from facts(view, batch)
+        result.created, result.confirmed, result.closed = plan.created, plan.confirmed, plan.closed
+        view.add(plan)
+    result.entities_created = len(view.entities.created)
+    return result
+
+
+def _declared_types(triples: Iterable[CheckedTriple]) -> dict[str, str | None]:
+    """Entity types a batch declares; a mention without a type never erases one given elsewhere."""
+    types: dict[str, str | None] = {}
+    for t in triples:
+        for name, kind in ((t.subject, t.subject_type), (t.object, t.object_type)):
+            if kind is not None or name.key not in types:
+                types[name.key] = kind if kind is not None else types.get(name.key)
+    return types
+
+
+def facts(view: View, batch: Batch) -> Op[Plan]:
+    """The plan of a batch's facts against the current timelines they touch."""
+    triples, rules, now = batch.triples, view.state.rules, view.now
+    names = [n for t in triples for n in (t.subject, t.object)]
+    canonical = yield from view.resolve(names, _declared_types(triples))
+    keyed = [(canonical[t.subject.key], t, canonical[t.object.key]) for t in triples]
+    single = {(s, t.predicate) for s, t, _ in keyed if t.single_valued or t.predicate in rules.single_valued}
+    rejected = yield from rejections(view, {(s, t.predicate, o) for s, t, o in keyed})
+    # A single-valued write needs every value of its (subject, predicate); any other write only the
+    # records of its own fact, which keeps this read small for entities with many facts. Either way
+    # only records that end at or after the write's valid_at can be touched (closed, merged,
+    # confirmed, or end a late arrival).
+    since: dict[tuple[str, str, str | None], int] = {}
+    for subject, t, obj in keyed:
+        pair = (subject, t.predicate)
+        key = (*pair, None if pair in single else obj)
+        begins = now if t.valid_at is None else t.valid_at
+        since[key] = min(since.get(key, begins), begins)
+    keys: list[SlotKey] = [(*key, begins) for key, begins in since.items()]
+    current = yield from view.current(keys, (*TIMELINE_STATES, "candidate"))
+    # Believed facts and candidates live in separate timelines: a candidate never closes a believed value.
+    believed = TimelinePlanner([r for r in current if r.status != "candidate"], now=now)
+    candidates = TimelinePlanner([r for r in current if r.status == "candidate"], now=now)
+    written_by = batch.provenance
+    for subject, t, obj in keyed:
+        flag = rejected.get((subject, t.predicate, obj))
+        # Facts a model extracted are believed only from `candidate_below` up; direct writes always are.
+        candidate = flag is not None or (written_by.model is not None and t.confidence < rules.candidate_below)
+        (candidates if candidate else believed).add(Write(
+            subject=subject, predicate=t.predicate, object=obj, valid_at=now if t.valid_at is None else t.valid_at,
+            invalid_at=t.invalid_at, confidence=t.confidence,
+            single_valued=(subject, t.predicate) in single and not candidate, provenance=written_by,
+            status="candidate" if candidate else "believed", flag=flag,
+        ))
+    return Plan.joined(believed.plan(), candidates.plan())
+
+
+def rejections(view: View, keyed: set[tuple[str, str, str]]) -> Op[dict[tuple[str, str, str], str]]:
+    """The latest rejection of each fact rejected before, as a flag text (entities merged by this
+    write are looked up under their old keys too, as their rejections move with them)."""
+    if view.state.tombstones == 0 or not keyed:
+        # A scope that never rejected a fact has none to look up (a concurrent rejection would move
+        # the scope's version, so this write would be planned again).
+        return {}
+    before: dict[str, list[str]] = {}
+    for old, new in view.entities.merged.items():
+        before.setdefault(view.canonical(new), []).append(old)
+    asked = {(s2, p, o2): (s, p, o) for s, p, o in keyed
+             for s2 in (s, *before.get(s, ())) for o2 in (o, *before.get(o, ()))}
+    found = yield Read(Q.TOMBSTONES, {"scope": view.ctx.scope, "facts": [
+        {"subject": s, "predicate": p, "object": o} for s, p, o in sorted(asked)]})
+    return {asked[(r["subject"], r["predicate"], r["object"])]: rejection_flag(r["reason"], to_iso(r["rejected_at"]))
+            for r in found}
+
+
+def retract(view: View, subject: Name, predicate: str, obj: Name | None, at: Instant | None) -> Op[int]:
+    """End at ``at`` (default now) the matching facts that hold then; returns how many."""
+    keys = yield from view.lookup([subject] + ([obj] if obj else []))
+    subject_key = keys.get(subject.key)
+    object_key = None if obj is None else keys.get(obj.key)
+    if subject_key is None or (obj is not None and object_key is None):
+        return 0
+    when = view.now if at is None else at
+    current = yield from view.current([(subject_key, predicate, None, when)], TIMELINE_STATES)
+    planner = TimelinePlanner(current, now=view.now)
+    ended = planner.retract(subject_key, predicate, object_key, when)
+    view.add(planner.plan())
+    return ended
+
+
+def alias_name(view: View, canonical: Name, alias: Name) -> Op[int]:
+    """Record ``alias`` as another name of ``canonical``; merge the alias's entity if it has one.
+
+    Returns 1 if an entity was merged, else 0.
+    """
+    if alias.key == canonical.key:
+        return 0
+    target = (yield from view.resolve([canonical]))[canonical.key]
+    other = (yield from view.lookup([alias])).get(alias.key)
+    if other == target:
+        return 0
+    if other is None:
+        view.add_alias(alias.key, alias.display, target)
+        return 0
+    yield from merge(view, other, target)
+    if alias.key != other:
+        view.add_alias(alias.key, alias.display, target)
+    return 1
+
+
+def merge(view: View, source: str, target: str) -> Op[None]:
+    """Merge entity ``source`` into ``target``: the store as if every fact of the source had been
+    written to the target in the first place (see :func:`~synapse_graph.rules.timeline.merge_plan`);
+    its aliases and rejections move with it, and its name becomes an alias of the target."""
+    [row] = yield Read(Q.ENTITY, {"scope": view.ctx.scope, "key": source})
+    source_entity = row["entity"]
+    moved_from = yield from view.entity_records(source)
+    target_records = yield from view.entity_records(target)
+    target_current = [r for r in target_records if r.expired_at is None and source not in (r.subject, r.object)]
+    moved = [replace(r, subject=target if r.subject == source else r.subject,
+                     object=target if r.object == source else r.object) for r in moved_from]
+    plan = merge_plan(target_current, moved, single_valued=view.state.rules.single_valued, now=view.now)
+    # The moved records leave with the source entity; the ones still current count out of the scope.
+    removed = [r for r in moved_from if r.expired_at is None]
+    view.merge(source, target, source_entity["name"], source_entity["aliases"] or [], plan, removed)

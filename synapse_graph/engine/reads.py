@@ -1,0 +1,158 @@
+"""Reads of facts and entities: what holds at a time, as believed at a time, around an entity.
+
+Reads run without the scope's lock, each as one statement (or two, when a name turns out to
+be an alias). "Now" in a read is never earlier than the scope's last write (the statements
+take it from the scope: ``{{read_clock}}``), so a read sees every write that returned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from synapse_graph.catalogue import Q
+from synapse_graph.engine import rows
+from synapse_graph.engine.context import Context
+from synapse_graph.engine.inputs import Name
+from synapse_graph.engine.io import Op, Read
+from synapse_graph.instants import Instant
+from synapse_graph.models import Entity, Fact, Stats
+from synapse_graph.rules.slots import fact_slot
+from synapse_graph.rules.timeparse import now_micros
+
+
+@dataclass(frozen=True)
+class FactQuery:
+    """A checked question about facts (names cleaned, times as instants)."""
+
+    subject: Name | None = None
+    predicate: str | None = None
+    object: Name | None = None
+    as_of: Instant | None = None
+    """None: now."""
+    known_at: Instant | None = None
+    """None: the current belief."""
+    history: bool = False
+    statuses: tuple[str, ...] = ("believed",)
+    limit: int = 100_000
+
+
+def lookup(ctx: Context, keys: Iterable[str]) -> Op[dict[str, str]]:
+    """Canonical entity keys of name keys that exist (aliases resolved); unknown keys are left out."""
+    keys = sorted(set(keys))
+    if not keys:
+        return {}
+    [row] = yield Read(Q.RESOLVE_KEYS, {"scope": ctx.scope, "keys": keys})
+    return {**{key: key for key in row["entities"]}, **{a["key"]: a["target"] for a in row["aliases"]}}
+
+
+def _params(ctx: Context, ask: FactQuery) -> dict[str, Any]:
+    return {"scope": ctx.scope, "predicate": ask.predicate, "as_of": ask.as_of, "history": ask.history,
+            "now": Instant(now_micros()), "known_at": ask.known_at, "statuses": list(ask.statuses),
+            "limit": ask.limit, "subject": None, "object": None, "slot": None}
+
+
+def facts(ctx: Context, ask: FactQuery) -> Op[list[Fact]]:
+    """Facts matching the question; an unknown name gives an empty list."""
+    params = _params(ctx, ask)
+    named = {field: name for field, name in (("subject", ask.subject), ("object", ask.object)) if name is not None}
+    if ask.subject is not None and ask.predicate is not None:
+        # One round trip when the names are not aliases (the usual case): a name's own key finds its
+        # facts, and an alias's key finds none (its entity was merged away), so only an empty answer
+        # needs the names resolved and the read repeated.
+        guess = {**params, **{f: n.key for f, n in named.items()},
+                 "slot": fact_slot(ctx.scope, ask.subject.key, ask.predicate)}
+        found = yield Read(Q.FACTS_BY_SLOT, guess)
+        if found:
+            return _distinct(found, ask)
+    keys = yield from lookup(ctx, [n.key for n in named.values()])
+    for field, name in named.items():
+        if name.key not in keys:
+            return []
+        params[field] = keys[name.key]
+    if params["subject"] is not None and ask.predicate is not None:
+        if all(params[f] == n.key for f, n in named.items()):
+            return []  # the guess above was the right read
+        statement = Q.FACTS_BY_SLOT
+        params["slot"] = fact_slot(ctx.scope, params["subject"], ask.predicate)
+    elif params["subject"] is not None:
+        statement = Q.FACTS_BY_SUBJECT
+    elif params["object"] is not None:
+        statement = Q.FACTS_BY_OBJECT
+    else:
+        statement = Q.FACTS_IN_SCOPE
+    found = yield Read(statement, params)
+    return _distinct(found, ask)
+
+
+def _distinct(found: list[dict[str, Any]], ask: FactQuery) -> list[Fact]:
+    """The facts of rows; a read never returns the same fact twice.
+
+    Within the current belief the store never holds two records of one fact whose intervals meet
+    (writes unite them). A past belief (``known_at``) can: an alias merge keeps the merged-away
+    entity's records as history under the entity they joined, beside its own. Those are united here:
+    the earliest record, over the union of their intervals.
+    """
+    result = [rows.fact(row["fact"]) for row in found]
+    if ask.known_at is None:
+        return result
+    kept: list[Fact] = []
+    for fact in sorted(result, key=lambda f: (f.recorded_at, f.id)):
+        same = next((k for k in kept if (k.subject, k.predicate, k.object) == (fact.subject, fact.predicate,
+                                                                               fact.object) and _meet(k, fact)), None)
+        if same is None:
+            kept.append(fact)
+            continue
+        ends = [same.invalid_at, fact.invalid_at]
+        union = same.model_copy(update={
+            "valid_at": min(same.valid_at, fact.valid_at),
+            "invalid_at": None if ends[0] is None or ends[1] is None else max(ends[0], ends[1]),
+            "confidence": max(same.confidence, fact.confidence),
+        })
+        kept[kept.index(same)] = union
+    order = {f.id: i for i, f in enumerate(result)}
+    return sorted(kept, key=lambda f: order[f.id])
+
+
+def _meet(a: Fact, b: Fact) -> bool:
+    """True if the validity intervals of two facts overlap or touch."""
+    return (a.invalid_at is None or b.valid_at <= a.invalid_at) and (b.invalid_at is None or a.valid_at <= b.invalid_at)
+
+
+def neighbourhood(ctx: Context, entity: Name, hops: int, as_of: Instant | None, known_at: Instant | None,
+                  limit: int) -> Op[list[Fact]]:
+    """Facts around an entity: its own first, then (hops=2) its neighbours', at most ``limit``."""
+    keys = yield from lookup(ctx, [entity.key])
+    key = keys.get(entity.key)
+    if key is None:
+        return []
+    params = {"scope": ctx.scope, "key": key, "limit": limit, "as_of": as_of, "history": False,
+              "now": Instant(now_micros()), "known_at": known_at, "statuses": ["believed"]}
+    found = yield Read(Q.NEIGHBOURHOOD, params)
+    if hops == 2 and len(found) < limit:
+        neighbours = sorted({row["neighbour"] for row in found} - {key})
+        if neighbours:
+            remaining = limit - len(found)
+            found += (yield Read(Q.NEIGHBOURHOOD_HOP2, {
+                **params, "centre": key, "neighbours": neighbours, "limit": remaining, "per_neighbour": remaining}))
+    return [rows.fact(row["fact"]) for row in found]
+
+
+def entity(ctx: Context, name: Name) -> Op[Entity | None]:
+    """The entity a name or alias refers to."""
+    keys = yield from lookup(ctx, [name.key])
+    key = keys.get(name.key)
+    if key is None:
+        return None
+    found = yield Read(Q.ENTITY, {"scope": ctx.scope, "key": key})
+    return rows.entity(found[0]["entity"]) if found else None
+
+
+def stats(ctx: Context) -> Op[Stats]:
+    """Counts of the scope, measured."""
+    [row] = yield Read(Q.STATS, {"scope": ctx.scope, "now": Instant(now_micros()), "as_of": None,
+                                 "believed": "believed", "candidate": "candidate", "disputed": "disputed"})
+    return Stats(scope=ctx.scope, entities=row["entities"], aliases=row["aliases"], facts=row["facts"] or 0,
+                 valid_now=row["valid_now"] or 0, expired_records=row["expired_records"] or 0,
+                 candidates=row["candidates"] or 0, disputed=row["disputed"] or 0)

@@ -1,0 +1,191 @@
+"""Recall: entry entities from fulltext (and vectors), fused, then a temporal expansion."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from synapse_graph.catalogue import Q
+from synapse_graph.engine import rows
+from synapse_graph.engine.context import Context
+from synapse_graph.engine.io import Embed, Op, Read
+from synapse_graph.instants import Instant, to_datetime
+from synapse_graph.models import EntryEntity, Recall, RecalledFact
+from synapse_graph.rules.recall import (
+    MAX_ENTRY_ENTITIES,
+    Candidate,
+    bm25_rank,
+    content_terms,
+    predicate_terms,
+    rrf,
+    strengths,
+    term_matches,
+)
+from synapse_graph.rules.timeparse import now_micros
+
+CANDIDATES = 1_000
+VECTOR_HITS = 10
+MIN_COSINE = 0.5
+EXPAND_CANDIDATES = 400
+"""Facts read around the entries before ranking (at least 4 x the limit): ranking happens here,
+so the database's cut must leave the relevant ones in (it keeps the nearest, then the newest)."""
+
+
+def lexical_ranking(ctx: Context, terms: Sequence[str]) -> Op[list[tuple[str, float]]]:
+    [state] = yield Read(Q.SCOPE_STATE, {"scope": ctx.scope})
+    found = yield Read(Q.SEARCH_LEXICAL, {"scope": ctx.scope, "terms": list(terms), "limit": CANDIDATES})
+    return bm25_rank(terms, (Candidate(r["key"], "", r["text"] or "") for r in found),
+                     corpus_size=state["state"]["entities"])
+
+
+def vector_ranking(ctx: Context, model: str, query: str, min_cosine: float = MIN_COSINE
+                   ) -> Op[list[tuple[str, float]]]:
+    [vector] = yield Embed((query,))
+    # An exact scan of this scope's vectors (see search_vector.cypher), so k needs no slack.
+    found = yield Read(Q.SEARCH_VECTOR, {"scope": ctx.scope, "vector": vector, "model": model, "k": VECTOR_HITS})
+    best: dict[str, float] = {}
+    for row in found:
+        if row["cosine"] >= min_cosine and row["key"] not in best:
+            best[row["key"]] = float(row["cosine"])
+    return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:VECTOR_HITS]
+
+
+def entry_entities(ctx: Context, text: str, terms: list[str], limit: int) -> Op[list[EntryEntity]]:
+    """Recall's entry step: entities matching the question, fused from the search legs."""
+    legs = {"lexical": (yield from lexical_ranking(ctx, terms))}
+    if ctx.embedder is not None:
+        legs["vector"] = yield from vector_ranking(ctx, ctx.embedder, text)
+    return (yield from fuse(ctx, legs, limit))
+
+
+def fuse(ctx: Context, legs: Mapping[str, list[tuple[str, float]]], limit: int = MAX_ENTRY_ENTITIES
+         ) -> Op[list[EntryEntity]]:
+    fused = rrf({leg: [key for key, _ in ranking] for leg, ranking in legs.items()}, limit=limit)
+    scores = {leg: dict(ranking) for leg, ranking in legs.items()}
+    found = yield Read(Q.ENTITY_NAMES, {"scope": ctx.scope, "keys": [k for k, _, _ in fused]})
+    names = {r["key"]: r["name"] for r in found}
+    return [
+        EntryEntity(
+            name=names[key], key=key, score=score,
+            lexical_rank=ranks.get("lexical"), lexical_score=scores.get("lexical", {}).get(key),
+            vector_rank=ranks.get("vector"), vector_score=scores.get("vector", {}).get(key),
+        )
+        for key, score, ranks in fused if key in names
+    ]
+
+
+def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant | None, hops: int, limit: int,
+           legs: list[str]) -> Op[Recall]:
+    """Facts that answer a question: entry entities, then the facts around them, most relevant first."""
+    now = Instant(now_micros())
+    result = Recall(query=query, as_of=to_datetime(now if as_of is None else as_of), legs=legs)
+    terms = content_terms(query)
+    if not terms:
+        return result.model_copy(update={"skipped": "no content words (empty question or small talk)"})
+    entries = yield from entry_entities(ctx, query, terms, MAX_ENTRY_ENTITIES)
+    found = yield from expand(ctx, entries, hops=hops, as_of=as_of, known_at=known_at, limit=limit, terms=terms)
+    return result.model_copy(update={"entities": entries, "facts": found})
+
+
+def expand(ctx: Context, entries: Sequence[EntryEntity], *, hops: int, as_of: Instant | None,
+           known_at: Instant | None, limit: int, terms: Sequence[str] = ()) -> Op[list[RecalledFact]]:
+    """Facts valid at ``as_of`` around the entries, most relevant first, at most ``limit``.
+
+    Relevance (see :func:`relevance`) grows with the weight of the entry entity a fact was
+    reached from (how strongly it matched the question, :func:`entry_weights`), falls with the hop,
+    and gains when the question names the predicate, when the other end is an entry too
+    or matches words of the question, and (at hop 2) when the question names the relation
+    that leads there. The writer's confidence only breaks ties.
+    """
+    if not entries:
+        return []
+    found = yield Read(Q.RECALL_EXPAND, {
+        "scope": ctx.scope, "hops": hops, "as_of": as_of, "now": Instant(now_micros()), "history": False,
+        "known_at": known_at, "limit": max(limit * 4, EXPAND_CANDIDATES), "statuses": ["believed"],
+        "entries": [{"key": e.key, "rank": rank} for rank, e in enumerate(entries)],
+    })
+    facts = [{**row["fact"], "hop": row["hop"], "entry_rank": row["entry_rank"]} for row in found]
+    weights = entry_weights(entries)
+    links = _links(facts, weights, terms)
+    scored = sorted(
+        ((relevance(row, entries, weights, terms, links, hops=hops), row) for row in facts),
+        key=lambda item: (-item[0], -float(item[1]["confidence"]), item[1]["subject"], item[1]["predicate"],
+                          item[1]["object"], item[1]["id"]),
+    )
+    return [rows.recalled(row, hop=int(row["hop"]), entry=entries[row["entry_rank"]].name, relevance=round(score, 9))
+            for score, row in scored[:limit]]
+
+
+def entry_weights(entries: Sequence[EntryEntity]) -> dict[str, float]:
+    """Weight of each entry in the ranking of facts: its match strength over the legs
+    (:func:`~synapse_graph.rules.recall.strengths`); entries named by the caller (no leg
+    scores) weigh by their order, 1 for the first."""
+    strength = strengths({e.key: e.lexical_score for e in entries}, {e.key: e.vector_score for e in entries},
+                         min_cosine=MIN_COSINE)
+    first = max(e.score for e in entries)
+    return {
+        e.key: strength[e.key] if e.lexical_score is not None or e.vector_score is not None else e.score / first
+        for e in entries
+    }
+
+
+Links = Mapping[tuple[str, str], frozenset[str]]
+
+
+def _links(facts: Sequence[Mapping[str, Any]], weights: Mapping[str, float], terms: Sequence[str]) -> Links:
+    """(entry key, neighbour key) -> the question's terms named by the predicates of the hop-1 facts joining them."""
+    found: dict[tuple[str, str], set[str]] = {}
+    for row in facts:
+        if int(row["hop"]) != 1:
+            continue
+        named = predicate_terms(row["predicate"], terms) if terms else set()
+        subject, obj = row["subject_key"], row["object_key"]
+        for entry, neighbour in ((subject, obj), (obj, subject)):
+            if entry in weights and neighbour != entry:
+                found.setdefault((entry, neighbour), set()).update(named)
+    return {pair: frozenset(named) for pair, named in found.items()}
+
+
+def relevance(row: Mapping[str, Any], entries: Sequence[EntryEntity], weights: Mapping[str, float],
+              terms: Sequence[str], links: Links | None = None, *, hops: int = 1) -> float:
+    """How relevant one expanded fact is to the question: the best of the paths that reach it.
+
+    A path starts at an entry of weight ``w`` (the top entry's weight is ``top``): a hop-1
+    fact touches the entry; a hop-2 fact touches a neighbour joined to it by hop-1 facts.
+
+    - base: ``w`` at hop 1; at hop 2 ``w`` if the question names the joining relation (it
+      asks through it), else ``w / 2``;
+    - ``+ w / 2`` if the question names the fact's predicate with words the path has not
+      used already (so the neighbour's other facts of the same relation gain nothing);
+    - for each end other than the entry: ``+`` its weight if it is an entry too, else ``+ top``
+      times the share of the question's words its name or type matches.
+    """
+    links = links or {}
+    ends = (row["subject_key"], row["object_key"])
+    own = entries[row["entry_rank"]].key
+    paths: list[tuple[str, str | None, frozenset[str] | None]] = []  # entry, neighbour, terms the link names
+    if int(row["hop"]) == 1:
+        paths.append((own, None, frozenset()))
+    if hops > 1:
+        paths += [(key, end, links[(key, end)]) for key in weights if key not in ends for end in ends
+                  if (key, end) in links]
+        if not paths:  # the joining fact fell out of the database's cut
+            paths.append((own, None, None))
+    named = predicate_terms(row["predicate"], terms) if terms else set()
+    top = max(weights.values())
+    best = 0.0
+    for key, via, used in paths:  # via: the neighbour a hop-2 path goes through
+        w = weights[key]
+        score = w if used is not None and (via is None or used) else w / 2
+        if named - (used or frozenset()):
+            score += w / 2
+        for end, name, kind in ((ends[0], row["subject"], row.get("subject_type")),
+                                (ends[1], row["object"], row.get("object_type"))):
+            if end == key:
+                continue
+            if end in weights:
+                score += weights[end]
+            elif terms:
+                score += top * len(term_matches(name, terms) | term_matches(kind, terms)) / len(terms)
+        best = max(best, score)
+    return best

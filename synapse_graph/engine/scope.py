@@ -1,0 +1,64 @@
+"""A scope's state as a write sees it: its version, counters, stored rules and clock."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from synapse_graph.catalogue import Q
+from synapse_graph.engine.context import Context
+from synapse_graph.engine.io import Op, Read
+from synapse_graph.engine.rows import stored_rules
+from synapse_graph.instants import Instant
+from synapse_graph.models import ScopeRules
+from synapse_graph.rules.timeparse import now_micros
+
+STORE_FORMAT = 3
+"""Format 2: every fact carries its slot. Format 3: candidates are counted apart from believed facts."""
+
+
+@dataclass(frozen=True)
+class ScopeState:
+    """What a write reads first, holding the scope's lock."""
+
+    version: int
+    facts: int
+    """Current believed and disputed records (the ``max_facts`` quota counts them)."""
+    candidates: int
+    entities: int
+    tombstones: int | None
+    """Rejections ever recorded (None in stores older than format 2: not counted)."""
+    format: int | None
+    updated_at: int
+    last_batch: str | None
+    stored: ScopeRules | None
+    """The rules stored with the scope, None if it never stored any."""
+
+    @property
+    def rules(self) -> ScopeRules:
+        """The rules writes obey: the stored ones, else the defaults."""
+        return self.stored or ScopeRules()
+
+    def clock(self) -> Instant:
+        """Now, as this scope's writes record it: never earlier than its last write, so belief time
+        never goes backwards whatever the wall clock does."""
+        return Instant(max(now_micros(), self.updated_at + 1))
+
+
+def state_from_row(row: dict[str, Any]) -> ScopeState:
+    return ScopeState(
+        version=row["version"], facts=row["facts"], candidates=row["candidates"] or 0, entities=row["entities"],
+        tombstones=row["tombstones"], format=row["format"], updated_at=row["updated_at"] or 0,
+        last_batch=row["last_batch"], stored=stored_rules(row),
+    )
+
+
+def read_state(ctx: Context) -> Op[ScopeState]:
+    """The scope's state (version 0 for a scope never written)."""
+    [row] = yield Read(Q.SCOPE_STATE, {"scope": ctx.scope})
+    return state_from_row(row["state"])
+
+
+def lock_init() -> dict[str, Any]:
+    """Parameters of a scope's creation when a write takes its lock first (Neo4j)."""
+    return {"now": Instant(now_micros()), "format": STORE_FORMAT}

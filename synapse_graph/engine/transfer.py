@@ -1,0 +1,389 @@
+"""Export and import: a scope as JSON Lines, and the restore path that accepts exactly that.
+
+An export is a header, the scope's rules, entities, aliases, every fact record (history and
+earlier beliefs included), rejections and the audit log. An import checks every line before
+anything is written and refuses, with an :class:`~synapse_graph.errors.InvalidImportError`
+naming the line, whatever could make the store lie: a record that ends before it starts, an
+alias that points nowhere, an entity key that does not belong to its name, a secret in clear.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from synapse_graph.catalogue import Q
+from synapse_graph.engine import rows
+from synapse_graph.engine.context import Context
+from synapse_graph.engine.inputs import alias_row, entity_row, name, text, trust_state
+from synapse_graph.engine.io import Op, Read
+from synapse_graph.engine.reads import lookup
+from synapse_graph.engine.scope import ScopeState
+from synapse_graph.engine.view import View
+from synapse_graph.engine.writes import Mutation
+from synapse_graph.errors import InvalidImportError, InvalidInputError
+from synapse_graph.instants import Instant, to_iso
+from synapse_graph.models import AuditEntry, ScopeRules
+from synapse_graph.rules.predicates import check_predicate
+from synapse_graph.rules.text import name_key
+from synapse_graph.rules.timeline import Plan, Provenance, Record
+from synapse_graph.rules.timeparse import now_micros, to_micros
+
+EXPORT_FORMAT = "synapse-graph/2"
+READABLE_FORMATS = ("synapse-graph/1", EXPORT_FORMAT)
+"""Format 2 added the scope's rules; a format-1 export imports unchanged."""
+MAX_LINE = 1_000_000
+MAX_CONFIRMATIONS = 10**9
+CLOCK_SKEW_US = 300 * 1_000_000
+"""An imported belief time may be this far ahead of the importing machine's clock (clocks differ)."""
+_FACT_FIELDS = ("id", "subject", "predicate", "object", *rows.TIME_FIELDS, "confidence", "confirmations",
+                *rows.PROVENANCE_FIELDS, "status", "flag")
+
+
+# -- export ------------------------------------------------------------------------------------------
+
+
+def export(ctx: Context) -> Op[list[str]]:
+    """The scope as JSON Lines."""
+    params = {"scope": ctx.scope}
+    [state] = yield Read(Q.SCOPE_STATE, params)
+    stored = rows.stored_rules(state["state"])
+    lines = [_json({"kind": "header", "format": EXPORT_FORMAT, "scope": ctx.scope})]
+    if stored is not None:
+        lines.append(_json({"kind": "rules", **rows.rules_params(stored)}))
+    for row in (yield Read(Q.EXPORT_ENTITIES, params)):
+        lines.append(_json({"kind": "entity", **rows.entity(row["entity"]).model_dump(mode="json")}))
+    for row in (yield Read(Q.EXPORT_ALIASES, params)):
+        lines.append(_json({"kind": "alias", **row}))
+    for row in (yield Read(Q.EXPORT_FACTS, params)):
+        lines.append(_json({"kind": "fact", **fact_line(rows.record(row["fact"]))}))
+    for row in (yield Read(Q.EXPORT_TOMBSTONES, params)):
+        lines.append(_json({"kind": "rejection", **row, "rejected_at": to_iso(row["rejected_at"])}))
+    for row in (yield Read(Q.AUDIT_LOG, {**params, "entities": None, "limit": 10**9})):
+        lines.append(_json({"kind": "audit", **rows.audit(row["entry"]).model_dump(mode="json")}))
+    return lines
+
+
+def fact_line(record: Record) -> dict[str, Any]:
+    """A record as an export line (entities by key, instants in ISO-8601 with microseconds)."""
+    return {
+        "id": record.id, "subject": record.subject, "predicate": record.predicate, "object": record.object,
+        **{k: None if getattr(record, k) is None else to_iso(getattr(record, k)) for k in rows.TIME_FIELDS},
+        "confidence": record.confidence, "confirmations": record.confirmations,
+        **{k: getattr(record.provenance, k) for k in rows.PROVENANCE_FIELDS},
+        "status": record.status, "flag": record.flag,
+    }
+
+
+def _json(value: Mapping[str, Any]) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+# -- import: reading and checking the lines ------------------------------------------------------------
+
+
+@dataclass
+class ImportFile:
+    """Everything an import writes, checked line by line."""
+
+    rules: ScopeRules | None = None
+    entities: dict[str, dict[str, Any]] = field(default_factory=dict)
+    aliases: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    records: list[tuple[int, Record]] = field(default_factory=list)
+    tombstones: list[dict[str, Any]] = field(default_factory=list)
+    audit: list[dict[str, Any]] = field(default_factory=list)
+
+
+def read_lines(ctx: Context, lines: Iterable[str]) -> ImportFile:
+    """Check every line of an export; raises :class:`InvalidImportError` naming the first bad line."""
+    found = ImportFile()
+    seen_header = False
+    now = now_micros()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            item = _line(line)
+            kind = item.pop("kind", None)
+            if not seen_header:
+                _header(kind, item)
+                seen_header = True
+                continue
+            if kind == "rules":
+                found.rules = _rules(item)
+            elif kind == "entity":
+                row = _entity(ctx, item)
+                if row["key"] in found.entities:
+                    raise InvalidInputError(f"entity {row['key'][:70]!r} appears twice")
+                found.entities[row["key"]] = row
+            elif kind == "alias":
+                found.aliases.append((number, _alias(ctx, item)))
+            elif kind == "fact":
+                found.records.append((number, _record(ctx, item, now)))
+            elif kind == "rejection":
+                found.tombstones.append(_rejection(ctx, item, now))
+            elif kind == "audit":
+                found.audit.append(_audit(ctx, item, now))
+            else:
+                raise InvalidInputError(f"unknown kind {kind!r}; an export has header, rules, entity, alias, fact, "
+                                        "rejection and audit lines")
+        except InvalidImportError:
+            raise
+        except (InvalidInputError, KeyError, TypeError, ValueError) as exc:
+            raise InvalidImportError(f"not a valid export line: {_reason(exc)}", number) from exc
+    if not seen_header:
+        raise InvalidImportError("the input holds no export: it is empty, or has no header line; nothing was "
+                                 "written")
+    return found
+
+
+def _reason(exc: Exception) -> str:
+    return f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
+
+
+def _line(line: str) -> dict[str, Any]:
+    if len(line) > MAX_LINE:
+        raise InvalidInputError(f"the line is {len(line)} characters long; an export line is at most {MAX_LINE}")
+    try:
+        item = json.loads(line)
+    except RecursionError:
+        raise InvalidInputError("the line nests JSON too deeply to be an export line") from None
+    except json.JSONDecodeError as exc:
+        raise InvalidInputError(f"not JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(item, dict):
+        raise InvalidInputError("an export line is a JSON object")
+    return item
+
+
+def _header(kind: object, item: Mapping[str, Any]) -> None:
+    if kind != "header":
+        raise InvalidInputError("the first line of an export is its header ({\"kind\": \"header\", ...})")
+    if item.get("format") not in READABLE_FORMATS:
+        raise InvalidInputError(f"unknown export format {item.get('format')!r}; this version reads "
+                                f"{', '.join(READABLE_FORMATS)}")
+
+
+def _only(item: Mapping[str, Any], allowed: Iterable[str]) -> None:
+    extra = sorted(set(item) - set(allowed))
+    if extra:
+        raise InvalidInputError(f"unexpected field {extra[0][:40]!r}")
+
+
+def _rules(item: dict[str, Any]) -> ScopeRules:
+    try:
+        return ScopeRules(**{**item, "single_valued": frozenset(check_predicate(p) for p in item["single_valued"])})
+    except ValueError as exc:
+        raise InvalidInputError(f"invalid rules: {exc}") from None
+
+
+def _exact_name(ctx: Context, raw: object, field: str) -> str:
+    """A stored name as exported: it must pass the name rules unchanged (normalised, no secret in clear)."""
+    checked = name(ctx, raw, field)
+    if checked.display != raw:
+        raise InvalidInputError(f"{field} {str(raw)[:70]!r} is not a name as the store keeps it (it holds a secret "
+                                "in clear, or is not normalised)")
+    return checked.display
+
+
+def _key_of(ctx: Context, item: Mapping[str, Any], field: str = "name") -> tuple[str, str]:
+    display = _exact_name(ctx, item[field], field)
+    key = name_key(display)
+    if item.get("key", key) != key:
+        raise InvalidInputError(f"key {str(item.get('key'))[:70]!r} is not the key of name {display[:70]!r} "
+                                f"(expected {key[:70]!r})")
+    return display, key
+
+
+def _time(item: Mapping[str, Any], field: str, now: int, *, required: bool = True, future: bool = False
+          ) -> Instant | None:
+    value = item.get(field)
+    if value is None:
+        if required:
+            raise InvalidInputError(f"{field} is missing")
+        return None
+    if not isinstance(value, str):
+        raise InvalidInputError(f"{field} must be an ISO-8601 string")
+    micros = to_micros(value, field=field)
+    if not future and micros > now + CLOCK_SKEW_US:
+        raise InvalidInputError(f"{field} {value} is in the future: a belief cannot be recorded after the import")
+    return Instant(micros)
+
+
+def _entity(ctx: Context, item: Mapping[str, Any]) -> dict[str, Any]:
+    _only(item, ("name", "key", "aliases", "type", "created_at", "updated_at"))
+    display, key = _key_of(ctx, item)
+    now = now_micros()
+    created_at = _time(item, "created_at", now)
+    assert created_at is not None  # required
+    row = entity_row(key, display, text(ctx, item.get("type"), "entity type", 64), created_at)
+    row["updated_at"] = _time(item, "updated_at", now)
+    aliases = item.get("aliases") or []
+    if not isinstance(aliases, list):
+        raise InvalidInputError("aliases must be a list of names")
+    row["aliases"] = [_exact_name(ctx, a, "alias") for a in aliases]
+    return row
+
+
+def _alias(ctx: Context, item: Mapping[str, Any]) -> dict[str, Any]:
+    _only(item, ("key", "name", "target"))
+    display, key = _key_of(ctx, item)
+    target = item["target"]
+    if not isinstance(target, str) or not target:
+        raise InvalidInputError("an alias needs the key of its entity as target")
+    if target == key:
+        raise InvalidInputError(f"alias {key[:70]!r} points to itself")
+    return alias_row(key, display, target)
+
+
+def _record(ctx: Context, item: Mapping[str, Any], now: int) -> Record:
+    _only(item, _FACT_FIELDS)
+    record_id = item["id"]
+    if not isinstance(record_id, str) or not record_id.isalnum() or len(record_id) > 64:
+        raise InvalidInputError(f"fact id {str(record_id)[:70]!r} is not an export id")
+    valid_at = _time(item, "valid_at", now, future=True)
+    invalid_at = _time(item, "invalid_at", now, required=False, future=True)
+    recorded_at = _time(item, "recorded_at", now)
+    expired_at = _time(item, "expired_at", now, required=False)
+    assert valid_at is not None and recorded_at is not None  # required
+    if invalid_at is not None and invalid_at <= valid_at:
+        raise InvalidInputError("invalid_at must be after valid_at (validity is [valid_at, invalid_at))")
+    if expired_at is not None and expired_at < recorded_at:
+        raise InvalidInputError("expired_at is before recorded_at: a belief cannot end before it began")
+    confidence = item["confidence"]
+    if isinstance(confidence, bool) or not isinstance(confidence, int | float) or not math.isfinite(confidence) \
+            or not 0.0 <= confidence <= 1.0:
+        raise InvalidInputError(f"confidence must be a number between 0 and 1, got {confidence!r}")
+    confirmations = item["confirmations"]
+    if isinstance(confirmations, bool) or not isinstance(confirmations, int) \
+            or not 1 <= confirmations <= MAX_CONFIRMATIONS:
+        raise InvalidInputError(f"confirmations must be a whole number from 1 to {MAX_CONFIRMATIONS}, "
+                                f"got {str(confirmations)[:40]}")
+    for end in ("subject", "object"):
+        if not isinstance(item[end], str) or not item[end]:
+            raise InvalidInputError(f"{end} must be an entity key")
+    return Record(
+        id=record_id, subject=item["subject"], predicate=check_predicate(item["predicate"]), object=item["object"],
+        valid_at=valid_at, invalid_at=invalid_at, recorded_at=recorded_at, expired_at=expired_at,
+        status=trust_state(item.get("status")), flag=text(ctx, item.get("flag"), "flag", 600),
+        confidence=float(confidence), confirmations=confirmations,
+        provenance=Provenance(
+            source=text(ctx, item.get("source"), "source"), client=text(ctx, item.get("client"), "client"),
+            model=text(ctx, item.get("model"), "model", 200), session=text(ctx, item.get("session"), "session", 200)),
+    )
+
+
+def _rejection(ctx: Context, item: Mapping[str, Any], now: int) -> dict[str, Any]:
+    _only(item, ("subject", "predicate", "object", "reason", "rejected_at", "by"))
+    for end in ("subject", "object"):
+        if not isinstance(item[end], str) or not item[end]:
+            raise InvalidInputError(f"{end} must be an entity key")
+    return {"scope": ctx.scope, "subject": item["subject"], "predicate": check_predicate(item["predicate"]),
+            "object": item["object"], "reason": text(ctx, item["reason"], "reason", 500),
+            "rejected_at": _time(item, "rejected_at", now), "by": text(ctx, item.get("by"), "by", 200)}
+
+
+def _audit(ctx: Context, item: dict[str, Any], now: int) -> dict[str, Any]:
+    entry = AuditEntry.model_validate(item)
+    if to_micros(entry.at) > now + CLOCK_SKEW_US:
+        raise InvalidInputError(f"audit entry at {entry.at.isoformat()} is in the future")
+    checked = {name: text(ctx, getattr(entry, name), name, 200) for name in ("client", "source", "model", "session")}
+    detail = text(ctx, json.dumps(entry.detail, sort_keys=True, ensure_ascii=False), "audit detail", 100_000) or "{}"
+    try:
+        json.loads(detail)
+    except json.JSONDecodeError:
+        raise InvalidInputError("the audit entry's detail holds a secret that cannot be redacted in place") from None
+    if len(entry.entities) > 100_000 or len(entry.facts) > 1_000_000:
+        raise InvalidInputError("an audit entry names at most 100000 entities and 1000000 facts")
+    for listed in (*entry.entities, *entry.facts, *entry.secrets):
+        text(ctx, listed, "audit entry list item", 1_000)
+    return {**entry.model_dump(), **checked, "action": text(ctx, entry.action, "action", 64),
+            "id": text(ctx, entry.id, "audit id", 64), "scope": ctx.scope, "at": Instant(to_micros(entry.at)),
+            "detail": detail}
+
+
+# -- import: writing -------------------------------------------------------------------------------------
+
+
+def import_names(ctx: Context, state: ScopeState, file: ImportFile, view: View) -> Op[Mutation]:
+    """The import's first write: rules (into a scope without any), entities, aliases, rejections and the
+    audit log (into a scope never written). Checks that every alias and record refers to entities the
+    file or the scope holds, before anything is written."""
+    file_keys = set(file.entities)
+    referenced = {k for _, r in file.records for k in (r.subject, r.object)}
+    asked = referenced | {a["target"] for _, a in file.aliases} | {a["key"] for _, a in file.aliases} | file_keys
+    known = yield from lookup(ctx, asked)
+    in_scope_entities = {k for k, target in known.items() if k == target}
+    for number, alias in file.aliases:
+        if alias["target"] not in file_keys and alias["target"] not in in_scope_entities:
+            raise InvalidImportError(f"alias {alias['key'][:70]!r} points to entity {alias['target'][:70]!r}, "
+                                     "which neither the file nor the scope holds; nothing was written", number)
+        if alias["key"] in file_keys or alias["key"] in in_scope_entities:
+            raise InvalidImportError(f"alias {alias['key'][:70]!r} is also an entity; a name resolves one way "
+                                     "only; nothing was written", number)
+        if known.get(alias["key"], alias["target"]) != alias["target"]:
+            raise InvalidImportError(f"alias {alias['key'][:70]!r} already names {known[alias['key']][:70]!r} in "
+                                     "this scope; nothing was written", number)
+    aliases_in_file = {a["key"] for _, a in file.aliases}
+    for number, record in file.records:
+        for end in (record.subject, record.object):
+            if end not in file_keys and end not in known and end not in aliases_in_file:
+                raise InvalidImportError(f"fact {record.id} refers to entity {end[:70]!r}, which neither the file "
+                                         "nor the scope holds; add its entity line. Nothing was written", number)
+    view.entities.created.update({k: e for k, e in file.entities.items() if k not in known})
+    view.entities.aliases += [a for _, a in file.aliases if known.get(a["key"]) != a["target"]]
+    fresh = state.version == 0
+    return Mutation.of(view, "import", Provenance(client=ctx.client),
+                       rules=file.rules if state.stored is None else None,
+                       tombstones=file.tombstones if fresh else [], imported_audit=file.audit if fresh else [])
+
+
+def import_records(ctx: Context, chunk: list[Record], view: View) -> Op[Mutation]:
+    """One chunk of records; records whose id the scope already holds are skipped (importing twice
+    changes nothing), and a key that is an alias in this scope stands for its entity."""
+    existing = {row["id"] for row in (yield Read(Q.EXISTING_IDS, {"scope": ctx.scope, "ids": [r.id for r in chunk]}))}
+    fresh = [r for r in chunk if r.id not in existing]
+    keys = yield from lookup(ctx, {k for r in fresh for k in (r.subject, r.object)})
+    lost = sorted({k for r in fresh for k in (r.subject, r.object)} - set(keys))
+    if lost:
+        raise InvalidImportError(f"entities {lost[:3]} were removed from scope {ctx.scope!r} during the import; "
+                                 "import the file again")
+    plan = Plan(creates=[replace(r, subject=keys[r.subject], object=keys[r.object]) for r in fresh])
+    plan.created = len(plan.creates)
+    view.add(plan)
+    return Mutation.of(view, "import", Provenance(client=ctx.client))
+
+
+def import_chunks(ctx: Context, source: Iterable[str] | str | os.PathLike[str], batch_size: int
+                  ) -> tuple[ImportFile, list[list[Record]]]:
+    """Read and check a whole import, then cut its records into chunks of one transaction each."""
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise InvalidInputError(f"batch_size must be a positive integer, got {batch_size!r}")
+    file = read_lines(ctx, lines_of(source))
+    records = [record for _, record in file.records]
+    return file, [records[i:i + batch_size] for i in range(0, len(records), batch_size)]
+
+
+def lines_of(source: Iterable[str] | str | os.PathLike[str]) -> Iterator[str]:
+    """Lines of an import source: an iterable of strings, or a path to a file."""
+    if isinstance(source, str | os.PathLike):
+        path = Path(source)
+        try:
+            with path.open(encoding="utf-8") as handle:
+                yield from (line.rstrip("\n") for line in handle)
+        except FileNotFoundError:
+            raise InvalidImportError(f"no file {str(path)[:200]!r} to import; give the path of an export") from None
+        except IsADirectoryError:
+            raise InvalidImportError(f"{str(path)[:200]!r} is a folder; give the path of an export file") from None
+        except UnicodeDecodeError as exc:
+            raise InvalidImportError(f"{str(path)[:200]!r} is not UTF-8 text (byte {exc.start}); an export is "
+                                     "JSON Lines") from None
+        return
+    for line in source:
+        if not isinstance(line, str):
+            raise InvalidImportError(f"import lines must be strings, got {type(line).__name__}")
+        yield line

@@ -1,0 +1,82 @@
+"""Trust: review of candidates (approve, reject), feedback on facts, and reading the audit log."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from synapse_graph.catalogue import Q
+from synapse_graph.engine import rows
+from synapse_graph.engine.context import Context
+from synapse_graph.engine.io import Op, Read
+from synapse_graph.engine.view import View
+from synapse_graph.engine.writes import Mutation
+from synapse_graph.errors import InvalidInputError, NotFoundError
+from synapse_graph.instants import Instant
+from synapse_graph.models import AuditEntry, Fact
+from synapse_graph.rules.timeline import Provenance, Record, TimelinePlanner, Write
+from synapse_graph.rules.timeparse import now_micros
+from synapse_graph.rules.trust import TIMELINE_STATES, Verdict, after_feedback
+
+
+def record_by_id(ctx: Context, fact_id: str) -> Op[tuple[Record, Fact]]:
+    """A current record by id, as the planner and as the user see it."""
+    found = yield Read(Q.RECORD_BY_ID, {"scope": ctx.scope, "id": fact_id})
+    if not found:
+        raise NotFoundError(f"no current fact with id {fact_id!r} in scope {ctx.scope!r}; it may have been "
+                            "superseded (its successor has a new id) or purged: read the facts again")
+    return rows.record(found[0]["fact"]), rows.fact(found[0]["fact"])
+
+
+def _candidate(ctx: Context, fact_id: str) -> Op[Record]:
+    record, _ = yield from record_by_id(ctx, fact_id)
+    if record.status != "candidate":
+        raise InvalidInputError(f"fact {fact_id!r} is {record.status}, not a candidate waiting for review")
+    return record
+
+
+def approve(view: View, fact_id: str) -> Op[Mutation]:
+    """Believe a candidate: it joins its timeline as if written now (closing single-valued values)."""
+    record = yield from _candidate(view.ctx, fact_id)
+    current = yield from view.current([(record.subject, record.predicate, None, None)], TIMELINE_STATES)
+    planner = TimelinePlanner(current, now=view.now)
+    planner.add(Write(
+        subject=record.subject, predicate=record.predicate, object=record.object, valid_at=record.valid_at,
+        invalid_at=record.invalid_at, confidence=record.confidence, provenance=record.provenance,
+        single_valued=record.predicate in view.state.rules.single_valued,
+    ))
+    plan = planner.plan()
+    plan.expires.append(record)
+    view.add(plan)
+    return Mutation.of(view, "approve", record.provenance)
+
+
+def reject(view: View, fact_id: str, reason: str) -> Op[Mutation]:
+    """Refuse a candidate and leave a tombstone: the same fact written again comes back as a flagged candidate."""
+    record = yield from _candidate(view.ctx, fact_id)
+    view.plan.expires.append(record)
+    tombstone = {"scope": view.ctx.scope, "subject": record.subject, "predicate": record.predicate,
+                 "object": record.object, "reason": reason, "rejected_at": view.now, "by": view.ctx.client}
+    return Mutation.of(view, "reject", Provenance(client=view.ctx.client), tombstones=[tombstone])
+
+
+def feedback(view: View, fact_id: str, verdict: Verdict) -> Op[tuple[Mutation, str]]:
+    """Raise or lower a fact's confidence; stale or wrong mark it disputed. Returns the mutation and the id."""
+    record, _ = yield from record_by_id(view.ctx, fact_id)
+    confidence, status = after_feedback(record.confidence, record.status, verdict)
+    view.plan.updates.append(replace(record, confidence=confidence, status=status))  # type: ignore[arg-type]
+    mutation = Mutation.of(view, f"feedback:{verdict}", Provenance(client=view.ctx.client), before=[record])
+    return mutation, fact_id
+
+
+def pending(ctx: Context, limit: int) -> Op[list[Fact]]:
+    """Candidates waiting for review, oldest first."""
+    found = yield Read(Q.FACTS_IN_SCOPE, {
+        "scope": ctx.scope, "predicate": None, "as_of": None, "history": True, "now": Instant(now_micros()),
+        "known_at": None, "statuses": ["candidate"], "limit": limit})
+    return [rows.fact(row["fact"]) for row in found]
+
+
+def audit(ctx: Context, entity_keys: list[str] | None, limit: int) -> Op[list[AuditEntry]]:
+    """The audit log, newest first; with keys, only the entries that touched one of them."""
+    found = yield Read(Q.AUDIT_LOG, {"scope": ctx.scope, "entities": entity_keys, "limit": limit})
+    return [rows.audit(row["entry"]) for row in found]

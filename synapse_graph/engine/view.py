@@ -1,0 +1,151 @@
+"""The store as a write in progress sees it: what the database holds, with the write's pending changes on top.
+
+One write (an upsert with ``SAME_AS`` triples, an alias merge, an import chunk) is planned in
+steps that each read the store, and applied by one statement at the end. The view answers
+each step's reads as if the earlier steps were already applied: a merged-away entity's name
+resolves to its target, a record the write created is current, one it expired is not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from synapse_graph.catalogue import Q
+from synapse_graph.engine import rows
+from synapse_graph.engine.context import Context
+from synapse_graph.engine.inputs import Name, alias_row, entity_row, text
+from synapse_graph.engine.io import Op, Read
+from synapse_graph.engine.scope import ScopeState
+from synapse_graph.instants import Instant
+from synapse_graph.rules.slots import fact_slot
+from synapse_graph.rules.timeline import Plan, Record, end_of
+
+SlotKey = tuple[str, str, str | None, int | None]
+"""(subject key, predicate, object key or None for every object, since: leave out records that ended before)."""
+
+
+@dataclass
+class EntityChanges:
+    """What a write changes besides fact records: entities created, aliases, merges."""
+
+    created: dict[str, dict[str, Any]] = field(default_factory=dict)
+    aliases: list[dict[str, Any]] = field(default_factory=list)
+    alias_names: dict[str, list[str]] = field(default_factory=dict)
+    merged: dict[str, str] = field(default_factory=dict)
+    """Entities merged away (key -> the entity they were merged into): deleted, their aliases and
+    rejections retargeted."""
+    removed: list[Record] = field(default_factory=list)
+    """Current records deleted with the merged-away entities (their copies are created on the target)."""
+
+
+class View:
+    """Reads of one write in progress, answered from the store and the write's pending changes."""
+
+    def __init__(self, ctx: Context, state: ScopeState, now: Instant) -> None:
+        self.ctx, self.state, self.now = ctx, state, now
+        self.plan = Plan()
+        self.entities = EntityChanges()
+        self._aliases: dict[str, str] = {}  # pending alias key -> target
+
+    # -- names ---------------------------------------------------------------------------------------
+
+    def lookup(self, names: Iterable[Name]) -> Op[dict[str, str]]:
+        """Canonical entity key of each name that exists (aliases and pending merges resolved)."""
+        keys = sorted({n.key for n in names})
+        found: dict[str, str] = {}
+        stored = [k for k in keys if k not in self._aliases and k not in self.entities.created]
+        if stored:
+            [row] = yield Read(Q.RESOLVE_KEYS, {"scope": self.ctx.scope, "keys": stored})
+            found.update({key: key for key in row["entities"]})
+            found.update({a["key"]: a["target"] for a in row["aliases"]})
+        found.update({k: self._aliases[k] for k in keys if k in self._aliases})
+        found.update({k: k for k in keys if k in self.entities.created})
+        return {key: self.canonical(target) for key, target in found.items()}
+
+    def canonical(self, key: str) -> str:
+        """Follow pending merges to the entity a key stands for now."""
+        seen = set()
+        while key in self.entities.merged and key not in seen:
+            seen.add(key)
+            key = self.entities.merged[key]
+        return key
+
+    def resolve(self, names: Iterable[Name], types: Mapping[str, str | None] | None = None) -> Op[dict[str, str]]:
+        """Canonical key of each name; names never seen become new entities of this write."""
+        by_key = {n.key: n for n in names}
+        canonical = yield from self.lookup(by_key.values())
+        for key, name in by_key.items():
+            if key not in canonical:
+                canonical[key] = key
+                kind = (types or {}).get(key)
+                self.entities.created[key] = entity_row(
+                    key, name.display, None if kind is None else text(self.ctx, kind, "entity type", 64), self.now)
+        return canonical
+
+    def add_alias(self, key: str, display: str, target: str) -> None:
+        self.entities.aliases.append(alias_row(key, display, target))
+        self.entities.alias_names.setdefault(target, []).append(display)
+        self._aliases[key] = target
+
+    def merge(self, source: str, target: str, name: str, aliases: list[str], plan: Plan, removed: list[Record]
+              ) -> None:
+        """Record that entity ``source`` (called ``name``, with ``aliases``) is merged into ``target`` by
+        ``plan``: its name becomes an alias of the target, and so do its aliases."""
+        self.entities.merged[source] = target
+        for key, target_key in list(self._aliases.items()):
+            if target_key == source:
+                self._aliases[key] = target
+        self.entities.aliases.append(alias_row(source, name, target))
+        self._aliases[source] = target
+        self.entities.alias_names.setdefault(target, []).extend([name, *aliases])
+        self.entities.removed += removed
+        self.add(plan)
+
+    # -- records -------------------------------------------------------------------------------------
+
+    def add(self, plan: Plan) -> None:
+        self.plan.then(plan, now=self.now)
+
+    def _pending(self, records: Iterable[Record]) -> list[Record]:
+        """Stored records as this write has left them so far (expired ones out, updated ones updated)."""
+        expired = {r.id for r in self.plan.expires} | {r.id for r in self.entities.removed}
+        updated = {r.id: r for r in self.plan.updates}
+        return [updated.get(r.id, r) for r in records if r.id not in expired]
+
+    def current(self, keys: Iterable[SlotKey], statuses: Iterable[str]) -> Op[list[Record]]:
+        """Current records of the keys in the given trust states, the write's own creations included."""
+        wanted = list(keys)
+        allowed = tuple(statuses)
+        fresh = self.entities.created.keys()  # entities this write creates have no stored records
+        params = [{"slot": fact_slot(self.ctx.scope, s, p), "subject": s, "predicate": p, "object": o,
+                   "since_at": None if t is None else Instant(t)} for s, p, o, t in wanted
+                  if s not in fresh and o not in fresh]
+        stored: list[Record] = []
+        if params:
+            [found] = yield Read(Q.CURRENT_RECORDS, {"scope": self.ctx.scope, "statuses": list(allowed),
+                                                     "keys": params})
+            unique = {row["id"]: row for row in found["records"]}  # a record can answer two keys of one slot
+            stored = [rows.record(row) for row in unique.values()]
+        pending = [c for c in self.plan.creates if c.expired_at is None and c.status in allowed
+                   and any(_answers(c, key) for key in wanted)]
+        return self._pending(stored) + pending
+
+    def entity_records(self, key: str) -> Op[list[Record]]:
+        """Every record touching an entity, history included, as this write has left them so far."""
+        found = yield Read(Q.ENTITY_RECORDS, {"scope": self.ctx.scope, "key": key})
+        stored = [rows.record(row["fact"]) for row in found]
+        expired = {r.id for r in self.plan.expires}
+        updated = {r.id: r for r in self.plan.updates}
+        moved = {r.id for r in self.entities.removed}
+        own = [replace(updated.get(r.id, r), expired_at=self.now) if r.id in expired else updated.get(r.id, r)
+               for r in stored if r.id not in moved]
+        pending = [c for c in self.plan.creates if key in (c.subject, c.object)]
+        return own + pending
+
+
+def _answers(record: Record, key: SlotKey) -> bool:
+    subject, predicate, obj, since = key
+    return (record.subject == subject and record.predicate == predicate and (obj is None or record.object == obj)
+            and (since is None or end_of(record.invalid_at) >= since))

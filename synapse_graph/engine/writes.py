@@ -1,0 +1,168 @@
+"""The write engine: a planned mutation is checked against the scope's quotas and applied with its
+audit entry by one statement, under the scope's lock (see :func:`synapse_graph.engine.io.run_write`).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from synapse_graph.catalogue import Q
+from synapse_graph.engine.context import Context
+from synapse_graph.engine.io import Embed, Op, PlanOutdated, Write
+from synapse_graph.engine.rows import rules_params
+from synapse_graph.engine.scope import STORE_FORMAT, ScopeState
+from synapse_graph.engine.view import EntityChanges, View
+from synapse_graph.errors import QuotaExceededError
+from synapse_graph.instants import Instant, optional
+from synapse_graph.models import ScopeRules
+from synapse_graph.rules.slots import fact_slot
+from synapse_graph.rules.timeline import Plan, Provenance, Record
+from synapse_graph.rules.trust import audit_detail
+
+
+@dataclass
+class Mutation:
+    """Everything one write changes; applied by one statement, all or nothing."""
+
+    action: str
+    """What the audit log calls it: upsert, retract, alias, approve, reject, feedback:<verdict>, import, rules."""
+    provenance: Provenance
+    plan: Plan = field(default_factory=Plan)
+    entities: EntityChanges = field(default_factory=EntityChanges)
+    tombstones: list[dict[str, Any]] = field(default_factory=list)
+    rules: ScopeRules | None = None
+    """New rules to store with the scope."""
+    imported_audit: list[dict[str, Any]] = field(default_factory=list)
+    secrets: frozenset[str] = frozenset()
+    before: list[Record] = field(default_factory=list)
+    """Records as they were before an in-place update (their old values go into the audit entry)."""
+    detail: dict[str, Any] = field(default_factory=dict)
+    """What else the audit entry says about this action."""
+
+    @classmethod
+    def of(cls, view: View, action: str, provenance: Provenance, **more: Any) -> Mutation:
+        """The mutation a view has collected."""
+        return cls(action=action, provenance=provenance, plan=view.plan, entities=view.entities, **more)
+
+    def is_empty(self) -> bool:
+        e = self.entities
+        return self.plan.is_empty() and self.rules is None and not (
+            e.created or e.aliases or e.merged or self.tombstones or self.imported_audit)
+
+    def deltas(self) -> tuple[int, int]:
+        """Change in the scope's (believed and disputed records, candidates)."""
+        facts = candidates = 0
+        for record in self.plan.creates:
+            if record.expired_at is None:
+                facts, candidates = (facts, candidates + 1) if record.status == "candidate" else (facts + 1, candidates)
+        for record in (*self.plan.expires, *self.entities.removed):
+            facts, candidates = (facts, candidates - 1) if record.status == "candidate" else (facts - 1, candidates)
+        return facts, candidates
+
+
+def check_quotas(scope: str, state: ScopeState, mutation: Mutation) -> None:
+    """Refuse a mutation that takes the scope over one of its quotas (the stored rules)."""
+    rules = mutation.rules or state.rules
+    facts, candidates = mutation.deltas()
+    if facts > 0 and state.facts + facts > rules.max_facts:
+        raise QuotaExceededError(
+            f"scope {scope!r} would hold {state.facts + facts} facts, over its quota of {rules.max_facts} "
+            f"({state.facts} now, +{facts} in this write); nothing was written. The quota counts every believed "
+            "record, history included (retracting a fact keeps it in history): purge what you no longer need "
+            "with purge(entity), or raise the quota with set_rules(max_facts=...).")
+    if candidates > 0 and state.candidates + candidates > rules.max_candidates:
+        raise QuotaExceededError(
+            f"scope {scope!r} would hold {state.candidates + candidates} candidates waiting for review, over "
+            f"its quota of {rules.max_candidates} ({state.candidates} now, +{candidates} in this write); nothing "
+            "was written. Review them (pending(), then approve or reject), or raise the quota with "
+            "set_rules(max_candidates=...).")
+    added = len(mutation.entities.created) - len(mutation.entities.merged)
+    if mutation.entities.created and state.entities + added > rules.max_entities:
+        raise QuotaExceededError(
+            f"scope {scope!r} would hold {state.entities + added} entities, over its quota of {rules.max_entities} "
+            f"({state.entities} now, +{len(mutation.entities.created)} in this write); nothing was written. "
+            "Purge entities you no longer need with purge(entity), or raise the quota with "
+            "set_rules(max_entities=...).")
+
+
+def record_props(scope: str, record: Record) -> dict[str, Any]:
+    """A record as the properties of its FACT relationship (absent values left out)."""
+    props: dict[str, Any] = {
+        "id": record.id, "scope": scope, "slot": fact_slot(scope, record.subject, record.predicate),
+        "predicate": record.predicate,
+        "valid_at": Instant(record.valid_at), "invalid_at": optional(record.invalid_at),
+        "recorded_at": Instant(record.recorded_at), "expired_at": optional(record.expired_at),
+        "confidence": record.confidence, "confirmations": record.confirmations,
+        **{f.name: getattr(record.provenance, f.name) for f in fields(Provenance)},
+        "status": record.status, "flag": record.flag,
+    }
+    return {k: v for k, v in props.items() if v is not None}
+
+
+def audit_entry(ctx: Context, mutation: Mutation, now: Instant) -> dict[str, Any]:
+    """The audit log's entry for a mutation: who, when, what it touched, the records it created and expired."""
+    plan, changes = mutation.plan, mutation.entities
+    records = (*plan.creates, *plan.expires, *plan.updates)
+    touched = {k for r in records for k in (r.subject, r.object)}
+    touched.update(changes.created, changes.merged, changes.merged.values(),
+                   *((a["key"], a["target"]) for a in changes.aliases),
+                   *((t["subject"], t["object"]) for t in mutation.tombstones))
+    detail = audit_detail(
+        plan, mutation.before,
+        entities_created=sorted(changes.created), entities_merged=[{"from": k, "into": v} for k, v in
+                                                                   sorted(changes.merged.items())],
+        aliases=[{"alias": a["key"], "of": a["target"]} for a in changes.aliases],
+        rejected=[{k: t[k] for k in ("subject", "predicate", "object", "reason")} for t in mutation.tombstones],
+        **mutation.detail,
+    )
+    written_by = mutation.provenance
+    return {
+        "id": uuid.uuid4().hex, "scope": ctx.scope, "at": now, "action": mutation.action,
+        "client": written_by.client or ctx.client, "source": written_by.source, "model": written_by.model,
+        "session": written_by.session, "entities": sorted(touched), "facts": sorted({r.id for r in records}),
+        "detail": json.dumps(detail, sort_keys=True), "secrets": sorted(mutation.secrets),
+    }
+
+
+def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> Op[None]:
+    """Check the quotas and apply a mutation with its audit entry; nothing is written if a check fails."""
+    if mutation.is_empty():
+        return
+    check_quotas(ctx.scope, state, mutation)
+    facts, candidates = mutation.deltas()
+    plan, changes = mutation.plan, mutation.entities
+    params = {
+        "scope": ctx.scope, "format": STORE_FORMAT, "version": state.version, "batch": uuid.uuid4().hex,
+        "now": now, "fact_delta": facts, "candidate_delta": candidates,
+        "entity_delta": len(changes.created) - len(changes.merged),
+        "rules": {} if mutation.rules is None else rules_params(mutation.rules),
+        "entities": list(changes.created.values()),
+        "retarget": [{"from": k, "to": v} for k, v in changes.merged.items()],
+        "aliases": changes.aliases,
+        "alias_names": [{"key": k, "names": v} for k, v in changes.alias_names.items()],
+        "expires": [r.id for r in plan.expires],
+        "updates": [{"id": r.id, "confirmations": r.confirmations, "confidence": r.confidence, "status": r.status}
+                    for r in plan.updates],
+        "creates": [{"subject": r.subject, "object": r.object, "props": record_props(ctx.scope, r)}
+                    for r in plan.creates],
+        "tombstones": mutation.tombstones,
+        "audit": [*mutation.imported_audit, audit_entry(ctx, mutation, now)],
+        "deletes": list(changes.merged),
+    }
+    if not (yield Write(Q.APPLY_PLAN, params)):
+        raise PlanOutdated
+    yield from store_embeddings(ctx, list(changes.created.values()))
+
+
+def store_embeddings(ctx: Context, entities: list[dict[str, Any]]) -> Op[None]:
+    """Embed the names of entities (with the memory's embedder, if it has one) and store the vectors."""
+    if ctx.embedder is None or not entities:
+        return
+    vectors = yield Embed(tuple(e["name"] for e in entities))
+    yield Write(Q.SET_EMBEDDINGS, {
+        "scope": ctx.scope, "model": ctx.embedder,
+        "rows": [{"key": e["key"], "vector": v} for e, v in zip(entities, vectors, strict=True)],
+    })
