@@ -13,7 +13,7 @@ from falkordb import FalkorDB
 
 from synapse_graph.backends.base import Params, Row
 from synapse_graph.backends.embedded import EmbeddedServer
-from synapse_graph.backends.falkordb_params import params_header
+from synapse_graph.backends.falkordb_params import decode_exact_floats, params_header
 from synapse_graph.catalogue import Q, query, statements
 from synapse_graph.errors import BackendError, BackendUnavailableError, ConcurrencyConflictError
 
@@ -147,7 +147,9 @@ class FalkorDBBackend:
     @staticmethod
     def _rows(result: Any) -> list[Row]:
         header = [column[1] if isinstance(column, list | tuple) else column for column in result.header]
-        return [dict(zip(header, row, strict=True)) for row in result.result_set]
+        rows: list[Row] = [dict(zip(header, row, strict=True)) for row in result.result_set]
+        decode_exact_floats(rows)  # floats the parameters sent as text (FalkorDB replies carry 15 digits)
+        return rows
 
     def _retry(self, call: Callable[[], T]) -> T:
         # A FalkorDB query is atomic: a failed one changed nothing, so re-running is safe.
