@@ -103,7 +103,8 @@ BAD_TRIPLES = [
     pytest.param(Triple(subject="Eve", predicate="LIKES", object="Tea", valid_at="13/13/13"), id="bad-time"),
     pytest.param(Triple(subject="Eve", predicate="LIKES", object="Tea", invalid_at="2001-01-01"), id="past-end"),
     pytest.param(("", "LIKES", "Tea"), id="bad-name"),
-    pytest.param(Triple(subject="Eve", predicate="LIKES", object="Tea", confidence=2.0), id="bad-confidence"),
+    # A mapping: Triple(confidence=2.0) itself raises, so the bad value must reach upsert as data.
+    pytest.param({"subject": "Eve", "predicate": "LIKES", "object": "Tea", "confidence": 2.0}, id="bad-confidence"),
     pytest.param(("Eve", "LIKES", "T\x00ea"), id="nul"),
 ]
 

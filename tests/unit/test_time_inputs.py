@@ -35,7 +35,8 @@ def no_warnings() -> Iterator[None]:
 @pytest.mark.parametrize(
     "text",
     ["-44-03-15", "-0001-01-01", "-0044-03-15T12:00:00Z", "−0044-03-15", "+10000-01-01", "-1000", "-44",
-     "+240015", "44 BC", "15 March 44 BCE", "March 15, 44 B.C.", "March 15, -0044", "March 15, -1000", "15 March -2024 10:00"],
+     "+240015", "44 BC", "15 March 44 BCE", "March 15, 44 B.C.", "March 15, -0044", "March 15, -1000",
+     "15 March -2024 10:00"],
 )
 def test_years_before_1_or_signed_are_refused(text: str) -> None:
     with pytest.raises(InvalidTimeError, match=r"sign|before the common era|BCE"):
