@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import numbers
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -10,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError
 
 from synapse_graph.errors import InvalidInputError, InvalidTimeError
+from synapse_graph.rules.numbers import confidence
 
 TimeInput = datetime | date | str | int | float
 """What the API accepts as a time: an aware or naive (= UTC) ``datetime``, a ``date``
@@ -30,35 +30,16 @@ def _time_field(value: object, field: str) -> object:
     raise InvalidTimeError(f"{field}: {_TIME_EXPECTED}, got {type(value).__name__}")
 
 
+def _confidence(value: object) -> float | None:
+    return None if value is None else confidence(value)
+
+
 def _valid_at(value: object) -> object:
     return value if type(value) in _TIME_KINDS else _time_field(value, "valid_at")
 
 
 def _invalid_at(value: object) -> object:
     return value if type(value) in _TIME_KINDS else _time_field(value, "invalid_at")
-
-
-def _confidence_field(value: object) -> float | None:
-    """A float in [0, 1], kept bit for bit; numbers that are no float are taken only if exactly one."""
-    if type(value) is float:
-        number = value
-    elif value is None:
-        return None
-    elif isinstance(value, bool):
-        raise ValueError("a boolean is not a confidence; give a number between 0 and 1, e.g. 0.9")
-    elif isinstance(value, str):
-        raise ValueError("must be a number between 0 and 1, not a string")
-    elif isinstance(value, numbers.Real):  # int, float subclasses, numpy scalars, Fraction
-        number = float(value)
-        if number != value:
-            raise ValueError(f"{value!r} is not exactly a float; pass float(value), a number between 0 and 1")
-    else:
-        raise ValueError(f"must be a number (int or float) between 0 and 1, got {type(value).__name__}")
-    if not math.isfinite(number):
-        raise ValueError(f"must be a finite number between 0 and 1, got {number!r}")
-    if not 0.0 <= number <= 1.0:
-        raise ValueError(f"must be between 0 and 1, got {number!r}")
-    return number
 
 
 _FIELD_ERRORS = {
@@ -111,7 +92,7 @@ class Triple(BaseModel):
     valid_at: Annotated[TimeInput | None, PlainValidator(_valid_at, json_schema_input_type=TimeInput | None)] = None
     invalid_at: Annotated[TimeInput | None, PlainValidator(_invalid_at, json_schema_input_type=TimeInput | None)] = None
     confidence: Annotated[
-        float | None, PlainValidator(_confidence_field, json_schema_input_type=float | None)
+        float | None, PlainValidator(_confidence, json_schema_input_type=float | None)
     ] = None
     subject_type: str | None = None
     object_type: str | None = None
