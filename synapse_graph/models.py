@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import numbers
 from datetime import date, datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError
+
+from synapse_graph.errors import InvalidInputError, InvalidTimeError
+from synapse_graph.rules.numbers import confidence
 
 TrustState = Literal["believed", "candidate", "disputed"]
 """``believed`` (the default), ``candidate`` (recorded, not believed: waiting for review) or
@@ -21,24 +25,102 @@ TimeInput = datetime | date | str | int | float
 """What the API accepts as a time: an aware or naive (= UTC) ``datetime``, a ``date``
 (midnight UTC), an ISO-8601 or other unambiguous string, or epoch seconds."""
 
+_TIME_KINDS = frozenset({str, datetime, date, int, float})
+_TIME_EXPECTED = "expected a datetime, date, ISO-8601 string or epoch seconds (int or float)"
+
+
+def _time_field(value: object, field: str) -> object:
+    """A time is kept as given (the time rules read it when it is written); only its kind is checked."""
+    if type(value) in _TIME_KINDS or value is None:
+        return value
+    if isinstance(value, bool):
+        raise InvalidTimeError(f"{field}: a boolean is not a time; {_TIME_EXPECTED}")
+    if isinstance(value, datetime | date | str | int | float | numbers.Real):
+        return value  # subclasses and numpy scalars: the time rules convert them exactly or refuse them
+    raise InvalidTimeError(f"{field}: {_TIME_EXPECTED}, got {type(value).__name__}")
+
+
+def _confidence(value: object) -> float | None:
+    return None if value is None else confidence(value)
+
+
+def _valid_at(value: object) -> object:
+    return value if type(value) in _TIME_KINDS else _time_field(value, "valid_at")
+
+
+def _invalid_at(value: object) -> object:
+    return value if type(value) in _TIME_KINDS else _time_field(value, "invalid_at")
+
+
+_FIELD_ERRORS = {
+    "missing": "is missing",
+    "string_type": "must be a string",
+}
+
+
+def _triple_error(exc: ValidationError) -> InvalidInputError:
+    """One SynapseError naming every bad field of a Triple, what was wrong, and what to do."""
+    errors = exc.errors(include_url=False)
+    first = (errors[0].get("ctx") or {}).get("error") if len(errors) == 1 else None
+    if isinstance(first, InvalidInputError) and str(first).startswith("Triple "):
+        return first  # raised by __init__ itself, which model_validate calls
+    problems: list[str] = []
+    all_times = True
+    for error in errors:
+        field = ".".join(str(part) for part in error["loc"])[:40]
+        cause = (error.get("ctx") or {}).get("error")
+        all_times = all_times and isinstance(cause, InvalidTimeError)
+        if isinstance(cause, InvalidInputError):
+            problems.append(str(cause))
+        elif isinstance(cause, ValueError):
+            problems.append(f"{field} {cause}")
+        elif error["type"] == "extra_forbidden":
+            problems.append(f"has no field {field!r}; its fields are {', '.join(Triple.model_fields)}")
+        elif error["type"] in _FIELD_ERRORS:
+            got = "" if error["type"] == "missing" else f", got {type(error['input']).__name__}"
+            problems.append(f"{field} {_FIELD_ERRORS[error['type']]}{got}")
+        else:
+            problems.append(f"{field}: {error['msg']}")
+    return (InvalidTimeError if all_times else InvalidInputError)("Triple " + "; ".join(problems))
+
 
 class Triple(BaseModel):
     """A fact to write: ``subject -[predicate]-> object``, optionally with its interval.
+
+    Values are checked, never coerced: a bad one raises :class:`InvalidInputError`
+    (:class:`InvalidTimeError` for a time) naming the field.
 
     Example:
         >>> Triple(subject="Dana", predicate="LIVES_IN", object="Paris", valid_at="2024-03-01")
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
     subject: str
     predicate: str
     object: str
-    valid_at: TimeInput | None = None
-    invalid_at: TimeInput | None = None
-    confidence: float | None = None
+    valid_at: Annotated[TimeInput | None, PlainValidator(_valid_at, json_schema_input_type=TimeInput | None)] = None
+    invalid_at: Annotated[TimeInput | None, PlainValidator(_invalid_at, json_schema_input_type=TimeInput | None)] = None
+    confidence: Annotated[
+        float | None, PlainValidator(_confidence, json_schema_input_type=float | None)
+    ] = None
     subject_type: str | None = None
     object_type: str | None = None
+
+    if not TYPE_CHECKING:  # type checkers keep the keyword signature pydantic derives from the fields
+
+        def __init__(self, /, **data: Any) -> None:
+            try:  # what BaseModel.__init__ does, without its extra call: this is on the hot path of writes
+                self.__pydantic_validator__.validate_python(data, self_instance=self)
+            except ValidationError as exc:
+                raise _triple_error(exc) from exc
+
+        @classmethod
+        def model_validate(cls, obj: Any, **options: Any) -> Triple:
+            try:
+                return super().model_validate(obj, **options)
+            except ValidationError as exc:
+                raise _triple_error(exc) from exc
 
 
 class Fact(BaseModel):

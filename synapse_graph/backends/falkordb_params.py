@@ -4,14 +4,49 @@ FalkorDB takes parameters as Cypher literals in front of the query text. The
 ``falkordb`` client builds that header too; this builder makes the same literals
 (strings double-quoted with ``\\`` and ``"`` escaped, map keys in backticks) in a
 fraction of the time, which matters for batches of thousands of records.
+
+FalkorDB stores doubles exactly but prints them in replies with 15 significant digits
+(``%.15g``: 0.9999999999999999 reads back as 1.0). So a float under one of
+:data:`EXACT_FLOAT_KEYS` that 15 digits cannot carry is sent as its shortest exact text
+(``repr``), and :func:`decode_exact_floats` turns it back into the same float when read.
+Floats 15 digits can carry (0.9, 0.75, 1.0: nearly all) stay numbers in the graph.
 """
 
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
+
+EXACT_FLOAT_KEYS = frozenset({"confidence"})
+"""Property and parameter names whose floats must read back bit for bit."""
+
+
+def exact_float(value: float) -> float | str:
+    """``value`` if a ``%.15g`` reply carries it exactly, else its ``repr`` (read back by float())."""
+    return value if float(f"{value:.15g}") == value else repr(value)
+
+
+def decode_exact_floats(value: Any) -> None:
+    """Turn the texts :func:`exact_float` sent back into floats, in the maps and lists of a reply (in place)."""
+    if value.__class__ is list:
+        for item in value:
+            if item.__class__ in _CONTAINERS:
+                decode_exact_floats(item)
+        return
+    for key in EXACT_FLOAT_KEYS:
+        item = value.get(key)
+        if item.__class__ is str:
+            value[key] = float(item)
+    for item in value.values():
+        if item.__class__ in _CONTAINERS:
+            decode_exact_floats(item)
+
+
+# What replies are made of: the falkordb client returns maps as OrderedDict, rows as dict.
+_CONTAINERS = frozenset({list, dict, OrderedDict})
 
 
 def params_header(params: Mapping[str, Any]) -> str:
@@ -21,7 +56,7 @@ def params_header(params: Mapping[str, Any]) -> str:
     out: list[str] = ["CYPHER "]
     for key, value in params.items():
         out.append(f"{_key(key)}=")
-        _literal(value, out)
+        _literal(exact_float(value) if key in EXACT_FLOAT_KEYS and isinstance(value, float) else value, out)
         out.append(" ")
     return "".join(out)
 
@@ -59,6 +94,9 @@ def _literal(value: Any, out: list[str]) -> None:
                 out.append(f"{separator}{_key(key)}:{item}")
             elif item is None:
                 out.append(f"{separator}{_key(key)}:null")
+            elif item_kind is float and key in EXACT_FLOAT_KEYS:
+                out.append(f"{separator}{_key(key)}:")
+                _literal(exact_float(item), out)
             else:
                 out.append(f"{separator}{_key(key)}:")
                 _literal(item, out)

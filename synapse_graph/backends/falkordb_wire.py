@@ -14,7 +14,7 @@ from typing import Any
 import redis
 
 from synapse_graph.backends.base import Params, Row
-from synapse_graph.backends.falkordb_params import params_header
+from synapse_graph.backends.falkordb_params import decode_exact_floats, params_header
 from synapse_graph.errors import (
     AuthenticationError,
     BackendError,
@@ -67,7 +67,9 @@ def rows(reply: list[Any]) -> list[Row]:
     if len(reply) < 3:
         return []
     header = [_string(column[1]) for column in reply[0]]
-    return [dict(zip(header, (_scalar(cell) for cell in row), strict=True)) for row in reply[1]]
+    found: list[Row] = [dict(zip(header, (_scalar(cell) for cell in row), strict=True)) for row in reply[1]]
+    decode_exact_floats(found)  # floats the parameters sent as text (FalkorDB replies carry 15 digits)
+    return found
 
 
 def error(exc: redis.RedisError, location: str) -> BackendError:

@@ -18,10 +18,12 @@ from synapse_graph.engine.context import Context
 from synapse_graph.errors import InvalidInputError, InvalidNameError, InvalidTimeError
 from synapse_graph.instants import Instant
 from synapse_graph.models import TimeInput, Triple, TrustState
+from synapse_graph.rules.numbers import confidence as checked_confidence
+from synapse_graph.rules.numbers import count
 from synapse_graph.rules.predicates import SAME_AS, check_predicate
 from synapse_graph.rules.recall import search_text
 from synapse_graph.rules.redaction import SecretMode, guard
-from synapse_graph.rules.text import clean_name, clean_text, name_key
+from synapse_graph.rules.text import clean_text, entity_name, name_key
 from synapse_graph.rules.timeline import Provenance
 from synapse_graph.rules.timeparse import now_micros, to_micros
 from synapse_graph.rules.trust import TRUST_STATES
@@ -79,8 +81,8 @@ def text(ctx: Context, value: str | None, field: str, max_length: int = 512, fou
     return redacted.text
 
 
-def name(ctx: Context, raw: object, field: str, found: set[str] | None = None) -> Name:
-    """An entity name: cleaned, redacted, with its key; refused if empty, too long or unstorable."""
+def name(ctx: Context, raw: object, field: str) -> Name:
+    """An entity name: cleaned, with its key; refused if empty, too long, unstorable or a secret."""
     if not isinstance(raw, str):
         raise InvalidInputError(f"{field} must be a string, got {type(raw).__name__}")
     if "\x01" in raw:
@@ -90,27 +92,22 @@ def name(ctx: Context, raw: object, field: str, found: set[str] | None = None) -
                                "remove it")
     known = _checked_name(raw, ctx.secrets)
     if known is None:  # invalid: run the checks again to raise the error that names the field
-        redacted = guard(clean_name(raw, field=field), ctx.secrets, field=field)
-        clean_name(redacted.text, field=field)
+        entity_name(raw, ctx.secrets, field=field)
         raise AssertionError("unreachable: the name passed its checks")  # pragma: no cover
-    checked, kinds = known
-    if found is not None:
-        found.update(kinds)
-    return checked
+    return known
 
 
 @lru_cache(maxsize=65_536)
-def _checked_name(raw: str, mode: SecretMode) -> tuple[Name, tuple[str, ...]] | None:
-    """A name cleaned and redacted, with the kinds of secrets removed; None if it is invalid.
+def _checked_name(raw: str, mode: SecretMode) -> Name | None:
+    """A name cleaned, with the secret policy applied (a secret is never a name); None if it is invalid.
 
     Cached: a batch names the same entities many times, and the rules are pure.
     """
     try:
-        redacted = guard(clean_name(raw), mode, field="name")
-        display = clean_name(redacted.text)
+        display = entity_name(raw, mode)
     except InvalidInputError:
         return None
-    return Name(display, name_key(display)), redacted.kinds
+    return Name(display, name_key(display))
 
 
 def time(value: TimeInput | None, field: str) -> Instant | None:
@@ -129,17 +126,11 @@ def provenance(ctx: Context, source: str | None, model: str | None, session: str
 
 
 def hops(value: object) -> int:
-    if isinstance(value, bool) or value not in (1, 2):
-        raise InvalidInputError(f"hops must be 1 or 2, got {value!r}")
-    return int(value)
+    return count(value, field="hops", minimum=1, maximum=2)
 
 
-def limit(value: object, default: int) -> int:
-    if value is None:
-        return default
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidInputError(f"limit must be a positive integer, got {value!r}")
-    return value
+def limit(value: object, default: int, field: str = "limit") -> int:
+    return default if value is None else count(value, field=field, minimum=1)
 
 
 def query_text(query: object) -> str:
@@ -176,14 +167,7 @@ def trust_state(value: object) -> TrustState:
 
 
 def confidence(value: object, label: str) -> float:
-    if value is None:
-        return 1.0
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InvalidInputError(f"{label}: confidence must be a number between 0 and 1, got {value!r}")
-    number = float(value)
-    if not 0.0 <= number <= 1.0:
-        raise InvalidInputError(f"{label}: confidence must be between 0 and 1, got {value!r}")
-    return number
+    return 1.0 if value is None else checked_confidence(value, field=f"{label} confidence")
 
 
 _TRIPLE_FIELDS = ("subject", "predicate", "object")
@@ -248,8 +232,8 @@ def batch(ctx: Context, triples: object, *, replace: bool, valid_at: TimeInput |
     for index, triple in enumerate(items):
         label = f"triple {index}" if len(items) > 1 else "triple"
         predicate = check_predicate(triple.predicate, allow_same_as=True)
-        subject = name(ctx, triple.subject, f"{label} subject", found)
-        obj = name(ctx, triple.object, f"{label} object", found)
+        subject = name(ctx, triple.subject, f"{label} subject")
+        obj = name(ctx, triple.object, f"{label} object")
         kinds = [text(ctx, kind, f"{label} {side} type", 64) for kind, side in
                  ((triple.subject_type, "subject"), (triple.object_type, "object"))]
         if predicate == SAME_AS:

@@ -261,7 +261,7 @@ def subgraph(ctx: Context, entities: Iterable[str], hops: int, *, as_of: TimeInp
 def reindex_embeddings(ctx: Context, batch_size: int) -> Op[int]:
     if ctx.embedder is None:
         raise InvalidInputError("no embedder configured: open the Memory with embedder=...")
-    model, size = ctx.embedder, inputs.limit(batch_size, 256)
+    model, size = ctx.embedder, inputs.limit(batch_size, 256, "batch_size")
 
     def op() -> Op[int]:
         done = 0

@@ -15,6 +15,7 @@ from synapse_graph.engine.view import View
 from synapse_graph.engine.writes import Mutation
 from synapse_graph.errors import InvalidInputError, ScopeRulesConflictError
 from synapse_graph.models import ScopeRules
+from synapse_graph.rules.numbers import confidence, count
 from synapse_graph.rules.predicates import check_predicate
 from synapse_graph.rules.timeline import Provenance
 
@@ -27,10 +28,10 @@ def requested(**given: Any) -> dict[str, Any]:
             raise InvalidInputError("single_valued must be a collection of predicates, e.g. ['LIVES_IN'], not a string")
         asked["single_valued"] = frozenset(check_predicate(p) for p in asked["single_valued"])
     for name in ("max_facts", "max_entities", "max_candidates"):
-        if name in asked and (isinstance(asked[name], bool) or not isinstance(asked[name], int)):
-            raise InvalidInputError(f"{name} must be a whole number >= 0, got {asked[name]!r}")
-    if "candidate_below" in asked and isinstance(asked["candidate_below"], bool):
-        raise InvalidInputError("candidate_below must be a number between 0 and 1")
+        if name in asked:
+            asked[name] = count(asked[name], field=name)
+    if "candidate_below" in asked:
+        asked["candidate_below"] = confidence(asked["candidate_below"], field="candidate_below")
     try:
         ScopeRules(**{**ScopeRules().model_dump(), **asked})
     except ValidationError as exc:

@@ -10,7 +10,6 @@ alias that points nowhere, an entity key that does not belong to its name, a sec
 from __future__ import annotations
 
 import json
-import math
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -29,6 +28,8 @@ from synapse_graph.engine.writes import Mutation
 from synapse_graph.errors import InvalidImportError, InvalidInputError
 from synapse_graph.instants import Instant, to_iso
 from synapse_graph.models import AuditEntry, ScopeRules
+from synapse_graph.rules.numbers import confidence as checked_confidence
+from synapse_graph.rules.numbers import count
 from synapse_graph.rules.predicates import check_predicate
 from synapse_graph.rules.text import name_key
 from synapse_graph.rules.timeline import Plan, Provenance, Record
@@ -254,15 +255,8 @@ def _record(ctx: Context, item: Mapping[str, Any], now: int) -> Record:
         raise InvalidInputError("invalid_at must be after valid_at (validity is [valid_at, invalid_at))")
     if expired_at is not None and expired_at < recorded_at:
         raise InvalidInputError("expired_at is before recorded_at: a belief cannot end before it began")
-    confidence = item["confidence"]
-    if isinstance(confidence, bool) or not isinstance(confidence, int | float) or not math.isfinite(confidence) \
-            or not 0.0 <= confidence <= 1.0:
-        raise InvalidInputError(f"confidence must be a number between 0 and 1, got {confidence!r}")
-    confirmations = item["confirmations"]
-    if isinstance(confirmations, bool) or not isinstance(confirmations, int) \
-            or not 1 <= confirmations <= MAX_CONFIRMATIONS:
-        raise InvalidInputError(f"confirmations must be a whole number from 1 to {MAX_CONFIRMATIONS}, "
-                                f"got {str(confirmations)[:40]}")
+    confidence = checked_confidence(item["confidence"])
+    confirmations = count(item["confirmations"], field="confirmations", minimum=1, maximum=MAX_CONFIRMATIONS)
     for end in ("subject", "object"):
         if not isinstance(item[end], str) or not item[end]:
             raise InvalidInputError(f"{end} must be an entity key")
@@ -270,7 +264,7 @@ def _record(ctx: Context, item: Mapping[str, Any], now: int) -> Record:
         id=record_id, subject=item["subject"], predicate=check_predicate(item["predicate"]), object=item["object"],
         valid_at=valid_at, invalid_at=invalid_at, recorded_at=recorded_at, expired_at=expired_at,
         status=trust_state(item.get("status")), flag=text(ctx, item.get("flag"), "flag", 600),
-        confidence=float(confidence), confirmations=confirmations,
+        confidence=confidence, confirmations=confirmations,
         provenance=Provenance(
             source=text(ctx, item.get("source"), "source"), client=text(ctx, item.get("client"), "client"),
             model=text(ctx, item.get("model"), "model", 200), session=text(ctx, item.get("session"), "session", 200)),
@@ -361,8 +355,7 @@ def import_records(ctx: Context, chunk: list[Record], view: View) -> Op[Mutation
 def import_chunks(ctx: Context, source: Iterable[str] | str | os.PathLike[str], batch_size: int
                   ) -> tuple[ImportFile, list[list[Record]]]:
     """Read and check a whole import, then cut its records into chunks of one transaction each."""
-    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-        raise InvalidInputError(f"batch_size must be a positive integer, got {batch_size!r}")
+    batch_size = count(batch_size, field="batch_size", minimum=1)
     file = read_lines(ctx, lines_of(source))
     records = [record for _, record in file.records]
     return file, [records[i:i + batch_size] for i in range(0, len(records), batch_size)]

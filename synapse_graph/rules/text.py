@@ -6,6 +6,7 @@ import re
 import unicodedata
 
 from synapse_graph.errors import InvalidInputError, InvalidNameError, InvalidScopeError
+from synapse_graph.rules.redaction import SecretMode, guard, redact
 
 MAX_NAME_LENGTH = 120
 MAX_TEXT_LENGTH = 512
@@ -38,7 +39,7 @@ def clean_name(raw: str, *, field: str = "name") -> str:
     if len(name) > MAX_NAME_LENGTH:
         raise InvalidNameError(
             f"{field} is {len(name)} characters long; the limit is {MAX_NAME_LENGTH}: "
-            f"{name[:40]!r}... (shorten it; names are never truncated silently)"
+            f"{redact(name).text[:40]!r}... (shorten it; names are never truncated silently)"
         )
     if name.casefold() in _USER_WORDS:
         return USER_NAME
@@ -69,3 +70,25 @@ def check_scope(scope: str) -> str:
             "starting with a letter or digit, e.g. 'acme/web/session-1'"
         )
     return scope
+
+
+def entity_name(raw: str, mode: SecretMode, *, field: str = "name") -> str:
+    """The display name of an entity, with the secret policy applied: a secret is never a name.
+
+    A name that is a secret, or contains one among other words, is refused in both modes:
+    with ``"reject"`` by :func:`guard` (:class:`SecretRejectedError`), with ``"redact"``
+    by :class:`InvalidNameError`. Redacting it instead would make every such name the same
+    (``[REDACTED:email]``, or ``Dana's key [REDACTED:api_key]`` for any key), silently merging
+    the facts of different entities; a placeholder that tells secrets apart yet cannot be
+    reversed would need a key kept outside the store. Text that merely looks like a
+    placeholder (``[REDACTED:email]`` typed as is) hides no secret and is a name like any other.
+    """
+    name = clean_name(raw, field=field)
+    found = guard(name, mode, field=field)
+    if found.kinds:
+        raise InvalidNameError(
+            f"{field} {found.text[:70]!r} contains a secret ({', '.join(found.kinds)}); a secret cannot be "
+            "an entity's name, since redacted names would merge different entities. Name the entity for who "
+            "or what it is (e.g. 'Dana') and keep the secret out of the memory"
+        )
+    return name

@@ -103,7 +103,8 @@ BAD_TRIPLES = [
     pytest.param(Triple(subject="Eve", predicate="LIKES", object="Tea", valid_at="13/13/13"), id="bad-time"),
     pytest.param(Triple(subject="Eve", predicate="LIKES", object="Tea", invalid_at="2001-01-01"), id="past-end"),
     pytest.param(("", "LIKES", "Tea"), id="bad-name"),
-    pytest.param(Triple(subject="Eve", predicate="LIKES", object="Tea", confidence=2.0), id="bad-confidence"),
+    # A mapping: Triple(confidence=2.0) itself raises, so the bad value must reach upsert as data.
+    pytest.param({"subject": "Eve", "predicate": "LIKES", "object": "Tea", "confidence": 2.0}, id="bad-confidence"),
     pytest.param(("Eve", "LIKES", "T\x00ea"), id="nul"),
 ]
 
@@ -130,15 +131,17 @@ API_KEY = "sk-" + "a" * 40  # built at runtime so that no scanner flags this fil
 EMAIL = "dana.smith@example.com"
 
 
-def test_secrets_are_redacted_by_default(memory: Memory) -> None:
-    memory.upsert([(EMAIL, "HAS_KEY", API_KEY), ("Dana", "USES", f"key {API_KEY} daily")], source=f"mail from {EMAIL}")
-
-    facts = {fact.predicate: fact for fact in memory.facts()}
-    assert (facts["HAS_KEY"].subject, facts["HAS_KEY"].object) == ("[REDACTED:email]", "[REDACTED:api_key]")
-    assert facts["USES"].object == "key [REDACTED:api_key] daily"
-    assert facts["USES"].source == "mail from [REDACTED:email]"
+def test_secrets_are_redacted_from_text_and_refused_as_names_by_default(memory: Memory) -> None:
+    before = snapshot(memory)
+    for triple in ((EMAIL, "HAS_KEY", "Dana"), ("Dana", "HAS_KEY", API_KEY), ("Dana", "USES", f"key {API_KEY} daily")):
+        with pytest.raises(InvalidNameError, match="a secret cannot be an entity's name") as refused:
+            memory.upsert(triple)
+        assert EMAIL not in str(refused.value) and API_KEY not in str(refused.value)
+    assert snapshot(memory) == before  # refused names write nothing
+    memory.upsert(("Dana", "LIKES", "Tea"), source=f"mail from {EMAIL} with {API_KEY}")
+    [fact] = memory.facts("Dana")
+    assert fact.source == "mail from [REDACTED:email] with [REDACTED:api_key]"  # free text is redacted
     exported = "\n".join(memory.export())
-    assert "[REDACTED:" in exported
     assert EMAIL not in exported and API_KEY not in exported and "a" * 20 not in exported
 
 

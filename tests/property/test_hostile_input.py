@@ -113,14 +113,15 @@ def _clean_name(raw: str) -> Outcome:
 
 
 def name_of(raw: str) -> Outcome:
-    """Display name: NFC, whitespace collapsed, 1-120 characters, the user words -> User, secrets redacted."""
+    """Display name: NFC, whitespace collapsed, 1-120 characters, the user words -> User; one that is or
+    holds a secret is refused (a secret is never a name)."""
     TRIED["name"] += 1
     if "\x01" in raw:
-        return InvalidNameError  # FalkorDB cannot index it (see Memory._name)
+        return InvalidNameError  # FalkorDB cannot index it (see engine/inputs.py)
     if unstorable(raw):
         return InvalidInputError
     first = _clean_name(raw)
-    return first if is_error(first) else _clean_name(redact(first).text)
+    return first if is_error(first) or not redact(first).kinds else InvalidNameError
 
 
 def key_of(display: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta, timezone
+from fractions import Fraction
 
 import pytest
 from hypothesis import given
@@ -83,7 +84,7 @@ def test_epoch_seconds_int(seconds: int) -> None:
 
 @given(st.floats(min_value=-62135596800.0, max_value=253402300799.0))
 def test_epoch_seconds_float(seconds: float) -> None:
-    assert to_micros(seconds) == round(seconds * 1_000_000)
+    assert to_micros(seconds) == round(Fraction(seconds) * 1_000_000)  # from the float's exact value
 
 
 @pytest.mark.parametrize(
