@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -11,6 +12,7 @@ from urllib.parse import urlsplit, urlunsplit
 import redis
 from falkordb import FalkorDB
 
+from synapse_graph.backends.aof import shown
 from synapse_graph.backends.base import Params, Row
 from synapse_graph.backends.embedded import EmbeddedServer
 from synapse_graph.backends.falkordb_params import params_header
@@ -54,16 +56,24 @@ class FalkorDBBackend:
         self.location = location
 
     @classmethod
-    def embedded(cls, db_file: str, *, graph: str = GRAPH_NAME) -> FalkorDBBackend:
-        """Start (or join) the embedded server for ``db_file``."""
+    def embedded(cls, db_file: str | os.PathLike[str], *, graph: str = GRAPH_NAME, create: bool = True
+                 ) -> FalkorDBBackend:
+        """Start (or join) the embedded server for ``db_file``.
+
+        Raises ``NotFoundError`` if ``create`` is false and there is no store there, and
+        ``StoreDamagedError`` if its files are damaged.
+        """
         server = EmbeddedServer(db_file)
-        socket_path = server.start()
+        connect_path = server.start(create=create)
         try:
-            client = FalkorDB(unix_socket_path=str(socket_path))
+            # The server's INFO names its socket, whose path may hold bytes that are not UTF-8.
+            client = FalkorDB(unix_socket_path=connect_path, encoding_errors="surrogateescape")
         except redis.RedisError as exc:
             server.stop()
-            raise BackendUnavailableError(f"cannot connect to the embedded FalkorDB for {db_file}: {exc}") from exc
-        return cls(client, str(server.db_file), graph=graph, server=server)
+            raise BackendUnavailableError(
+                f"cannot connect to the embedded FalkorDB for {shown(server.db_file)}: {exc}"
+            ) from exc
+        return cls(client, shown(server.db_file), graph=graph, server=server)
 
     @classmethod
     def from_url(cls, url: str, *, graph: str = GRAPH_NAME) -> FalkorDBBackend:
