@@ -26,7 +26,7 @@ import pytest
 from synapse_graph import Memory, Triple
 from synapse_graph.backends import embedded
 from synapse_graph.backends.embedded import EmbeddedServer
-from synapse_graph.errors import BackendUnavailableError
+from synapse_graph.errors import BackendUnavailableError, StoreDamagedError
 
 pytestmark = pytest.mark.integration
 
@@ -368,3 +368,128 @@ def test_the_server_stays_while_a_client_lives(store_dir: Path, clients: list[Cl
     second.finish("abandon")
     assert wait_until(lambda: not _alive(pid), 60), "the server outlived its last client"
     assert facts_of(db) == {("a", "b"), ("c", "d")}
+
+
+# -- damaged stores ------------------------------------------------------------------------------------------
+
+
+def _populate(db: Path, batches: int = 40) -> set[tuple[str, str]]:
+    expected = set()
+    with Memory(db, scope="s") as memory:
+        for number in range(batches):
+            pairs = [(f"s{number}", f"o{number}-{k}") for k in range(3)]
+            memory.upsert([Triple(subject=s, predicate="KNOWS", object=o) for s, o in pairs])
+            expected.update(pairs)
+    return expected
+
+
+def _aof_files(db: Path) -> dict[str, bytes]:
+    directory = db.with_name(db.name + ".aof")
+    return {p.name: p.read_bytes() for p in sorted(directory.iterdir())}
+
+
+def _incr_file(db: Path) -> Path:
+    (incr,) = db.with_name(db.name + ".aof").glob("*.incr.aof")
+    return incr
+
+
+def test_a_store_without_its_manifest_is_refused_then_repaired(store_dir: Path) -> None:
+    from synapse_graph.backends.repair import repair_store
+
+    db = store_dir / "manifest.db"
+    expected = _populate(db)
+    (manifest,) = db.with_name(db.name + ".aof").glob("*.manifest")
+    manifest.unlink()
+    before = _aof_files(db)
+    for _ in range(2):  # refused every time, and the refusal changes nothing
+        with pytest.raises(StoreDamagedError) as raised:
+            Memory(db, scope="s")
+        message = str(raised.value)
+        assert "manifest" in message and "synapse-graph repair" in message, message
+        assert _aof_files(db) == before
+    report = repair_store(db)
+    assert report.damaged and report.dropped_bytes == 0 and report.dropped_commands == 0
+    assert any("manifest" in action for action in report.actions), report
+    assert report.backup is not None and Path(report.backup).is_dir()
+    assert facts_of(db) == expected  # nothing was lost: the data files were all there
+    add(db, ("new", "fact"))
+    assert facts_of(db) == expected | {("new", "fact")}
+
+
+def test_a_truncated_append_only_file_is_refused_then_repaired(store_dir: Path) -> None:
+    from synapse_graph.backends.repair import repair_store
+
+    db = store_dir / "truncated.db"
+    expected = _populate(db)
+    incr = _incr_file(db)
+    data = incr.read_bytes()
+    cut = data.index(b"*3\r\n$12\r\nGRAPH.EFFECT", len(data) // 2) + 30  # in the middle of a command
+    with incr.open("r+b") as handle:
+        handle.truncate(cut)
+    with pytest.raises(StoreDamagedError) as raised:
+        Memory(db, scope="s")
+    message = str(raised.value)
+    assert incr.name in message and "synapse-graph repair" in message, message
+    assert incr.read_bytes() == data[:cut]  # refusing to open changed nothing
+
+    report = repair_store(db)
+    assert report.damaged and report.partial_command and 0 < report.dropped_bytes < cut
+    assert str(report.dropped_bytes) in report.summary()
+    assert report.backup is not None and (Path(report.backup) / incr.name).read_bytes() == data[:cut]
+    kept = cut - report.dropped_bytes
+    assert incr.read_bytes()[:kept] == data[:kept]  # the sound part is untouched
+    found = facts_of(db)
+    assert found < expected and found  # the first part of the history, nothing made up
+    complete = {s for s, _ in found}
+    assert all({(s, f"o{s[1:]}-{k}") for k in range(3)} <= found for s in complete)  # whole batches only
+    assert facts_of(db) == found
+    assert not repair_store(db).damaged  # repaired for good
+
+
+def test_a_damaged_base_file_is_not_repaired_as_if_it_were_fine(store_dir: Path) -> None:
+    from synapse_graph.backends.repair import repair_store
+
+    db = store_dir / "base.db"
+    _populate(db, batches=3)
+    (base,) = db.with_name(db.name + ".aof").glob("*.base.*")
+    with base.open("r+b") as handle:
+        handle.truncate(base.stat().st_size // 2)
+    before = _aof_files(db)
+    with pytest.raises(StoreDamagedError):
+        Memory(db, scope="s")
+    with pytest.raises(StoreDamagedError) as raised:
+        repair_store(db)
+    assert base.name in str(raised.value)
+    assert _aof_files(db) == before
+
+
+def test_repair_of_a_healthy_store_changes_nothing(store_dir: Path) -> None:
+    from synapse_graph.backends.repair import repair_store
+
+    db = store_dir / "healthy.db"
+    expected = _populate(db, batches=5)
+    before = _aof_files(db)
+    report = repair_store(db)
+    assert not report.damaged and report.backup is None and report.dropped_bytes == 0
+    after = _aof_files(db)  # repair proves the store opens, and an open may append to the incr file
+    assert after.keys() == before.keys()
+    assert all(after[name].startswith(before[name]) for name in before if not name.endswith(".manifest"))
+    assert facts_of(db) == expected
+
+
+def test_repair_command(store_dir: Path) -> None:
+    db = store_dir / "cli.db"
+    expected = _populate(db)
+    incr = _incr_file(db)
+    with incr.open("r+b") as handle:
+        handle.truncate(incr.stat().st_size - 7)
+    done = subprocess.run([str(CLI), "repair", "--db", str(db), "--json"], capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["damaged"] and report["dropped_bytes"] > 0
+    assert facts_of(db) <= expected
+    missing = subprocess.run([str(CLI), "repair", "--db", str(store_dir / "nothing.db")], capture_output=True,
+                             text=True, timeout=300, check=False)
+    assert missing.returncode == 2 and "nothing.db" in missing.stderr
+    assert not (store_dir / "nothing.db.aof").exists()
