@@ -493,3 +493,59 @@ def test_repair_command(store_dir: Path) -> None:
                              text=True, timeout=300, check=False)
     assert missing.returncode == 2 and "nothing.db" in missing.stderr
     assert not (store_dir / "nothing.db.aof").exists()
+
+
+# -- a mistyped location (open_backend) ------------------------------------------------------------------------
+
+
+def test_reading_a_store_that_does_not_exist_is_an_error(store_dir: Path) -> None:
+    from synapse_graph.backends import open_backend
+    from synapse_graph.errors import NotFoundError
+
+    missing_dir = store_dir / "no" / "such" / "dir" / "x.db"
+    with pytest.raises(NotFoundError) as raised:
+        open_backend(missing_dir, create=False)
+    assert str(missing_dir) in str(raised.value)
+    assert not (store_dir / "no").exists()  # nothing created on the way
+    (store_dir / "empty").mkdir()
+    with pytest.raises(NotFoundError):
+        open_backend(store_dir / "empty" / "x.db", create=False)
+    assert list((store_dir / "empty").iterdir()) == []
+
+
+def test_an_existing_store_opens_without_create(store_dir: Path) -> None:
+    from synapse_graph.backends import open_backend
+
+    db = store_dir / "deep" / "er" / "x.db"
+    backend = open_backend(db, create=True)  # creating is explicit
+    backend.close()
+    add(db, ("a", "b"))
+    backend = open_backend(db, create=False)
+    try:
+        assert backend.location == str(db)
+    finally:
+        backend.close()
+    assert facts_of(db) == {("a", "b")}
+
+
+def test_the_default_location_is_created_even_for_a_read(store_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import platformdirs
+
+    from synapse_graph.backends import DEFAULT_DB_ENV, open_backend
+
+    monkeypatch.delenv(DEFAULT_DB_ENV, raising=False)
+    monkeypatch.setattr(platformdirs, "user_data_dir", lambda *a, **k: str(store_dir / "data"))
+    backend = open_backend(None, create=False)
+    try:
+        assert backend.location == str(store_dir / "data" / "memory.db")
+    finally:
+        backend.close()
+
+
+@pytest.mark.parametrize("location", ["http://x", ""])
+def test_the_cli_refuses_a_mistyped_location(store_dir: Path, location: str) -> None:
+    done = subprocess.run([str(CLI), "facts", "Dana", "--db", location], capture_output=True, text=True,
+                          timeout=300, check=False, cwd=store_dir)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "no facts" not in done.stdout and "error" in done.stderr
+    assert sorted(p.name for p in store_dir.iterdir()) == []
