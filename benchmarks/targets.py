@@ -94,7 +94,7 @@ def open_target(name: str, workroot: Path, run_id: str, *, keep: bool = False) -
         keeper = Memory(location, scope="bench-keeper")  # holds the embedded server up for the whole run
         server = keeper.backend.server  # type: ignore[attr-defined]
         try:
-            yield Target(name, location, None, workdir=workdir, socket_path=str(server.socket_path),
+            yield Target(name, location, None, workdir=workdir, socket_path=server.connect_path,
                          server_pid=server.pid())
         finally:
             keeper.close()

@@ -70,13 +70,14 @@ class AsyncMemory:
         database: str | None = None,
         embedder: Embedder | None = None,
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT_S,
+        create: bool = True,
     ) -> None:
         self._ctx = check_settings(scope=scope, secrets=secrets, client=client, embedder=embedder,
                                    lock_timeout=lock_timeout)
         self._asked = scope_rules.requested(max_facts=max_facts, max_entities=max_entities,
                                             max_candidates=max_candidates, single_valued=single_valued,
                                             candidate_below=candidate_below)
-        self._location, self._auth, self._database = location, auth, database
+        self._location, self._auth, self._database, self._create = location, auth, database, create
         self.embedder = embedder
         self.lock_timeout = lock_timeout
         self._backend: AsyncBackend | None = None
@@ -85,7 +86,8 @@ class AsyncMemory:
         """Connect (start or join the embedded server), create the schema, check the scope's rules."""
         if self._backend is not None:
             return self
-        backend = await open_async_backend(self._location, auth=self._auth, database=self._database)
+        backend = await open_async_backend(self._location, auth=self._auth, database=self._database,
+                                           create=self._create)
         self._backend = backend
         try:
             await backend.ensure_schema(None if self.embedder is None else self.embedder.dimensions)

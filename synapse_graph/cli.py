@@ -379,3 +379,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     app(args=list(argv) if argv is not None else sys.argv[1:], prog_name="synapse-graph")
 
 
+
+
+@app.command()
+def repair(
+    db: Db = None, as_json: AsJson = False,
+) -> None:
+    """Repair a damaged embedded store (after copying its files) and report exactly what could not be recovered."""
+    from synapse_graph.backends import default_location
+    from synapse_graph.backends.repair import repair_store
+
+    try:
+        report = repair_store(db if db is not None else default_location())
+    except SynapseError as exc:
+        errors.print(f"[red]error:[/red] {exc}", markup=True, highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from None
+    _emit(report.as_dict(), as_json, lambda _: console.print(report.summary(), highlight=False, soft_wrap=True))

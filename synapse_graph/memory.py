@@ -55,6 +55,8 @@ class Memory:
         embedder: a local :class:`~synapse_graph.embedding.Embedder` for recall's vector leg.
         lock_timeout: seconds a write waits for the scope's write lock (other writers of the scope
             go first, in turn) before :class:`~synapse_graph.errors.ScopeBusyError`.
+        create: with ``False``, a file path where no store exists raises
+            :class:`~synapse_graph.errors.NotFoundError` instead of creating one (for readers).
 
     Example:
         >>> with Memory("/tmp/demo.db", scope="demo") as memory:
@@ -78,6 +80,7 @@ class Memory:
         database: str | None = None,
         embedder: Embedder | None = None,
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT_S,
+        create: bool = True,
     ) -> None:
         self._ctx = check_settings(scope=scope, secrets=secrets, client=client, embedder=embedder,
                                    lock_timeout=lock_timeout)
@@ -85,7 +88,7 @@ class Memory:
                                       single_valued=single_valued, candidate_below=candidate_below)
         self.embedder = embedder
         self.lock_timeout = lock_timeout
-        self._backend: Backend = open_backend(location, auth=auth, database=database)
+        self._backend: Backend = open_backend(location, auth=auth, database=database, create=create)
         try:
             self._backend.ensure_schema(None if embedder is None else embedder.dimensions)
             if ops.needs_opening(self._read(ops.state(self._ctx)), asked):

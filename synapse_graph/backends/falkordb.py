@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -23,6 +24,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from synapse_graph.backends import falkordb_steps as steps
+from synapse_graph.backends.aof import shown
 from synapse_graph.backends.base import Params, Row
 from synapse_graph.backends.embedded import EmbeddedServer
 from synapse_graph.backends.falkordb_wire import RETRY_DELAYS_S, TRANSIENT, command, error, rows
@@ -35,9 +37,11 @@ DIALECT = "falkordb"
 # The backends retry a failed command themselves (RETRY_DELAYS_S); redis-py's own retries on top of
 # those would make a dead server take minutes to report. No reply timeout: a big write can keep the
 # server busy for many seconds, and a command timed out here would still run there.
-_CLIENT: dict[str, Any] = {"decode_responses": True, "retry": Retry(NoBackoff(), 0), "socket_timeout": None}
+# The server's INFO names its socket, whose path may hold bytes that are not UTF-8.
+_CLIENT: dict[str, Any] = {"decode_responses": True, "retry": Retry(NoBackoff(), 0), "socket_timeout": None,
+                           "encoding_errors": "surrogateescape"}
 _ASYNC_CLIENT: dict[str, Any] = {"decode_responses": True, "retry": AsyncRetry(NoBackoff(), 0),
-                                 "socket_timeout": None}
+                                 "socket_timeout": None, "encoding_errors": "surrogateescape"}
 
 
 def redis_url(url: str) -> str:
@@ -96,12 +100,17 @@ class FalkorDBBackend:
         self.location = location
 
     @classmethod
-    def embedded(cls, db_file: str, *, graph: str = GRAPH_NAME) -> FalkorDBBackend:
-        """Start (or join) the embedded server for ``db_file``."""
+    def embedded(cls, db_file: str | os.PathLike[str], *, graph: str = GRAPH_NAME, create: bool = True
+                 ) -> FalkorDBBackend:
+        """Start (or join) the embedded server for ``db_file``.
+
+        Raises ``NotFoundError`` if ``create`` is false and there is no store there, and
+        ``StoreDamagedError`` if its files are damaged.
+        """
         server = EmbeddedServer(db_file)
-        socket_path = server.start()
-        client = redis.Redis(unix_socket_path=str(socket_path), **_CLIENT)
-        return cls(client, str(server.db_file), graph=graph, server=server)
+        connect_path = server.start(create=create)
+        client = redis.Redis(unix_socket_path=connect_path, **_CLIENT)
+        return cls(client, shown(server.db_file), graph=graph, server=server)
 
     @classmethod
     def from_url(cls, url: str, *, graph: str = GRAPH_NAME) -> FalkorDBBackend:
@@ -212,12 +221,13 @@ class AsyncFalkorDBBackend:
         self.location = location
 
     @classmethod
-    async def embedded(cls, db_file: str, *, graph: str = GRAPH_NAME) -> AsyncFalkorDBBackend:
+    async def embedded(cls, db_file: str | os.PathLike[str], *, graph: str = GRAPH_NAME, create: bool = True
+                       ) -> AsyncFalkorDBBackend:
         """Start (or join) the embedded server for ``db_file`` (in a worker thread: it waits on file locks)."""
         server = EmbeddedServer(db_file)
-        socket_path = await asyncio.to_thread(server.start)
-        client = aredis.Redis(unix_socket_path=str(socket_path), **_ASYNC_CLIENT)
-        return cls(client, str(server.db_file), graph=graph, server=server)
+        connect_path = await asyncio.to_thread(server.start, create=create)
+        client = aredis.Redis(unix_socket_path=connect_path, **_ASYNC_CLIENT)
+        return cls(client, shown(server.db_file), graph=graph, server=server)
 
     @classmethod
     async def from_url(cls, url: str, *, graph: str = GRAPH_NAME) -> AsyncFalkorDBBackend:

@@ -49,7 +49,7 @@ def graph(falkordb_location: str) -> Any:
     """A plain redis client on the embedded server: the wire format under test, without the backend."""
     memory = Memory(falkordb_location, scope="exact-floats")
     assert memory.backend.server is not None
-    client = redis.Redis(unix_socket_path=str(memory.backend.server.socket_path), decode_responses=True)
+    client = redis.Redis(unix_socket_path=str(memory.backend.server.connect_path), decode_responses=True)
     yield client
     client.close()
     memory.close()

@@ -50,7 +50,7 @@ def client(falkordb_location: str) -> Any:
     """A plain redis client on the embedded server (the wire format under test, without the backend)."""
     memory = Memory(falkordb_location, scope="params-roundtrip")
     assert memory.backend.server is not None
-    connection = redis.Redis(unix_socket_path=str(memory.backend.server.socket_path), decode_responses=True)
+    connection = redis.Redis(unix_socket_path=str(memory.backend.server.connect_path), decode_responses=True)
     yield connection
     connection.close()
     memory.close()

@@ -1,0 +1,103 @@
+"""The pure parts of reading the embedded store's append-only files (no server needed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from synapse_graph.backends.aof import (
+    AofFile,
+    count_commands,
+    damage,
+    damage_in_log,
+    manifest_text,
+    read_manifest,
+    rebuilt_manifest,
+    shown,
+)
+
+REDIS8_MANIFEST = (
+    "file appendonly.aof.2.base.rdb seq 2 type b\n"
+    "file appendonly.aof.2.incr.aof seq 2 type i startoffset 20 endoffset 25\n"
+    "file appendonly.aof.3.incr.aof seq 3 type i\n"
+)
+
+
+def command(*words: bytes) -> bytes:
+    return b"*%d\r\n" % len(words) + b"".join(b"$%d\r\n%s\r\n" % (len(w), w) for w in words)
+
+
+def test_a_manifest_reads_back_in_order() -> None:
+    files = read_manifest(REDIS8_MANIFEST)
+    assert files == [AofFile("appendonly.aof.2.base.rdb", 2, "b"), AofFile("appendonly.aof.2.incr.aof", 2, "i"),
+                     AofFile("appendonly.aof.3.incr.aof", 3, "i")]
+    assert read_manifest(manifest_text(files)) == files
+
+
+@pytest.mark.parametrize("text", ["file x seq 1\n", "file x seq one type b\n", "file x seq 1 type z\n", "garbage\n"])
+def test_a_malformed_manifest_line_is_named(text: str) -> None:
+    with pytest.raises(ValueError, match="line 1"):
+        read_manifest(text)
+
+
+def test_commands_are_counted_up_to_a_partial_one() -> None:
+    one = command(b"SELECT", b"0")
+    two = command(b"GRAPH.EFFECT", b"synapse", b"\x00\r\n\x01binary")  # CRLF inside a bulk string
+    assert count_commands(one + two) == (2, 0)
+    assert count_commands(one + two[:-3]) == (1, len(two) - 3)
+    assert count_commands(b"#TS:1700000000\r\n" + one) == (1, 0)  # annotations are not commands
+    assert count_commands(one + b"garbage" + two) == (1, len(b"garbage" + two))
+    assert count_commands(b"") == (0, 0)
+
+
+def test_the_damage_line_of_a_server_log() -> None:
+    log = (
+        "13759:M 30 Nov 2026 12:28:29.762 * DB loaded from base file appendonly.aof.1.base.rdb: 0.000 seconds\n"
+        "13759:M 30 Nov 2026 12:28:29.764 # Unexpected end of file reading the append only file "
+        "appendonly.aof.1.incr.aof. You can: 1) Make a backup of your AOF file, then use ./redis-check-aof --fix "
+        "<filename.manifest>. 2) Alternatively you can set the 'aof-load-truncated' configuration option to yes\n"
+    )
+    assert damage_in_log(log) == "Unexpected end of file reading the append only file appendonly.aof.1.incr.aof"
+    assert damage_in_log("1:M 30 Nov 2026 12:28:29.762 # Module /x/y.so failed to load\n") is None
+
+
+def _write(directory: Path, *names: str) -> None:
+    directory.mkdir(exist_ok=True)
+    for name in names:
+        (directory / name).write_bytes(b"x")
+
+
+def test_the_damage_redis_would_not_refuse(tmp_path: Path) -> None:
+    aof = tmp_path / "x.db.aof"
+    assert damage(aof) is None  # a store not written yet
+    aof.mkdir()
+    assert damage(aof) is None
+    _write(aof, "appendonly.aof.1.base.rdb", "appendonly.aof.1.incr.aof")
+    assert "manifest appendonly.aof.manifest is missing" in (damage(aof) or "")
+    (aof / "appendonly.aof.manifest").write_text(REDIS8_MANIFEST)
+    assert "appendonly.aof.2.base.rdb, appendonly.aof.2.incr.aof, appendonly.aof.3.incr.aof" in (damage(aof) or "")
+    _write(aof, "appendonly.aof.2.base.rdb", "appendonly.aof.2.incr.aof", "appendonly.aof.3.incr.aof")
+    assert damage(aof) is None
+    (aof / "appendonly.aof.manifest").write_text("file x seq\n")
+    assert "malformed" in (damage(aof) or "")
+
+
+def test_a_manifest_is_rebuilt_only_when_the_files_tell_one_order(tmp_path: Path) -> None:
+    aof = tmp_path / "x.db.aof"
+    _write(aof, "appendonly.aof.2.base.rdb", "appendonly.aof.3.incr.aof", "appendonly.aof.2.incr.aof", "other")
+    assert [f.name for f in rebuilt_manifest(aof)] == [
+        "appendonly.aof.2.base.rdb", "appendonly.aof.2.incr.aof", "appendonly.aof.3.incr.aof"]
+    _write(aof, "appendonly.aof.5.incr.aof")
+    with pytest.raises(ValueError, match="not consecutive"):
+        rebuilt_manifest(aof)
+    (aof / "appendonly.aof.5.incr.aof").unlink()
+    _write(aof, "appendonly.aof.1.base.rdb")
+    with pytest.raises(ValueError, match="2 base files"):
+        rebuilt_manifest(aof)
+
+
+def test_a_path_that_is_not_utf8_can_be_shown() -> None:
+    import os
+
+    assert shown(os.fsdecode(b"/tmp/caf\xe9/x.db")) == "/tmp/caf\\xe9/x.db"
