@@ -118,7 +118,7 @@ def fact_text(fact: FactLike) -> str:
     return "  ".join(parts)
 
 
-FACT_COLUMNS = ("subject", "predicate", "object", "valid from", "valid until", "conf.", "seen")
+FACT_COLUMNS = ("subject", "predicate", "object", "valid from (UTC)", "valid until", "conf.", "seen")
 """Column headers of a table of facts (times in UTC; an empty ``valid until``: still holds)."""
 
 
