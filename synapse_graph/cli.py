@@ -330,9 +330,9 @@ def alias(
 
 def _same_name(first: str, second: str) -> bool:
     """Do two names have one identity key (the library's rule: NFC, whitespace collapsed, case-folded)?"""
-    from synapse_graph.rules.text import clean_name, name_key
+    from synapse_graph.browse import entity_key
 
-    return name_key(clean_name(first)) == name_key(clean_name(second))
+    return entity_key(first) == entity_key(second)
 
 
 @command()
