@@ -113,9 +113,11 @@ def test_browse_uses_the_configured_http_port_and_the_library_key() -> None:
     assert ":param key => 'strasse strasse'" in result.output.splitlines()
     assert browser_base_url("bolt://db.example:7687", {"SYNAPSE_NEO4J_HTTP_PORT": "8080"}) == (
         "http://db.example:8080/browser/")
-    bad = CliRunner().invoke(app, ["browse", "--db", "bolt://x:7687"], env={**CLEAN_ENV, "SYNAPSE_NEO4J_HTTP_PORT": "web"})
+    bad = CliRunner().invoke(app, ["browse", "--db", "bolt://x:7687"],
+                             env={**CLEAN_ENV, "SYNAPSE_NEO4J_HTTP_PORT": "web"})
     assert bad.exit_code == 2 and "not a port number" in bad.output
-    assert entity_key("Straße") == "strasse" and entity_key("  Dana   REYES ") == "dana reyes" and entity_key("me") == "user"
+    assert entity_key("Straße") == "strasse" and entity_key("  Dana   REYES ") == "dana reyes"
+    assert entity_key("me") == "user"
 
 
 def test_saved_queries_declare_the_params_they_use() -> None:
