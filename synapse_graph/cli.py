@@ -422,7 +422,7 @@ def demo(
     with _open(db, scope, user, password) as memory:
         report["location"] = memory.location
         memory.purge(scope=scope)
-        tell(Text("synapse-graph demo", style="bold"), Text(f" — database {memory.location}, scope {scope!r}\n"))
+        tell(Text.assemble(("synapse-graph demo", "bold"), f" — database {memory.location}, scope {scope!r}\n"))
         for title, triples in STORY:
             result = memory.upsert(list(triples), source="demo")
             tell(f"• learned {title}: {render.plural(len(triples), 'triple')} → {result.created} new, "
