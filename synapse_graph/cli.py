@@ -56,7 +56,7 @@ MaxEntities = Annotated[int, typer.Option("--max-entities", help="Entity quota o
 USAGE_EXIT = 2
 """Exit code of every error the command expects: bad input, a missing file, a refusing database."""
 NOT_FOUND_EXIT = 1
-"""Exit code of a lookup that found nothing (``entity``)."""
+"""Exit code of a lookup that found nothing (``entity``) or a question answered no (``purge``)."""
 
 
 # -- output ------------------------------------------------------------------------------------------
@@ -358,8 +358,14 @@ def purge(
     if (entity is None) == (not whole_scope):
         fail("UsageError", "give an ENTITY, or --whole-scope (not both)", as_json)
     target = f"scope {scope!r}" if whole_scope else f"entity {entity!r} in scope {scope!r}"
-    if not yes and not typer.confirm(f"Erase {target} for good?"):
-        raise typer.Exit(1)
+    if not yes:
+        try:  # the question goes to stderr, so stdout stays JSON under --json
+            confirmed = typer.confirm(f"Erase {target} for good?", err=True)
+        except typer.Abort:  # no answer (end of input)
+            confirmed = False
+        if not confirmed:
+            fail("NotConfirmed", f"nothing was erased; give --yes to erase {target} without a question", as_json,
+                 NOT_FOUND_EXIT)
     with _open(db, scope, user, password) as memory:
         result = memory.purge(scope=scope) if whole_scope else memory.purge(entity)
         _emit(result, as_json, lambda r: say(str(r)))

@@ -34,7 +34,8 @@ class Cli:
             pytest.fail(f"{ENTRY_POINT} is missing: install the package (scripts/dev setup)", pytrace=False)
         env = {key: value for key, value in os.environ.items()
                if not key.startswith("SYNAPSE_") and key != "COLUMNS"}
-        result = subprocess.run([str(ENTRY_POINT), *args, *self.options], env={**env, **self.env}, input=input,
+        stdin = {"input": input} if input is not None else {"stdin": subprocess.DEVNULL}
+        result = subprocess.run([str(ENTRY_POINT), *args, *self.options], env={**env, **self.env}, **stdin,
                                 capture_output=True, text=True, timeout=120, check=False)
         assert result.returncode == code, (
             f"{args}: exit {result.returncode}\nstdout:\n{result.stdout}\nstderr:\n{result.stderr}")
@@ -109,6 +110,7 @@ def test_retract_and_purge(cli: Cli) -> None:
     assert cli.json("purge", "coffee", "--yes") == {"entities": 1, "facts": 1, "aliases": 0}
     assert cli.json("facts", "Dana") == []
     cli("purge", "Dana", input="n\n", code=1)
+    assert cli.error("purge", "Dana", code=1)["error"] == "NotConfirmed"  # no input: no answer, no traceback
     assert cli.json("stats")["entities"] == 2
     removed = cli.json("purge", "--whole-scope", "--yes")
     assert removed["entities"] == 2 and cli.json("stats")["entities"] == 0
