@@ -359,11 +359,12 @@ def purge(
         fail("UsageError", "give an ENTITY, or --whole-scope (not both)", as_json)
     target = f"scope {scope!r}" if whole_scope else f"entity {entity!r} in scope {scope!r}"
     if not yes:
-        try:  # the question goes to stderr, so stdout stays JSON under --json
-            confirmed = typer.confirm(f"Erase {target} for good?", err=True)
-        except typer.Abort:  # no answer (end of input)
-            confirmed = False
-        if not confirmed:
+        # Asked on stderr, so stdout stays JSON under --json; no answer (end of input) is no.
+        print(f"Erase {target} for good? [y/N]: ", end="", file=sys.stderr, flush=True)
+        answer = sys.stdin.readline()
+        if not answer.endswith("\n"):
+            print(file=sys.stderr)  # end the question's line
+        if answer.strip().lower() not in ("y", "yes"):
             fail("NotConfirmed", f"nothing was erased; give --yes to erase {target} without a question", as_json,
                  NOT_FOUND_EXIT)
     with _open(db, scope, user, password) as memory:

@@ -54,7 +54,7 @@ class Cli:
         """The JSON error of a failing command under --json (stderr), checking stdout stays empty."""
         result = self.run(*args, "--json", code=code)
         assert result.stdout == "", result.stdout
-        found: dict[str, str] = json.loads(result.stderr)
+        found: dict[str, str] = json.loads(result.stderr.splitlines()[-1])  # after a question, if one was asked
         return found
 
 
