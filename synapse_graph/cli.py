@@ -153,15 +153,13 @@ def command(name: str | None = None) -> Callable[[Callable[..., None]], Callable
     """Register a command whose expected errors become one message and exit code 2 (JSON under --json)."""
 
     def register(func: Callable[..., None]) -> Callable[..., None]:
-        options = _option_names(func)
-
         @functools.wraps(func)
         def run(*args: Any, **kwargs: Any) -> None:
             as_json = bool(kwargs.get("as_json"))
             try:
                 func(*args, **kwargs)
             except SynapseError as exc:
-                fail(type(exc).__name__, _cli_words(str(exc), options), as_json)
+                fail(type(exc).__name__, _cli_words(str(exc), _option_names(func)), as_json)
             except UnicodeDecodeError as exc:
                 fail("FileError", f"the file is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset "
                                   f"{exc.start}); give a JSON Lines export written by 'synapse-graph export'",
