@@ -6,7 +6,7 @@ through the public API, asks thousands of point-in-time questions with
 independent oracle computed from the files alone.
 
 Run: ``python -m benchmarks.temporal_kg --dataset all --backend all [--questions 3000]``.
-The data folder is ``$SYNAPSE_TEMPORAL_KG_DATA`` or ``shared/data/temporal-kg`` beside the checkout.
+The data folder is ``$SYNAPSE_TEMPORAL_KG_DATA`` or ``benchmarks/data/temporal-kg`` of the repository.
 
 Line format: ``head_id<TAB>rel_id<TAB>tail_id<TAB>start<TAB>end``, dates ``YYYY-MM-DD``
 with ``#`` for unknown digits. train/valid/test are cuts of one set: all three are loaded.
@@ -88,8 +88,8 @@ from typing import Any, Literal
 from benchmarks.targets import neo4j_settings
 from synapse_graph import Memory, SynapseError, Triple
 
-DATA_ROOT = Path(os.environ.get("SYNAPSE_TEMPORAL_KG_DATA")
-                 or Path(__file__).resolve().parents[2] / "shared" / "data" / "temporal-kg")
+DATA_ROOT = Path(os.environ.get("SYNAPSE_TEMPORAL_KG_DATA") or Path(__file__).resolve().parent / "data" / "temporal-kg")
+"""The data sets, kept in the repository (2.8 MB; licences and origin in ``data/temporal-kg/SOURCE.txt``)."""
 DATASETS = ("wikidata12k", "yago11k")
 SPLITS = ("train.txt", "valid.txt", "test.txt")
 REPO_ROOT = Path(__file__).resolve().parent.parent

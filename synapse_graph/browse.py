@@ -19,12 +19,19 @@ from urllib.parse import quote, urlsplit
 
 from synapse_graph.backends import NEO4J_SCHEMES
 from synapse_graph.catalogue import cypher_root
-from synapse_graph.errors import NotNeo4jError
+from synapse_graph.errors import ConfigurationError, NotNeo4jError
+from synapse_graph.rules.redaction import guard
+from synapse_graph.rules.text import clean_name, name_key
 
 BROWSER_URL_ENV = "SYNAPSE_NEO4J_BROWSER_URL"
+HTTP_PORT_ENV = "SYNAPSE_NEO4J_HTTP_PORT"
+DEFAULT_HTTP_PORT = 7474
+# Browser's "Connect result nodes" (autoComplete) also draws every relationship between the
+# nodes a query returned: superseded FACT records and facts that did not hold at the time asked.
+SETTINGS = (":config autoComplete: false",)
 STYLE_FILE = "synapse.grass"
 # The order in which the saved queries are shown; files not listed follow by name.
-QUERY_ORDER = ("current_facts", "graph_as_of", "entity_history", "aliases")
+QUERY_ORDER = ("current_facts", "graph_as_of", "facts_as_of", "entity_history", "aliases")
 _PARAM = re.compile(r"^//\s*(:param\s+([A-Za-z_][A-Za-z0-9_]*)\s*=>\s*(.+?))\s*$")
 _AURA_SUFFIX = ".databases.neo4j.io"
 
@@ -61,10 +68,17 @@ class BrowseInfo:
     style_command: str
     params: dict[str, str]
     queries: list[SavedQuery]
+    name: str | None = None
+    settings: tuple[str, ...] = SETTINGS
 
     @property
     def param_lines(self) -> list[str]:
         return [f":param {name} => {value}" for name, value in self.params.items()]
+
+    @property
+    def setup_lines(self) -> list[str]:
+        """What to run once before the saved queries: Browser settings, then the parameters."""
+        return [*self.settings, *self.param_lines]
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -74,6 +88,7 @@ class BrowseInfo:
             "scope": self.scope,
             "style_file": self.style_file,
             "style_command": self.style_command,
+            "settings": list(self.settings),
             "params": self.param_lines,
             "queries": [{"name": q.name, "file": q.path, "text": q.with_params(self.params)} for q in self.queries],
         }
@@ -90,7 +105,11 @@ class BrowseInfo:
             out.append(f"  drag {self.style_file} onto the Browser window, or run this in the editor:")
         else:
             out.append("  run this in the editor:")
-        out += [self.style_command, "", f"Parameters (run each line once; scope {self.scope!r}):"]
+        key_of = f", key of {self.name!r}" if self.name is not None else ""
+        out += [self.style_command, "",
+                "Settings (run once; turns off \"Connect result nodes\", which would also draw superseded facts",
+                "and facts not valid at the time asked between the entities shown):", *self.settings, "",
+                f"Parameters (run each line once; scope {self.scope!r}{key_of}):"]
         out += self.param_lines
         out += ["", "Saved queries (paste one into the editor, run with Ctrl+Enter):"]
         for saved in self.queries:
@@ -185,7 +204,26 @@ def browser_base_url(db: str, environ: Mapping[str, str]) -> str:
         return "https://browser.neo4j.io/"
     if "+s" in parts.scheme.lower():
         return f"https://{_host_for_url(host)}:7473/browser/"
-    return f"http://{_host_for_url(host)}:7474/browser/"
+    return f"http://{_host_for_url(host)}:{http_port(environ)}/browser/"
+
+
+def http_port(environ: Mapping[str, str]) -> int:
+    """$SYNAPSE_NEO4J_HTTP_PORT (the port scripts/neo4j-local serves Browser on), else 7474."""
+    configured = environ.get(HTTP_PORT_ENV, "").strip()
+    if not configured:
+        return DEFAULT_HTTP_PORT
+    if not configured.isdigit() or not 0 < int(configured) < 65536:
+        raise ConfigurationError(f"{HTTP_PORT_ENV}={configured!r} is not a port number (1-65535)")
+    return int(configured)
+
+
+def entity_key(name: str) -> str:
+    """The key the library stores for a name (NFC, whitespace collapsed, secrets redacted, case-folded).
+
+    Cypher has no case folding (``toLower('Straße')`` is ``'straße'``, the key is ``'strasse'``),
+    so the saved queries take the key as a parameter computed here.
+    """
+    return name_key(clean_name(guard(clean_name(name), "redact", field="name").text))
 
 
 def browser_url(db: str, environ: Mapping[str, str], user: str | None = None) -> str:
@@ -226,7 +264,7 @@ def instructions(
             params.setdefault(key, value)
     params["scope"] = cypher_string(scope)
     if name is not None:
-        params["name"] = cypher_string(name)
+        params["key"] = cypher_string(entity_key(name))
     style_file, grass = style_sheet()
     return BrowseInfo(
         db=connect_url(location),
@@ -237,4 +275,5 @@ def instructions(
         style_command=style_command(grass),
         params=params,
         queries=queries,
+        name=name,
     )

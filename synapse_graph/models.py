@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import html
 import numbers
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError
 
+from synapse_graph import render
 from synapse_graph.errors import InvalidInputError, InvalidTimeError
 from synapse_graph.rules.numbers import confidence
 
@@ -20,6 +22,17 @@ DEFAULT_SINGLE_VALUED: frozenset[str] = frozenset(
      "LOCATED_IN", "HAS_STATUS", "REPORTS_TO", "HAS_AGE", "HAS_NAME"}
 )
 """Predicates that hold one value at a time unless a scope's rules say otherwise."""
+
+
+class _Readable:
+    """Notebook display for the public models: ``str()`` as text, a small HTML form; ``repr`` stays exact."""
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # IPython, also inside lists
+        printer.text(repr(self) if cycle else str(self))
+
+    def _repr_html_(self) -> str:
+        return render.html_line(str(self))
+
 
 TimeInput = datetime | date | str | int | float
 """What the API accepts as a time: an aware or naive (= UTC) ``datetime``, a ``date``
@@ -123,7 +136,7 @@ class Triple(BaseModel):
                 raise _triple_error(exc) from exc
 
 
-class Fact(BaseModel):
+class Fact(_Readable, BaseModel):
     """One stored FACT record: a fact with its validity and belief intervals.
 
     ``subject`` and ``object`` are canonical entity names. Validity is half-open:
@@ -156,8 +169,12 @@ class Fact(BaseModel):
         """True if the fact is valid at ``when`` (half-open interval)."""
         return self.valid_at <= when and (self.invalid_at is None or when < self.invalid_at)
 
+    def __str__(self) -> str:
+        """``Dana LIVES_IN London  [2022-09-15 09:30 → now]  conf 1.00`` (times in UTC)."""
+        return render.fact_text(self)
 
-class Entity(BaseModel):
+
+class Entity(_Readable, BaseModel):
     """An entity of the memory with its aliases."""
 
     model_config = ConfigDict(frozen=True)
@@ -169,8 +186,12 @@ class Entity(BaseModel):
     created_at: datetime
     updated_at: datetime
 
+    def __str__(self) -> str:
+        kind = f", a {self.type}" if self.type else ""
+        return f"{self.name}  (aliases: {', '.join(self.aliases) or 'none'}{kind})"
 
-class WriteResult(BaseModel):
+
+class WriteResult(_Readable, BaseModel):
     """What one ``upsert`` changed."""
 
     created: int = 0
@@ -182,8 +203,13 @@ class WriteResult(BaseModel):
     entities_created: int = 0
     aliases_merged: int = 0
 
+    def __str__(self) -> str:
+        return (f"created {render.plural(self.created, 'fact record')}, confirmed {self.confirmed}, "
+                f"closed {self.closed}; {render.plural(self.entities_created, 'new entity', 'new entities')}"
+                + (f", {render.plural(self.aliases_merged, 'alias', 'aliases')} merged" if self.aliases_merged else ""))
 
-class PurgeResult(BaseModel):
+
+class PurgeResult(_Readable, BaseModel):
     """What a purge removed for good."""
 
     entities: int
@@ -192,6 +218,11 @@ class PurgeResult(BaseModel):
     records: int = 0
     """Stored records removed: every validity interval and every earlier belief of those facts."""
     aliases: int
+
+    def __str__(self) -> str:
+        return "removed " + render.counts_text(
+            [(self.entities, "entity"), (self.facts, "fact"), (self.records, "stored record"),
+             (self.aliases, "alias")])
 
 
 class ScopeRules(BaseModel):
@@ -214,19 +245,27 @@ class ScopeRules(BaseModel):
     """Facts a model extracted (written with ``model=``) below this confidence become candidates."""
 
 
-class Stats(BaseModel):
+class Stats(_Readable, BaseModel):
     """Counts for one scope."""
 
     scope: str
     entities: int
     aliases: int
     facts: int
-    """Records currently believed (history included, corrections excluded)."""
+    """Records currently believed or disputed (history included, corrections excluded): what ``max_facts``
+    counts. Candidates are counted apart."""
     valid_now: int
     expired_records: int
     candidates: int = 0
     """Current records waiting for review (not believed)."""
     disputed: int = 0
+
+    def __str__(self) -> str:
+        return (f"scope {self.scope!r}: " + render.counts_text([(self.entities, "entity"), (self.aliases, "alias"),
+                                                             (self.facts, "fact")])
+                + f" ({self.valid_now:,} valid now), " + render.counts_text([
+                    (self.expired_records, "superseded record"), (self.candidates, "candidate")])
+                + f", {self.disputed:,} disputed")
 
 
 RECALL_NOTICE = (
@@ -235,7 +274,7 @@ RECALL_NOTICE = (
 )
 
 
-class EntryEntity(BaseModel):
+class EntryEntity(_Readable, BaseModel):
     """An entity recall started from, with the score of each search leg."""
 
     model_config = ConfigDict(frozen=True)
@@ -251,6 +290,16 @@ class EntryEntity(BaseModel):
     vector_score: float | None = None
     """Cosine similarity of the vector leg."""
 
+    def __str__(self) -> str:
+        legs = []
+        if self.lexical_rank is not None:
+            legs.append(f"lexical #{self.lexical_rank}"
+                        + ("" if self.lexical_score is None else f", BM25 {self.lexical_score:.3f}"))
+        if self.vector_rank is not None:
+            legs.append(f"vector #{self.vector_rank}"
+                        + ("" if self.vector_score is None else f", cosine {self.vector_score:.2f}"))
+        return f"{self.name}  score {self.score:.4f}" + (f" ({'; '.join(legs)})" if legs else "")
+
 
 class RecalledFact(Fact):
     """A fact returned by recall, with why it was returned."""
@@ -261,8 +310,11 @@ class RecalledFact(Fact):
     """Name of the entry entity it was reached from."""
     relevance: float
 
+    def __str__(self) -> str:
+        return f"{render.fact_text(self)}  (hop {self.hop} via {self.entry}, relevance {self.relevance:.2f})"
 
-class Recall(BaseModel):
+
+class Recall(_Readable, BaseModel):
     """The answer of :meth:`Memory.recall`: facts valid at ``as_of``, most relevant first."""
 
     query: str
@@ -275,8 +327,28 @@ class Recall(BaseModel):
     """Why the database was not asked (empty question, small talk), if it was not."""
     notice: str = RECALL_NOTICE
 
+    def _heading(self) -> str:
+        asked = f"recall {self.query!r} as of {render.time_text(self.as_of)}"
+        if self.skipped:
+            return f"{asked}: nothing recalled: {self.skipped}"
+        entries = ", ".join(e.name for e in self.entities) or "no entity"
+        return f"{asked}: {render.plural(len(self.facts), 'fact')} from {entries} ({', '.join(self.legs) or 'no leg'})"
 
-class AuditEntry(BaseModel):
+    def __str__(self) -> str:
+        """The question, then one line per fact, most relevant first, then the notice."""
+        if self.skipped:
+            return self._heading()
+        return "\n".join([self._heading(), *(f"  {fact}" for fact in self.facts), self.notice])
+
+    def _repr_html_(self) -> str:
+        if self.skipped:
+            return render.html_line(self._heading())
+        rows = [(*render.fact_cells(f), f.hop, f.entry, f"{f.relevance:.2f}") for f in self.facts]
+        table = render.html_table([*render.FACT_COLUMNS, "hop", "via", "relevance"], rows, caption=self._heading())
+        return f"{table}<p><small>{html.escape(self.notice)}</small></p>"
+
+
+class AuditEntry(_Readable, BaseModel):
     """One mutation in the append-only audit log of a scope."""
 
     model_config = ConfigDict(frozen=True)
@@ -298,3 +370,11 @@ class AuditEntry(BaseModel):
     confirmations, state), plus what else the action did (entities created, aliases, rejections)."""
     secrets: list[str] = Field(default_factory=list)
     """Kinds of secrets redacted from the input (never their values)."""
+
+    def __str__(self) -> str:
+        who = " ".join(f"{label} {value!r}" for label, value in (
+            ("by", self.client), ("source", self.source), ("model", self.model), ("session", self.session)) if value)
+        touched = render.counts_text([(len(self.entities), "entity"), (len(self.facts), "fact record")])
+        shown = ", ".join(self.entities[:5]) + (", ..." if len(self.entities) > 5 else "")
+        line = f"{render.time_text(self.at)}  {self.action}  {who}  {touched}" + (f" ({shown})" if shown else "")
+        return line + (f"  secrets redacted: {', '.join(self.secrets)}" if self.secrets else "")

@@ -1,14 +1,14 @@
-// Current facts of one entity, found by its name, key or an alias: valid now and
-// currently believed (not expired; trust state believed, so candidates and disputed
-// facts are left out). Returns paths, so Browser draws the graph.
-// Tip: untick "Connect result nodes" in Browser's settings, else Browser also draws
-// past FACT relationships between the nodes shown.
+// Current facts of one entity, found by its key or an alias's key: valid now and currently
+// believed (not expired; trust state believed, so candidates and disputed facts are left out).
+// Returns paths, so Browser draws the graph.
+// $key is the entity's stored key (names are NFC, whitespace-collapsed and case-folded, so
+// "Straße" is 'strasse'): `synapse-graph browse --name NAME` prints the :param line for a name.
+// Run `:config autoComplete: false` once first: Browser's "Connect result nodes" setting would
+// also draw every other FACT record between the entities shown (superseded ones too).
 // :param scope => 'default'
-// :param name => 'Dana'
-WITH toLower(reduce(s = '', w IN [x IN split(trim($name), ' ') WHERE x <> ''] |
-       s + CASE s WHEN '' THEN '' ELSE ' ' END + w)) AS wanted, datetime() AS now
-OPTIONAL MATCH (al:Alias {scope: $scope, key: wanted})
-WITH coalesce(al.target, wanted) AS key, now
+// :param key => 'dana'
+OPTIONAL MATCH (al:Alias {scope: $scope, key: $key})
+WITH coalesce(al.target, $key) AS key, datetime() AS now
 MATCH p = (e:Entity {scope: $scope, key: key})-[r:FACT]->(:Entity)
 WHERE r.expired_at IS NULL AND coalesce(r.status, 'believed') = 'believed'
   AND r.valid_at <= now AND (r.invalid_at IS NULL OR r.invalid_at > now)

@@ -1,12 +1,11 @@
-// Every validity interval of one entity's facts (found by its name, key or an alias),
+// Every validity interval of one entity's facts (found by its key or an alias's key),
 // oldest first, as a table: the records not expired (superseded), whatever their trust state
 // (status: believed, candidate or disputed). invalid_at null = still holds.
+// $key: see current_facts (`synapse-graph browse --name NAME` prints it).
 // :param scope => 'default'
-// :param name => 'Dana'
-WITH toLower(reduce(s = '', w IN [x IN split(trim($name), ' ') WHERE x <> ''] |
-       s + CASE s WHEN '' THEN '' ELSE ' ' END + w)) AS wanted
-OPTIONAL MATCH (al:Alias {scope: $scope, key: wanted})
-WITH coalesce(al.target, wanted) AS key
+// :param key => 'dana'
+OPTIONAL MATCH (al:Alias {scope: $scope, key: $key})
+WITH coalesce(al.target, $key) AS key
 MATCH (e:Entity {scope: $scope, key: key})-[r:FACT]->(o:Entity)
 WHERE r.expired_at IS NULL
 RETURN e.name AS subject, r.predicate AS predicate, o.name AS object,

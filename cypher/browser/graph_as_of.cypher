@@ -1,8 +1,9 @@
 // The scope's graph as of $as_of (an ISO-8601 string; a date alone means midnight UTC):
 // every fact valid then, as currently believed (not expired; trust state believed).
-// Returns paths, so Browser draws the graph.
-// Tip: untick "Connect result nodes" in Browser's settings, else Browser also draws
-// FACT relationships between the nodes shown that did not hold at $as_of.
+// Returns paths, so Browser draws the graph; facts_as_of lists the same facts with their validity.
+// Run `:config autoComplete: false` once first: Browser's "Connect result nodes" setting would
+// also draw every other FACT record between the entities shown, superseded ones and facts that
+// did not hold at $as_of.
 // :param scope => 'default'
 // :param as_of => '2021-06-01T00:00:00Z'
 WITH datetime($as_of) AS t

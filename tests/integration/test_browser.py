@@ -27,7 +27,7 @@ import pytest
 from typer.testing import CliRunner
 
 from synapse_graph import Memory, Triple
-from synapse_graph.browse import BrowseInfo, browser_base_url, instructions, saved_queries, style_sheet
+from synapse_graph.browse import BrowseInfo, browser_base_url, entity_key, instructions, saved_queries, style_sheet
 from synapse_graph.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,8 +40,9 @@ CHROMIUM_FLAGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
 ]
-QUERY_NAMES = {"current_facts", "graph_as_of", "entity_history", "aliases"}
-CLEAN_ENV = {"SYNAPSE_DB": "", "SYNAPSE_NEO4J_URL": "", "SYNAPSE_NEO4J_BROWSER_URL": "", "SYNAPSE_NEO4J_USER": ""}
+QUERY_NAMES = {"current_facts", "graph_as_of", "facts_as_of", "entity_history", "aliases"}
+CLEAN_ENV = {"SYNAPSE_DB": "", "SYNAPSE_NEO4J_URL": "", "SYNAPSE_NEO4J_BROWSER_URL": "", "SYNAPSE_NEO4J_USER": "",
+             "SYNAPSE_NEO4J_HTTP_PORT": ""}
 
 
 def _unavailable(reason: str) -> None:
@@ -66,7 +67,8 @@ def test_browse_prints_url_style_params_and_every_saved_query() -> None:
     out = result.output
     assert "http://graph.example:7474/browser/?connectURL=bolt://neo4j@graph.example:7687" in out
     assert ":param scope => 'acme/web'" in out.splitlines()
-    assert ":param name => 'Dana O\\'Neil'" in out.splitlines()
+    assert ":param key => 'dana o\\'neil'" in out.splitlines()  # the stored key, computed by the library's rules
+    assert ":config autoComplete: false" in out.splitlines()
     assert any(line.startswith(":param as_of => ") for line in out.splitlines())
     grass_file = style_sheet()[0]
     assert grass_file is None or f"drag {grass_file} onto the Browser window" in out
@@ -86,6 +88,7 @@ def test_browse_json_and_browser_url_rules() -> None:
     data = json.loads(result.output)
     assert data["browser_url"] == "http://proxy.example/browser/?connectURL=neo4j://reader@db.internal:7688"
     assert data["params"][0] == ":param scope => 'default'"
+    assert data["settings"] == [":config autoComplete: false"]
     assert {q["name"] for q in data["queries"]} == QUERY_NAMES
     # No password ever reaches the output; TLS schemes get an https Browser.
     shown = instructions("neo4j+s://neo4j:secret@db.example:7687", environ={})
@@ -99,6 +102,22 @@ def test_browse_refuses_falkordb_databases(db: str) -> None:
     assert result.exit_code == 2
     message = " ".join(result.output.split())
     assert "Neo4j Browser only shows Neo4j databases" in message and "FalkorDB Browser" in message
+
+
+def test_browse_uses_the_configured_http_port_and_the_library_key() -> None:
+    env = {**CLEAN_ENV, "SYNAPSE_NEO4J_HTTP_PORT": "17474"}
+    result = CliRunner().invoke(app, ["browse", "--db", "bolt://127.0.0.1:17687", "--name", " STRASSE  Straße "],
+                                env=env)
+    assert result.exit_code == 0, result.output
+    assert "http://127.0.0.1:17474/browser/?connectURL=bolt://neo4j@127.0.0.1:17687" in result.output
+    assert ":param key => 'strasse strasse'" in result.output.splitlines()
+    assert browser_base_url("bolt://db.example:7687", {"SYNAPSE_NEO4J_HTTP_PORT": "8080"}) == (
+        "http://db.example:8080/browser/")
+    bad = CliRunner().invoke(app, ["browse", "--db", "bolt://x:7687"],
+                             env={**CLEAN_ENV, "SYNAPSE_NEO4J_HTTP_PORT": "web"})
+    assert bad.exit_code == 2 and "not a port number" in bad.output
+    assert entity_key("Straße") == "strasse" and entity_key("  Dana   REYES ") == "dana reyes"
+    assert entity_key("me") == "user"
 
 
 def test_saved_queries_declare_the_params_they_use() -> None:
@@ -124,7 +143,10 @@ def story(neo4j_settings: dict[str, Any]) -> Iterator[dict[str, Any]]:
         memory.upsert(Triple(subject="Dana Reyes", predicate="LIVES_IN", object="London",
                              valid_at="2022-09-15T09:30:00Z"))
         memory.upsert(Triple(subject="Dana Reyes", predicate="WORKS_AT", object="Globex", valid_at="2023-01-09"))
+        memory.upsert(Triple(subject="Straße", predicate="PART_OF", object="Berlin", valid_at="2000-01-01",
+                             invalid_at="2005-01-01"))
         memory.alias("Dana Reyes", "Dana")
+        memory.alias("Straße", "Strasse des 17. Juni")
         try:
             yield {**neo4j_settings, "scope": scope}
         finally:
@@ -138,7 +160,10 @@ def run_saved(story: dict[str, Any]) -> Iterator[Any]:
     texts = {q.name: q.text for q in saved_queries()}
 
     def run(query_name: str, **params: Any) -> list[dict[str, Any]]:
-        records, _, _ = driver.execute_query(texts[query_name], {"scope": story["scope"], **params}, routing_="r")
+        records, summary, _ = driver.execute_query(texts[query_name], {"scope": story["scope"], **params},
+                                                   routing_="r")
+        warned = [g.status_description for g in summary.gql_status_objects if g.raw_severity == "WARNING"]
+        assert warned == [], f"{query_name}: {warned}"  # e.g. a property key the store never had
         return [dict(record) for record in records]
 
     yield run
@@ -155,9 +180,9 @@ def _path_triples(rows: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
 
 def test_current_facts_by_alias_name_or_key(run_saved: Any) -> None:
     expected = [("Dana Reyes", "LIVES_IN", "London"), ("Dana Reyes", "WORKS_AT", "Globex")]
-    assert _path_triples(run_saved("current_facts", name="Dana")) == expected
-    assert _path_triples(run_saved("current_facts", name="  dana   REYES ")) == expected
-    assert run_saved("current_facts", name="Nobody") == []
+    assert _path_triples(run_saved("current_facts", key=entity_key("Dana"))) == expected
+    assert _path_triples(run_saved("current_facts", key=entity_key("  dana   REYES "))) == expected
+    assert run_saved("current_facts", key=entity_key("Nobody")) == []
 
 
 def test_graph_as_of_shows_the_scope_at_a_time(run_saved: Any) -> None:
@@ -171,8 +196,21 @@ def test_graph_as_of_shows_the_scope_at_a_time(run_saved: Any) -> None:
     assert run_saved("graph_as_of", as_of="2009-01-01") == []
 
 
+def test_facts_as_of_lists_the_graph_with_validity(run_saved: Any) -> None:
+    rows = run_saved("facts_as_of", as_of="2021-06-01")
+    got = [(r["subject"], r["predicate"], r["object"], r["valid_from"].to_native(),
+            None if r["valid_until"] is None else r["valid_until"].to_native()) for r in rows]
+    assert got == [
+        ("Acme", "LOCATED_IN", "Paris", utc("2010-01-01"), None),
+        ("Dana Reyes", "LIVES_IN", "Berlin", utc("2021-02-01"), utc("2022-09-15T09:30:00+00:00")),
+        ("Dana Reyes", "WORKS_AT", "Acme", utc("2019-04-01"), utc("2023-01-09")),
+    ]
+    graphed = sorted(_path_triples(run_saved("graph_as_of", as_of="2021-06-01")))
+    assert graphed == sorted((s, p, o) for s, p, o, _, _ in got)
+
+
 def test_entity_history_lists_every_interval_oldest_first(run_saved: Any) -> None:
-    rows = run_saved("entity_history", name="Dana")
+    rows = run_saved("entity_history", key=entity_key("Dana"))
     got = [(r["predicate"], r["object"], r["valid_at"].to_native(),
             None if r["invalid_at"] is None else r["invalid_at"].to_native()) for r in rows]
     assert got == [
@@ -188,10 +226,18 @@ def test_entity_history_lists_every_interval_oldest_first(run_saved: Any) -> Non
 
 def test_aliases_resolve_both_ways(run_saved: Any) -> None:
     for name in ("Dana", "dana reyes"):
-        [row] = run_saved("aliases", name=name)
-        assert (row["name"], row["key"], row["alias_names"]) == ("Dana Reyes", "dana reyes", ["Dana"])
-        assert {n["name"] for n in row["alias_nodes"]} == {"Dana"} and row["entity"]["name"] == "Dana Reyes"
-    assert run_saved("aliases", name="Nobody") == []
+        [row] = run_saved("aliases", key=entity_key(name))
+        assert (row["name"], row["key"], row["aliases"], row["type"]) == ("Dana Reyes", "dana reyes", ["Dana"], None)
+    assert run_saved("aliases", key=entity_key("Nobody")) == []
+
+
+def test_case_folded_names_are_found_by_the_library_key(run_saved: Any) -> None:
+    """Straße is stored under the key 'strasse': Cypher's toLower would give 'straße' and miss it."""
+    for name in ("Straße", "STRASSE", "strasse des 17. juni"):
+        [row] = run_saved("aliases", key=entity_key(name))
+        assert (row["name"], row["aliases"]) == ("Straße", ["Strasse des 17. Juni"])
+        [fact] = run_saved("entity_history", key=entity_key(name))
+        assert (fact["subject"], fact["predicate"], fact["object"]) == ("Straße", "PART_OF", "Berlin")
 
 
 # -- Neo4j Browser itself, in headless Chromium --------------------------------------------------------
@@ -208,8 +254,8 @@ def _browser_info(story: dict[str, Any]) -> BrowseInfo:
     return info
 
 
-@pytest.mark.timeout(240)
-def test_neo4j_browser_shows_the_current_facts_graph(story: dict[str, Any]) -> None:
+@pytest.mark.timeout(360)
+def test_neo4j_browser_draws_exactly_the_facts_asked_for(story: dict[str, Any]) -> None:
     try:
         from playwright.sync_api import expect, sync_playwright
     except ImportError:
@@ -262,10 +308,12 @@ def test_neo4j_browser_shows_the_current_facts_graph(story: dict[str, Any]) -> N
                 return page.get_by_test_id("frame").filter(
                     has=page.get_by_test_id("frameCommand").filter(has_text=first_line[:40])).first
 
+            for line in info.settings:  # as `browse` prints them: "Connect result nodes" off
+                expect(run(line)).to_contain_text('"autoComplete": false')
             for line in info.param_lines:
                 frame = run(line)
                 expect(frame.get_by_test_id("frameStatusbar")).to_contain_text("Successfully set your parameter")
-            step("parameters set")
+            step("settings and parameters set")
             # Load the style sheet as a person would: drop the .grass file onto Browser (it then runs :style).
             grass = page.evaluate_handle(
                 "text => { const data = new DataTransfer();"
@@ -277,18 +325,30 @@ def test_neo4j_browser_shows_the_current_facts_graph(story: dict[str, Any]) -> N
             expect(style_frame).to_contain_text('caption: "{predicate}"')
             step("style sheet dropped")
 
-            saved = next(q for q in info.queries if q.name == "current_facts")
-            query = "\n".join(line for line in saved.text.splitlines() if not line.startswith("//"))
-            frame = run(query)
+            def run_saved(name: str) -> Any:
+                saved = next(q for q in info.queries if q.name == name)
+                return run("\n".join(line for line in saved.text.splitlines() if not line.startswith("//")))
+
+            def drawn(frame: Any, relationships: int, nodes: int) -> list[str]:
+                """Wait for the graph, give Browser time to add anything more, return the edge captions."""
+                frame.get_by_test_id("cypherFrameSidebarVisualization").click()  # Browser keeps the last view
+                graph = frame.get_by_test_id("frame-loaded-contents")
+                expect(graph.locator("svg g.relationship")).to_have_count(relationships)
+                page.wait_for_timeout(2000)  # "Connect result nodes" would add its edges by now
+                expect(graph.locator("svg g.relationship")).to_have_count(relationships)
+                expect(graph.locator("svg g.node")).to_have_count(nodes)
+                return sorted(graph.locator("svg g.relationship text").all_text_contents())
+
+            # Current facts: the captions come from the style sheet (default captions would say FACT).
+            frame = run_saved("current_facts")
+            assert drawn(frame, 2, 3) == ["LIVES_IN", "WORKS_AT"]
             graph = frame.get_by_test_id("frame-loaded-contents")
-            # Graph view: the captions come from the style sheet (default captions would say FACT).
-            for text in ("Dana Reyes", "London", "Globex", "LIVES_IN", "WORKS_AT"):
-                expect(graph.locator("svg text").filter(has_text=text).first).to_be_visible()
-            step("graph drawn")
-            page.wait_for_timeout(1500)  # let the force layout settle before the picture
+            for text in ("Dana Reyes", "London", "Globex"):
+                expect(graph.locator("svg g.node text").filter(has_text=text).first).to_be_visible()
+            step("current facts drawn")
+            page.wait_for_timeout(1000)  # let the force layout settle before the picture
             ARTIFACTS.mkdir(exist_ok=True)
             frame.screenshot(path=str(SCREENSHOT))
-
             # Table view: the returned paths as text.
             frame.get_by_test_id("cypherFrameSidebarTable").click()
             table = frame.get_by_test_id("frameContents")
@@ -298,6 +358,34 @@ def test_neo4j_browser_shows_the_current_facts_graph(story: dict[str, Any]) -> N
                 expect(table).not_to_contain_text(absent)
             expect(frame.get_by_test_id("frameStatusbar")).to_contain_text("2 records")
             step("table checked")
+
+            # The graph as of mid-2021: exactly the three facts valid then. Dana's other LIVES_IN
+            # records (Paris, London, the superseded ones) connect the same nodes and must not be drawn.
+            run(":param as_of => '2021-06-01'")
+            frame = run_saved("graph_as_of")
+            assert drawn(frame, 3, 4) == ["LIVES_IN", "LOCATED_IN", "WORKS_AT"]
+            graph = frame.get_by_test_id("frame-loaded-contents")
+            for text in ("Dana Reyes", "Berlin", "Acme", "Paris"):
+                expect(graph.locator("svg g.node text").filter(has_text=text).first).to_be_visible()
+            page.wait_for_timeout(1000)
+            frame.screenshot(path=str(ARTIFACTS / "neo4j-browser-as-of.png"))
+            step("graph as of 2021-06-01 drawn")
+
+            # ...and the same facts with their validity, as a table.
+            frame = run_saved("facts_as_of")
+            table = frame.get_by_test_id("frameContents")
+            for text in ("Berlin", "2021-02-01", "2022-09-15T09:30", "LOCATED_IN", "2010-01-01"):
+                expect(table).to_contain_text(text)
+            expect(table).not_to_contain_text("London")
+            expect(frame.get_by_test_id("frameStatusbar")).to_contain_text("3 records")
+
+            # Aliases: a table (no lone alias node drawn), found by the key 'strasse' for Straße.
+            run(f":param key => '{entity_key('Straße')}'")
+            frame = run_saved("aliases")
+            expect(frame.get_by_test_id("frameContents")).to_contain_text("Strasse des 17. Juni")
+            expect(frame.get_by_test_id("frameStatusbar")).to_contain_text("1 record")
+            expect(frame.locator("svg g.node")).to_have_count(0)
+            step("tables checked")
         except BaseException:
             if page is not None:
                 ARTIFACTS.mkdir(exist_ok=True)

@@ -1,34 +1,61 @@
-"""The CLI end to end, on each backend: every command, JSON output, exit codes."""
+"""The CLI end to end through its real entry point, on each backend: every command, JSON output, exit codes.
+
+Each command runs as a person or a script would run it: the installed ``synapse-graph``
+script of this interpreter's environment, in a subprocess, with its output piped.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
 from synapse_graph.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
+ENTRY_POINT = Path(sys.executable).parent / "synapse-graph"
 
 
 class Cli:
     def __init__(self, options: list[str], env: dict[str, str]) -> None:
         self.options = options
         self.env = env
-        self.runner = CliRunner()
+        self.last: subprocess.CompletedProcess[str] | None = None
+
+    def run(self, *args: str, code: int = 0, input: str | None = None) -> subprocess.CompletedProcess[str]:
+        if not ENTRY_POINT.exists():
+            pytest.fail(f"{ENTRY_POINT} is missing: install the package (scripts/dev setup)", pytrace=False)
+        env = {key: value for key, value in os.environ.items()
+               if not key.startswith("SYNAPSE_") and key != "COLUMNS"}
+        stdin = {"input": input} if input is not None else {"stdin": subprocess.DEVNULL}
+        result = subprocess.run([str(ENTRY_POINT), *args, *self.options], env={**env, **self.env}, **stdin,
+                                capture_output=True, text=True, timeout=120, check=False)
+        assert result.returncode == code, (
+            f"{args}: exit {result.returncode}\nstdout:\n{result.stdout}\nstderr:\n{result.stderr}")
+        self.last = result
+        return result
 
     def __call__(self, *args: str, code: int = 0, input: str | None = None) -> str:
-        result = self.runner.invoke(app, [*args, *self.options], env=self.env, input=input)
-        assert result.exit_code == code, f"{args}: exit {result.exit_code}\n{result.output}\n{result.exception!r}"
-        return result.output
+        """stdout and stderr of one command (as a person sees them in a terminal)."""
+        result = self.run(*args, code=code, input=input)
+        return result.stdout + result.stderr
 
     def json(self, *args: str) -> Any:
-        return json.loads(self(*args, "--json"))
+        return json.loads(self.run(*args, "--json").stdout)
+
+    def error(self, *args: str, code: int = 2) -> dict[str, str]:
+        """The JSON error of a failing command under --json (stderr), checking stdout stays empty."""
+        result = self.run(*args, "--json", code=code)
+        assert result.stdout == "", result.stdout
+        found: dict[str, str] = json.loads(result.stderr.splitlines()[-1])  # after a question, if one was asked
+        return found
 
 
 @pytest.fixture
@@ -64,7 +91,7 @@ def test_alias_entity_neighbourhood_and_stats(cli: Cli) -> None:
     cli("add", "Dana Reyes", "WORKS_AT", "Globex")
     cli("add", "Globex", "LOCATED_IN", "London")
     cli("add", "Dana", "LIKES", "tea")
-    assert cli.json("alias", "Dana Reyes", "Dana") == {"merged": True}
+    assert cli.json("alias", "Dana Reyes", "Dana") == {"merged": True, "changed": True}
     entity = cli.json("entity", "dana")
     assert entity["name"] == "Dana Reyes" and "Dana" in entity["aliases"]
     near = {(f["subject"], f["object"]) for f in cli.json("neighbourhood", "Dana", "--hops", "2")}
@@ -72,6 +99,7 @@ def test_alias_entity_neighbourhood_and_stats(cli: Cli) -> None:
     stats = cli.json("stats")
     assert (stats["entities"], stats["aliases"], stats["facts"]) == (4, 1, 3)
     cli("entity", "nobody", code=1)
+    assert cli.error("entity", "nobody", code=1)["error"] == "NotFoundError"
 
 
 def test_retract_and_purge(cli: Cli) -> None:
@@ -82,6 +110,7 @@ def test_retract_and_purge(cli: Cli) -> None:
     assert cli.json("purge", "coffee", "--yes") == {"entities": 1, "facts": 1, "records": 1, "aliases": 0}
     assert cli.json("facts", "Dana") == []
     cli("purge", "Dana", input="n\n", code=1)
+    assert cli.error("purge", "Dana", code=1)["error"] == "NotConfirmed"  # no input: no answer, no traceback
     assert cli.json("stats")["entities"] == 2
     removed = cli.json("purge", "--whole-scope", "--yes")
     assert removed["entities"] == 2 and cli.json("stats")["entities"] == 0
@@ -125,3 +154,112 @@ def test_every_command_is_documented_in_the_readme() -> None:
     commands = {c.name or (c.callback.__name__ if c.callback else "") for c in app.registered_commands}
     missing = [c for c in sorted(commands) if not re.search(rf"synapse-graph {c}\b", readme)]
     assert not missing, f"commands missing from README.md: {missing}"
+
+
+# -- issue 16: the first hour ---------------------------------------------------------------------------
+
+
+def test_piped_tables_do_not_wrap(cli: Cli) -> None:
+    subject = "Dana Reyes-Okafor of the Westminster Office"
+    target = "the billing service of the Acme Corporation"
+    cli("add", subject, "WORKS_ON", target, "--valid-at", "2022-09-15T09:30:00Z", "--invalid-at",
+        "2024-01-31T17:45:10Z")
+    for table in (cli("facts", subject, "--history"), cli("history", subject)):
+        lines = table.splitlines()
+        assert any(all(h in line for h in ("subject", "valid from (UTC)", "valid until")) for line in lines), table
+        assert any(subject in line and target in line and "2022-09-15 09:30" in line and "2024-01-31 17:45:10" in line
+                   for line in lines), table
+
+
+def test_names_are_shown_as_text_not_markup(cli: Cli) -> None:
+    cli("add", "[/x]", "LIKES", "[bold]tea[/bold]")
+    cli("add", "[/x]", "LIVES_IN", "Paris", "--valid-at", "2020-01-01")
+    for args in (("facts",), ("facts", "[/x]"), ("history", "[/x]"), ("entity", "[/x]"), ("neighbourhood", "[/x]")):
+        shown = cli(*args)
+        assert "[/x]" in shown, (args, shown)
+    assert "[bold]tea[/bold]" in cli("facts", "[/x]")
+    output = cli("add", "Dana", "[/x]", "tea", code=2)
+    assert "invalid predicate '[/x]'" in output and "Traceback" not in output
+    assert cli.json("stats")["facts"] == 2
+
+
+def test_json_errors_on_stderr(cli: Cli, tmp_path: Path) -> None:
+    error = cli.error("add", "Dana", "lives in", "Paris")
+    assert error["error"] == "InvalidPredicateError" and "UPPER_SNAKE_CASE" in error["message"]
+    assert cli.error("facts", "Dana", "--as-of", "01/02/2024")["error"] == "InvalidTimeError"
+    usage = cli.error("facts", "--no-such-option")
+    assert usage["error"] == "UsageError" and "--no-such-option" in usage["message"]
+    plain = cli("add", "Dana", "lives in", "Paris", code=2)
+    assert plain.startswith("error: ") and not plain.lstrip().startswith("{")
+
+
+def test_file_problems_exit_2_with_a_message(cli: Cli, tmp_path: Path) -> None:
+    binary = tmp_path / "photo.jpg"
+    binary.write_bytes(bytes(range(256)) * 4)
+    latin1 = tmp_path / "latin1.jsonl"
+    latin1.write_bytes('{"kind": "entity", "name": "Sch\xf6n"}\n'.encode("latin-1"))
+    for bad in (binary, latin1):
+        output = cli("import", str(bad), code=2)
+        assert "not UTF-8 text" in output and "Traceback" not in output
+        assert cli.error("import", str(bad))["error"] == "FileError"
+    missing = tmp_path / "no-such-folder" / "dump.jsonl"
+    output = cli("export", "--out", str(missing), code=2)
+    assert f"the folder {missing.parent} does not exist" in output and "Traceback" not in output
+    assert cli.error("export", "--out", str(missing))["error"] == "FileError"
+    cli("add", "Dana", "LIKES", "tea")
+    written = cli.json("export", "--out", str(tmp_path / "dump.jsonl"))
+    lines = (tmp_path / "dump.jsonl").read_text(encoding="utf-8").splitlines()
+    assert written == {"out": str(tmp_path / "dump.jsonl"), "lines": len(lines)} and len(lines) >= 3
+
+
+def test_messages_speak_the_cli_words(cli: Cli) -> None:
+    cli("add", "Dana", "LIKES", "tea")
+    output = cli("add", "Sam", "LIKES", "coffee", "--max-entities", "3", code=2)
+    assert "--max-entities" in output and "max_entities" not in output
+    assert cli.json("stats")["entities"] == 2
+    cli("alias", "Dana", "Dana Reyes")
+    stats = cli("stats")
+    assert "1 alias," in stats and "1 aliases" not in stats and "2 entities" in stats and "1 fact " in stats
+    assert "removed 1 entity, 1 fact, 1 stored record, 1 alias" in cli("purge", "Dana", "--yes")
+
+
+def test_alias_to_the_same_entity_changes_nothing(cli: Cli) -> None:
+    cli("add", "Dana", "LIKES", "tea")
+    before = len(cli.json("audit"))
+    for args in (("Dana", "Dana"), ("Dana", "  DANA ")):
+        output = cli("alias", *args)
+        assert output.startswith("nothing changed") and "is now an alias" not in output
+    assert cli.json("alias", "Dana", "dana") == {"merged": False, "changed": False}
+    assert "is now an alias of 'Dana'" in cli("alias", "Dana", "Dana Reyes")
+    assert cli("alias", "Dana", "Dana Reyes").startswith("nothing changed: 'Dana Reyes' already names 'Dana'")
+    assert len(cli.json("audit")) == before + 1  # only the real alias was logged
+    assert cli.json("entity", "Dana")["aliases"] == ["Dana Reyes"]
+
+
+def test_review_and_audit_commands(cli: Cli) -> None:
+    cli("add", "Dana", "WORKS_AT", "Acme", "--valid-at", "2019-01-01")
+    cli("add", "Dana", "WORKS_AT", "Globex", "--valid-at", "2023-01-09", "--model", "extractor-1",
+        "--confidence", "0.3")
+    cli("add", "Dana", "LIKES", "opera", "--model", "extractor-1", "--confidence", "0.2")
+    waiting = cli.json("pending")
+    assert sorted(f["object"] for f in waiting) == ["Globex", "opera"] and {f["status"] for f in waiting} == {
+        "candidate"}
+    table = cli("pending")
+    ids = {f["object"]: f["id"] for f in waiting}
+    assert ids["Globex"] in table and "Globex" in table and "approve one" in table
+    assert [f["object"] for f in cli.json("facts", "Dana", "--predicate", "WORKS_AT")] == ["Acme"]
+
+    assert cli.json("approve", ids["Globex"]) == {"approved": ids["Globex"]}
+    assert [f["object"] for f in cli.json("facts", "Dana", "--predicate", "WORKS_AT")] == ["Globex"]
+    assert "rejected" in cli("reject", ids["opera"], "--reason", "the user never said so")
+    assert cli.json("pending") == [] and "no candidate waits for review" in cli("pending")
+    assert cli.error("approve", ids["opera"])["error"] == "NotFoundError"  # rejected: nothing to approve
+    cli("reject", "no-such-id", code=2)
+
+    log = cli.json("audit")
+    assert [entry["action"] for entry in log[:2]] == ["reject", "approve"]
+    assert len(log) == 5
+    about_opera = cli.json("audit", "opera")
+    assert {entry["action"] for entry in about_opera} == {"upsert", "reject"}
+    shown = cli("audit")
+    assert "reject" in shown and "approve" in shown and "synapse-graph-cli" in shown

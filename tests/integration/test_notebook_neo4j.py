@@ -23,5 +23,5 @@ def test_neo4j_notebook_runs(neo4j_settings: dict[str, Any], monkeypatch: pytest
                    resources={"metadata": {"path": str(NOTEBOOK.parent)}}).execute()
     outputs = "".join(o.get("text", "") for c in notebook.cells if c.cell_type == "code" for o in c.get("outputs", []))
     assert "Dana Reyes LIVES_IN London" in outputs
-    assert "?connectURL=" in outputs and ":param name => 'Dana'" in outputs
+    assert "?connectURL=" in outputs and ":param key => 'dana'" in outputs and ":config autoComplete: false" in outputs
     assert "ZONED DATETIME" in outputs and "purged:" in outputs

@@ -21,7 +21,8 @@ pytestmark = [pytest.mark.integration]
 @pytest.fixture(autouse=True, scope="module")
 def _data_present() -> None:
     if not all((DATA_ROOT / name / "train.txt").exists() for name in DATASETS):
-        reason = f"the temporal-KG data sets are not at {DATA_ROOT} (set SYNAPSE_TEMPORAL_KG_DATA)"
+        reason = (f"the temporal-KG data sets are not at {DATA_ROOT}: they ship with the repository in "
+                  "benchmarks/data/temporal-kg (or set SYNAPSE_TEMPORAL_KG_DATA to a copy)")
         if os.environ.get("CI"):
             pytest.fail(reason, pytrace=False)
         pytest.skip(reason)
