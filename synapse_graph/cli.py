@@ -379,3 +379,49 @@ def main(argv: Sequence[str] | None = None) -> None:
     app(args=list(argv) if argv is not None else sys.argv[1:], prog_name="synapse-graph")
 
 
+
+
+@app.command("mcp")
+def mcp_command(
+    db: Db = None, scope: Scope = "default", user: User = None, password: Password = None,
+    http: Annotated[str | None, typer.Option(
+        "--http", metavar="HOST:PORT", help="Serve streamable HTTP here (e.g. 127.0.0.1:8765) instead of stdio.")]
+    = None,
+    allowed_host: Annotated[list[str] | None, typer.Option(
+        "--allowed-host", help="Another name clients reach the HTTP server by (DNS-rebinding check); repeatable.")]
+    = None,
+    token_file: Annotated[Path | None, typer.Option(
+        "--token-file", dir_okay=False,
+        help="File (mode 0600) holding the HTTP bearer token; else $SYNAPSE_MCP_TOKEN. Required off loopback.")]
+    = None,
+    allow_erasure: Annotated[bool, typer.Option(
+        "--allow-erasure", help="Offer purge_entity to the agent (erasure is otherwise a human's CLI command).")]
+    = False,
+    allow_review: Annotated[bool, typer.Option(
+        "--allow-review", help="Offer pending_facts, approve_fact and reject_fact to the agent.")] = False,
+    max_result_tokens: Annotated[int, typer.Option(
+        min=500, max=25_000, help="Size limit of one tool result (approx. tokens); longer lists continue by cursor.")]
+    = 8_000,
+    max_facts: Annotated[int, typer.Option(help="Fact quota of the scope.")] = 10_000,
+    max_entities: Annotated[int, typer.Option(help="Entity quota of the scope.")] = 5_000,
+) -> None:
+    """Serve the memory to agents over MCP (stdio; --http for streamable HTTP)."""
+    try:
+        from synapse_graph.mcp import HttpSettings, ServerOptions, serve
+
+        settings = None if http is None else HttpSettings.resolve(
+            http, token_file=token_file, allowed_hosts=allowed_host or ())
+    except SynapseError as exc:
+        errors.print(f"[red]error:[/red] {exc}", markup=True, highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from None
+    auth = (user or "neo4j", password) if password is not None else None
+    try:
+        with Memory(db, scope=scope, client="synapse-graph-mcp", auth=auth, max_facts=max_facts,
+                    max_entities=max_entities) as memory:
+            if settings is not None:
+                errors.print(f"synapse-graph MCP server at {settings.bind.url} (scope {scope!r})", highlight=False)
+            serve(memory, ServerOptions(allow_erasure=allow_erasure, allow_review=allow_review,
+                                        max_result_tokens=max_result_tokens), settings)
+    except SynapseError as exc:
+        errors.print(f"[red]error:[/red] {exc}", markup=True, highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from None
