@@ -247,20 +247,14 @@ class ReviewOut(BaseModel):
 
 
 def json_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """The model's JSON Schema (2020-12) without pydantic's titles, ``X | None`` written as ``"type": [X, "null"]``."""
-    return _tidy(model.model_json_schema())  # type: ignore[no-any-return]
+    """The model's JSON Schema (2020-12) without pydantic's titles (a nullable field stays an ``anyOf``: portable)."""
+    return _untitled(model.model_json_schema())  # type: ignore[no-any-return]
 
 
-def _tidy(node: Any) -> Any:
+def _untitled(node: Any) -> Any:
     if isinstance(node, list):
-        return [_tidy(item) for item in node]
+        return [_untitled(item) for item in node]
     if not isinstance(node, dict):
         return node
-    tidy = {key: _tidy(value) for key, value in node.items() if key != "title" or not isinstance(value, str)}
-    options = tidy.get("anyOf")
-    if isinstance(options, list) and len(options) == 2 and {"type": "null"} in options:
-        (other,) = [option for option in options if option != {"type": "null"}]
-        if isinstance(other.get("type"), str) and "$ref" not in other:
-            del tidy["anyOf"]
-            tidy = {**other, **tidy, "type": [other["type"], "null"]}
-    return tidy
+    # A "title" holding a string is pydantic's label; a property named "title" would hold a schema.
+    return {key: _untitled(value) for key, value in node.items() if key != "title" or not isinstance(value, str)}

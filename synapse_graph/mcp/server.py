@@ -155,6 +155,9 @@ def _describe(problem: SchemaError) -> str:
     match problem.validator:
         case "type":
             wanted = "must be of type " + (" or ".join(map(str, value)) if isinstance(value, list) else str(value))
+        case "anyOf":
+            kinds = [str(option.get("type", "")) for option in value if isinstance(option, dict)]
+            wanted = f"must be {' or '.join(k for k in kinds if k)}" if all(kinds) else "does not match the schema"
         case "enum":
             wanted = f"must be one of {', '.join(map(repr, value))}"
         case "minimum" | "maximum":
