@@ -145,7 +145,7 @@ async def _call(entry: _Published, arguments: Mapping[str, Any], context: ToolCo
 
 
 def _error(text: str) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
+    return CallToolResult(content=[TextContent(type="text", text=_shorten(text, 2_000))], is_error=True)
 
 
 def _describe(problem: SchemaError) -> str:
