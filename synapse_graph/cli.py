@@ -176,10 +176,10 @@ def command(name: str | None = None) -> Callable[[Callable[..., None]], Callable
 
 
 @contextmanager
-def _open(db: str | None, scope: str, user: str | None = None, password: str | None = None,
-          **options: Any) -> Iterator[Memory]:
+def _open(db: str | None, scope: str, user: str | None = None, password: str | None = None, *,
+          client: str = "synapse-graph-cli", **options: Any) -> Iterator[Memory]:
     auth = (user or "neo4j", password) if password is not None else None
-    with Memory(db, scope=scope, client="synapse-graph-cli", auth=auth, **options) as memory:
+    with Memory(db, scope=scope, client=client, auth=auth, **options) as memory:
         yield memory
 
 
@@ -551,6 +551,43 @@ def repair(db: Db = None, as_json: AsJson = False) -> None:
 
     report = repair_store(db if db is not None else default_location())
     _emit(report.as_dict(), as_json, lambda _: say(report.summary()))
+
+
+@command("mcp")
+def mcp_command(
+    db: Db = None, scope: Scope = "default", user: User = None, password: Password = None,
+    http: Annotated[str | None, typer.Option(
+        "--http", metavar="HOST:PORT", help="Serve streamable HTTP here (e.g. 127.0.0.1:8765) instead of stdio.")]
+    = None,
+    allowed_host: Annotated[list[str] | None, typer.Option(
+        "--allowed-host", help="Another name clients reach the HTTP server by (DNS-rebinding check); repeatable.")]
+    = None,
+    token_file: Annotated[Path | None, typer.Option(
+        "--token-file", dir_okay=False,
+        help="File (mode 0600) holding the HTTP bearer token; else $SYNAPSE_MCP_TOKEN. Required off loopback.")]
+    = None,
+    allow_erasure: Annotated[bool, typer.Option(
+        "--allow-erasure", help="Offer purge_entity to the agent (erasure is otherwise a human's CLI command).")]
+    = False,
+    allow_review: Annotated[bool, typer.Option(
+        "--allow-review", help="Offer pending_facts, approve_fact and reject_fact to the agent.")] = False,
+    max_result_tokens: Annotated[int, typer.Option(
+        min=500, max=25_000, help="Size limit of one tool result (approx. tokens); longer lists continue by cursor.")]
+    = 8_000,
+    max_facts: MaxFacts = None, max_entities: MaxEntities = None,
+) -> None:
+    """Serve the memory to agents over MCP (stdio; --http for streamable HTTP)."""
+    from synapse_graph.mcp import HttpSettings, ServerOptions, serve
+
+    settings = None if http is None else HttpSettings.resolve(http, token_file=token_file,
+                                                               allowed_hosts=allowed_host or ())
+    with _open(db, scope, user, password, client="synapse-graph-mcp", max_facts=max_facts,
+               max_entities=max_entities) as memory:
+        if settings is not None:
+            _console(sys.stderr).print(f"synapse-graph MCP server at {settings.bind.url} (scope {scope!r})",
+                                       highlight=False, soft_wrap=True)
+        serve(memory, ServerOptions(allow_erasure=allow_erasure, allow_review=allow_review,
+                                    max_result_tokens=max_result_tokens), settings)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -1,0 +1,48 @@
+"""Pure parts of the result shaping: exact times, fact lines, and cursors that cannot be forged into a crash."""
+
+from __future__ import annotations
+
+import base64
+import json
+from datetime import UTC, datetime
+
+import pytest
+
+from synapse_graph.mcp.formatting import InvalidCursorError, Snapshot, decode_cursor, encode_cursor, fact_line, when
+from synapse_graph.mcp.schemas import QueryFactsArgs, RecallArgs
+from synapse_graph.models import Fact
+
+
+def test_times_are_as_short_as_they_are_exact() -> None:
+    assert when(datetime(2022, 9, 15, tzinfo=UTC)) == "2022-09-15"
+    assert when(datetime(2022, 9, 15, 9, 30, tzinfo=UTC)) == "2022-09-15T09:30:00Z"
+    assert when(datetime(2022, 9, 15, 9, 30, 0, 120, tzinfo=UTC)) == "2022-09-15T09:30:00.000120Z"
+    assert when(None) == "now"
+
+
+def test_a_fact_line_says_its_interval_trust_and_id() -> None:
+    fact = Fact(id="f1", subject="Dana", predicate="LIVES_IN", object="Paris",
+                valid_at=datetime(2019, 3, 1, tzinfo=UTC), invalid_at=datetime(2022, 9, 15, 9, 30, tzinfo=UTC),
+                recorded_at=datetime(2024, 1, 1, tzinfo=UTC), confidence=0.4, confirmations=2, status="disputed")
+    assert fact_line(fact) == "Dana LIVES_IN Paris  [2019-03-01 → 2022-09-15T09:30:00Z)  conf 0.4  disputed  id f1"
+
+
+def _forge(body: object) -> str:
+    return base64.urlsafe_b64encode(json.dumps(body).encode()).decode().rstrip("=")
+
+
+def test_cursors_continue_only_the_call_that_issued_them() -> None:
+    args = QueryFactsArgs(subject="Dana", limit=50)
+    snapshot = Snapshot(offset=20, as_of="2024-01-01", known_at="2025-01-01T00:00:00+00:00")
+    cursor = encode_cursor("query_facts", args, snapshot)
+    assert decode_cursor("query_facts", args.model_copy(update={"cursor": cursor}), cursor) == snapshot
+    with pytest.raises(InvalidCursorError, match="different call"):
+        decode_cursor("query_facts", QueryFactsArgs(subject="Dana", limit=51), cursor)
+    with pytest.raises(InvalidCursorError, match="different call"):
+        decode_cursor("recall_context", RecallArgs(query="Dana"), cursor)
+    fingerprint = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))["f"]
+    for forged in ("%%%", "bm90IGpzb24", _forge([1, 2]), _forge({"f": fingerprint, "o": -1}),
+                   _forge({"f": fingerprint, "o": True}), _forge({"f": fingerprint, "o": "3"}),
+                   _forge({"f": fingerprint, "o": 1, "a": 5})):
+        with pytest.raises(InvalidCursorError, match="call again without a cursor"):
+            decode_cursor("query_facts", args, forged)
