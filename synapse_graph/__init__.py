@@ -1,5 +1,6 @@
 """synapse-graph: a durable, temporal knowledge-graph memory for AI agents."""
 
+from synapse_graph.aio import AsyncMemory
 from synapse_graph.errors import (
     AuthenticationError,
     BackendError,
@@ -24,6 +25,7 @@ from synapse_graph.errors import (
 from synapse_graph.memory import Memory
 from synapse_graph.models import (
     AuditEntry,
+    Digest,
     Entity,
     EntryEntity,
     Fact,
@@ -39,12 +41,14 @@ from synapse_graph.models import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "AsyncMemory",
     "AuditEntry",
     "AuthenticationError",
     "BackendError",
     "BackendUnavailableError",
     "ConcurrencyConflictError",
     "ConfigurationError",
+    "Digest",
     "Entity",
     "EntryEntity",
     "Fact",

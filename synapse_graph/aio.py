@@ -27,6 +27,7 @@ from synapse_graph.engine.transfer import import_chunks
 from synapse_graph.errors import ConfigurationError
 from synapse_graph.models import (
     AuditEntry,
+    Digest,
     Entity,
     EntryEntity,
     Fact,
@@ -203,13 +204,22 @@ class AsyncMemory:
         fact_id = await self._write(ops.feedback(self._ctx, fact, verdict))
         return await self._read(ops.fact_by_id(self._ctx, fact_id))
 
+    async def pin(self, fact: Fact | str) -> Fact:
+        return await self._read(ops.fact_by_id(self._ctx, await self._write(ops.pin(self._ctx, fact, True))))
+
+    async def unpin(self, fact: Fact | str) -> Fact:
+        return await self._read(ops.fact_by_id(self._ctx, await self._write(ops.pin(self._ctx, fact, False))))
+
+    async def digest(self, *, limit: int = 20, as_of: TimeInput | None = None) -> Digest:
+        return await self._read(ops.digest(self._ctx, limit, as_of))
+
     async def audit(self, entity: str | None = None, *, limit: int = 100) -> list[AuditEntry]:
         return await self._read(ops.audit(self._ctx, entity, limit))
 
     async def recall(self, query: str, *, as_of: TimeInput | None = None, known_at: TimeInput | None = None,
-                     hops: int = 1, limit: int = 25) -> Recall:
+                     hops: int = 1, limit: int = 25, min_score: float | None = None) -> Recall:
         return await self._read(ops.recall_facts(self._ctx, query, as_of=as_of, known_at=known_at, hops=hops,
-                                                 limit=limit))
+                                                 limit=limit, min_score=min_score))
 
     async def search_entities(self, text: str, *, limit: int = MAX_ENTRY_ENTITIES) -> list[EntryEntity]:
         return await self._read(ops.search_entities(self._ctx, text, limit))

@@ -1,7 +1,7 @@
 """The query catalogue: every Cypher statement lives in a named ``.cypher`` file.
 
 ``cypher/<folder>/<name>.cypher`` holds the statement shared by all dialects, the folder
-saying what it serves (``facts``, ``entities``, ``writes``, ``recall``, ``trust``,
+saying what it serves (``facts``, ``entities``, ``writes``, ``recall``, ``digest``, ``trust``,
 ``transfer``, ``erasure``, ``migrations``, ``scope``, ``schema``); a file at the same path
 under ``cypher/<dialect>/`` overrides it for that backend only. ``{{name}}`` in a statement
 stands for ``cypher/fragments/<name>.cypher`` (overridable per dialect too): the one
@@ -50,6 +50,10 @@ class Q(StrEnum):
     ENTITY = "entities/entity"
     ENTITY_NAMES = "entities/entity_names"
     STATS = "entities/stats"
+    # digest: what an agent should know at the start of a session
+    PINNED_FACTS = "digest/pinned_facts"
+    FACTS_AROUND = "digest/facts_around"
+    MOST_CONNECTED = "digest/most_connected"
     # recall
     SEARCH_LEXICAL = "recall/search_lexical"
     SEARCH_VECTOR = "recall/search_vector"

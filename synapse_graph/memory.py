@@ -20,6 +20,7 @@ from synapse_graph.engine.settings import check_settings
 from synapse_graph.engine.transfer import import_chunks
 from synapse_graph.models import (
     AuditEntry,
+    Digest,
     Entity,
     EntryEntity,
     Fact,
@@ -254,6 +255,23 @@ class Memory:
         """
         return self._read(ops.fact_by_id(self._ctx, self._write(ops.feedback(self._ctx, fact, verdict))))
 
+    def pin(self, fact: Fact | str) -> Fact:
+        """Pin a fact: it comes first in :meth:`digest`, whatever else the scope holds. Returns it."""
+        return self._read(ops.fact_by_id(self._ctx, self._write(ops.pin(self._ctx, fact, True))))
+
+    def unpin(self, fact: Fact | str) -> Fact:
+        """Unpin a fact. Returns it."""
+        return self._read(ops.fact_by_id(self._ctx, self._write(ops.pin(self._ctx, fact, False))))
+
+    def digest(self, *, limit: int = 20, as_of: TimeInput | None = None) -> Digest:
+        """What an agent should just know at the start of a session: pinned facts first, then the most
+        confirmed and most recent facts about the user and about the scope's most connected entities.
+
+        Only believed facts valid at ``as_of`` (default now), each once, at most ``limit``; the same
+        store always gives the same digest.
+        """
+        return self._read(ops.digest(self._ctx, limit, as_of))
+
     def audit(self, entity: str | None = None, *, limit: int = 100) -> list[AuditEntry]:
         """The scope's audit log, newest first; with ``entity``, only the entries that touched it."""
         return self._read(ops.audit(self._ctx, entity, limit))
@@ -261,17 +279,19 @@ class Memory:
     # -- recall -----------------------------------------------------------------------------------------
 
     def recall(self, query: str, *, as_of: TimeInput | None = None, known_at: TimeInput | None = None,
-               hops: int = 1, limit: int = 25) -> Recall:
+               hops: int = 1, limit: int = 25, min_score: float | None = None) -> Recall:
         """Facts that answer a question in words, valid at ``as_of`` (default now), most relevant first.
 
         Entry entities come from the fulltext index (identifiers split as developers write them,
         prefix matching from 3 letters) and, with an ``embedder``, from the vector index; the two
         rankings are fused (RRF, k = 60, at most 8 entities) and the facts around them are expanded
         ``hops`` (1 or 2) steps. Small talk and questions without content words return at once
-        without touching the database.
+        without touching the database. With ``min_score`` (0 to 1), facts that answer less of the
+        question (:attr:`RecalledFact.score`) are left out, and an answer with none left says it
+        abstained (``Recall.abstained``) rather than return weakly related facts.
         """
         return self._read(ops.recall_facts(self._ctx, query, as_of=as_of, known_at=known_at, hops=hops,
-                                           limit=limit))
+                                           limit=limit, min_score=min_score))
 
     def search_entities(self, text: str, *, limit: int = MAX_ENTRY_ENTITIES) -> list[EntryEntity]:
         """Recall's entry step alone: entities matching the text, fused from the search legs."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 import numbers
-from datetime import date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError
@@ -164,10 +164,21 @@ class Fact(_Readable, BaseModel):
     """Trust state: ``believed``, ``candidate`` (recorded, not believed) or ``disputed``."""
     flag: str | None = None
     """Why a candidate needs review, e.g. an earlier rejection of the same fact."""
+    confirmed_at: datetime | None = None
+    """When the fact was last written again (confirmed); None if never since it was recorded."""
+    pinned: bool = False
+    """Pinned facts come first in :meth:`Memory.digest` (``Memory.pin``/``unpin``)."""
 
     def holds_at(self, when: datetime) -> bool:
         """True if the fact is valid at ``when`` (half-open interval)."""
         return self.valid_at <= when and (self.invalid_at is None or when < self.invalid_at)
+
+    def qualifiers(self, now: datetime | None = None, *, stale_after: timedelta | None = None) -> list[str]:
+        """Warnings to keep beside this fact at ``now`` (default: now): disputed, unreviewed candidate, no
+        longer valid, stored or last confirmed long ago (``stale_after``, default 180 days), low confidence."""
+        from synapse_graph.rules import qualifiers
+
+        return qualifiers.qualifiers(self, now or datetime.now(UTC), stale_after or qualifiers.STALE_AFTER)
 
     def __str__(self) -> str:
         """``Dana LIVES_IN London  [2022-09-15 09:30 → now]  conf 1.00`` (times in UTC)."""
@@ -309,6 +320,11 @@ class RecalledFact(Fact):
     entry: str
     """Name of the entry entity it was reached from."""
     relevance: float
+    """How relevant the fact is to the question, relative to the others (it orders them)."""
+    score: float = 1.0
+    """How much of the question the fact answers, from 0 to 1: the share of the question's content words
+    matched by the fact's names, types and predicate, or by the entity it was reached from. Recall's
+    ``min_score`` drops facts below it (abstention)."""
 
     def __str__(self) -> str:
         return f"{render.fact_text(self)}  (hop {self.hop} via {self.entry}, relevance {self.relevance:.2f})"
@@ -325,6 +341,8 @@ class Recall(_Readable, BaseModel):
     """Search legs used: ``lexical`` and, with an embedder, ``vector``."""
     skipped: str | None = None
     """Why the database was not asked (empty question, small talk), if it was not."""
+    abstained: str | None = None
+    """Why no fact is returned although facts were found: none reached the ``min_score`` asked for."""
     notice: str = RECALL_NOTICE
 
     def _heading(self) -> str:
@@ -346,6 +364,37 @@ class Recall(_Readable, BaseModel):
         rows = [(*render.fact_cells(f), f.hop, f.entry, f"{f.relevance:.2f}") for f in self.facts]
         table = render.html_table([*render.FACT_COLUMNS, "hop", "via", "relevance"], rows, caption=self._heading())
         return f"{table}<p><small>{html.escape(self.notice)}</small></p>"
+
+
+class Digest(_Readable, BaseModel):
+    """What an agent should just know at the start of a session (:meth:`Memory.digest`).
+
+    Pinned facts first, then the most confirmed and most recent facts about the user, then
+    about the scope's most connected entities; only believed facts valid at ``as_of``, each
+    once, at most the limit asked for. Deterministic: the same store gives the same digest.
+    """
+
+    scope: str
+    as_of: datetime
+    pinned: list[Fact] = Field(default_factory=list)
+    about_user: list[Fact] = Field(default_factory=list)
+    entities: list[str] = Field(default_factory=list)
+    """The scope's most connected entities (by facts valid at ``as_of``), the user aside."""
+    about_entities: list[Fact] = Field(default_factory=list)
+    notice: str = RECALL_NOTICE
+
+    @property
+    def facts(self) -> list[Fact]:
+        """Every fact of the digest, in its order."""
+        return [*self.pinned, *self.about_user, *self.about_entities]
+
+    def __str__(self) -> str:
+        lines = [f"digest of scope {self.scope!r} as of {render.time_text(self.as_of)}"]
+        for title, facts in (("pinned", self.pinned), ("about the user", self.about_user),
+                             (f"about {', '.join(self.entities) or 'the scope'}", self.about_entities)):
+            if facts:
+                lines += [f"{title}:", *(f"  {render.fact_text(f)}" for f in facts)]
+        return "\n".join([*lines, self.notice])
 
 
 class AuditEntry(_Readable, BaseModel):

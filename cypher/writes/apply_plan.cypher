@@ -63,7 +63,8 @@ CALL {
   UNWIND $updates AS x
   MATCH ()-[r:FACT {id: x.id}]->()
   WHERE r.scope = $scope AND r.expired_at IS NULL
-  SET r.confirmations = x.confirmations, r.confidence = x.confidence, r.status = x.status
+  SET r.confirmations = x.confirmations, r.confidence = x.confidence, r.status = x.status,
+      r.confirmed_at = x.confirmed_at, r.pinned = x.pinned
 }
 CALL {
   WITH s
@@ -73,7 +74,8 @@ CALL {
   CREATE (a)-[r:FACT]->(b)
   // Instants are set one by one: the Neo4j form turns them into DATETIME values.
   SET r = x.props, r.valid_at = x.props.valid_at, r.invalid_at = x.props.invalid_at,
-      r.recorded_at = x.props.recorded_at, r.expired_at = x.props.expired_at
+      r.recorded_at = x.props.recorded_at, r.expired_at = x.props.expired_at,
+      r.confirmed_at = x.props.confirmed_at
 }
 CALL {
   WITH s

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from synapse_graph.catalogue import Q
+from synapse_graph.engine import digest as digests
 from synapse_graph.engine import erasure, inputs, migrations, planning, reads, recall, scope_rules, transfer, trust
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.io import Op, Read
@@ -21,6 +22,7 @@ from synapse_graph.engine.writes import Mutation, apply, store_embeddings
 from synapse_graph.errors import InvalidInputError
 from synapse_graph.models import (
     AuditEntry,
+    Digest,
     Entity,
     EntryEntity,
     Fact,
@@ -32,6 +34,7 @@ from synapse_graph.models import (
     TimeInput,
     WriteResult,
 )
+from synapse_graph.rules.numbers import confidence as checked_confidence
 from synapse_graph.rules.predicates import check_predicate
 from synapse_graph.rules.recall import MAX_ENTRY_ENTITIES, content_terms
 from synapse_graph.rules.timeline import Record
@@ -168,6 +171,15 @@ def feedback(ctx: Context, fact: object, verdict: str) -> WriteStep[str]:
     return lambda view: trust.feedback(view, fact_id, judged)
 
 
+def pin(ctx: Context, fact: object, pinned: bool) -> WriteStep[str]:
+    fact_id = inputs.fact_id(fact)
+    return lambda view: trust.pin(view, fact_id, pinned)
+
+
+def digest(ctx: Context, limit: int, as_of: TimeInput | None) -> Op[Digest]:
+    return digests.digest(ctx, inputs.limit(limit, 20), inputs.time(as_of, "as_of"))
+
+
 def fact_by_id(ctx: Context, fact_id: str) -> Op[Fact]:
     _, found = yield from trust.record_by_id(ctx, fact_id)
     return found
@@ -222,11 +234,12 @@ def stats(ctx: Context) -> Op[Stats]:
 
 
 def recall_facts(ctx: Context, query: str, *, as_of: TimeInput | None, known_at: TimeInput | None, hops: int,
-                 limit: int) -> Op[Recall]:
+                 limit: int, min_score: float | None = None) -> Op[Recall]:
     return recall.recall(ctx, inputs.query_text(query), as_of=inputs.time(as_of, "as_of"),
                          known_at=inputs.time(known_at, "known_at"), hops=inputs.hops(hops),
                          limit=inputs.limit(limit, 25),
-                         legs=["lexical"] if ctx.embedder is None else ["lexical", "vector"])
+                         legs=["lexical"] if ctx.embedder is None else ["lexical", "vector"],
+                         min_score=None if min_score is None else checked_confidence(min_score, field="min_score"))
 
 
 def search_entities(ctx: Context, text: str, limit: int) -> Op[list[EntryEntity]]:

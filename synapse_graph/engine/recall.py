@@ -75,8 +75,12 @@ def fuse(ctx: Context, legs: Mapping[str, list[tuple[str, float]]], limit: int =
 
 
 def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant | None, hops: int, limit: int,
-           legs: list[str]) -> Op[Recall]:
-    """Facts that answer a question: entry entities, then the facts around them, most relevant first."""
+           legs: list[str], min_score: float | None = None) -> Op[Recall]:
+    """Facts that answer a question: entry entities, then the facts around them, most relevant first.
+
+    With ``min_score``, facts that answer less of the question (:attr:`RecalledFact.score`) are left
+    out; when none is left, the result says it abstained rather than return weakly related facts.
+    """
     now = Instant(now_micros())
     result = Recall(query=query, as_of=to_datetime(now if as_of is None else as_of), legs=legs)
     terms = content_terms(query)
@@ -84,7 +88,10 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
         return result.model_copy(update={"skipped": "no content words (empty question or small talk)"})
     entries = yield from entry_entities(ctx, query, terms, MAX_ENTRY_ENTITIES)
     found = yield from expand(ctx, entries, hops=hops, as_of=as_of, known_at=known_at, limit=limit, terms=terms)
-    return result.model_copy(update={"entities": entries, "facts": found})
+    kept = found if min_score is None else [f for f in found if f.score >= min_score]
+    abstained = None if kept or not found else (
+        f"no fact answers at least {min_score:g} of the question (the best answers {max(f.score for f in found):.2f})")
+    return result.model_copy(update={"entities": entries, "facts": kept, "abstained": abstained})
 
 
 def expand(ctx: Context, entries: Sequence[EntryEntity], *, hops: int, as_of: Instant | None,
@@ -112,8 +119,20 @@ def expand(ctx: Context, entries: Sequence[EntryEntity], *, hops: int, as_of: In
         key=lambda item: (-item[0], -float(item[1]["confidence"]), item[1]["subject"], item[1]["predicate"],
                           item[1]["object"], item[1]["id"]),
     )
-    return [rows.recalled(row, hop=int(row["hop"]), entry=entries[row["entry_rank"]].name, relevance=round(score, 9))
+    return [rows.recalled(row, hop=int(row["hop"]), entry=entries[row["entry_rank"]].name, relevance=round(score, 9),
+                          score=answered(row, entries[row["entry_rank"]].name, terms))
             for score, row in scored[:limit]]
+
+
+def answered(row: Mapping[str, Any], entry: str, terms: Sequence[str]) -> float:
+    """The share of the question's content words a fact answers: matched by its subject's or object's name
+    or type, its predicate ("work" names WORKS_AT), or the entity recall reached it from (1.0 without words)."""
+    if not terms:
+        return 1.0
+    matched = (term_matches(row["subject"], terms) | term_matches(row.get("subject_type"), terms)
+               | term_matches(row["object"], terms) | term_matches(row.get("object_type"), terms)
+               | predicate_terms(row["predicate"], terms) | term_matches(entry, terms))
+    return round(len(matched) / len(terms), 6)
 
 
 def entry_weights(entries: Sequence[EntryEntity]) -> dict[str, float]:

@@ -32,7 +32,8 @@ def record(row: Row) -> Record:
         valid_at=row["valid_at"], invalid_at=row["invalid_at"], recorded_at=row["recorded_at"],
         expired_at=row["expired_at"], confidence=float(row["confidence"]), confirmations=int(row["confirmations"]),
         provenance=Provenance(**{k: row[k] for k in PROVENANCE_FIELDS}),
-        status=row["status"] or "believed", flag=row["flag"],
+        status=row["status"] or "believed", flag=row["flag"], confirmed_at=row["confirmed_at"],
+        pinned=bool(row["pinned"]),
     )
 
 
@@ -42,7 +43,8 @@ def _fact_fields(row: Row) -> dict[str, Any]:
         **{k: _time(row[k]) for k in TIME_FIELDS},
         "confidence": float(row["confidence"]), "confirmations": int(row["confirmations"]),
         **{k: row[k] for k in PROVENANCE_FIELDS},
-        "status": row["status"] or "believed", "flag": row["flag"],
+        "status": row["status"] or "believed", "flag": row["flag"], "confirmed_at": _time(row["confirmed_at"]),
+        "pinned": bool(row["pinned"]),
     }
 
 
@@ -51,9 +53,9 @@ def fact(row: Row) -> Fact:
     return Fact(**_fact_fields(row))
 
 
-def recalled(row: Row, *, hop: int, entry: str, relevance: float) -> RecalledFact:
+def recalled(row: Row, *, hop: int, entry: str, relevance: float, score: float) -> RecalledFact:
     """A fact row that recall reached, with why."""
-    return RecalledFact(**_fact_fields(row), hop=hop, entry=entry, relevance=relevance)
+    return RecalledFact(**_fact_fields(row), hop=hop, entry=entry, relevance=relevance, score=score)
 
 
 def entity(row: Row) -> Entity:

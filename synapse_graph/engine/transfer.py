@@ -43,7 +43,7 @@ MAX_CONFIRMATIONS = 10**9
 CLOCK_SKEW_US = 300 * 1_000_000
 """An imported belief time may be this far ahead of the importing machine's clock (clocks differ)."""
 _FACT_FIELDS = ("id", "subject", "predicate", "object", *rows.TIME_FIELDS, "confidence", "confirmations",
-                *rows.PROVENANCE_FIELDS, "status", "flag")
+                *rows.PROVENANCE_FIELDS, "status", "flag", "confirmed_at", "pinned")
 
 
 # -- export ------------------------------------------------------------------------------------------
@@ -78,6 +78,7 @@ def fact_line(record: Record) -> dict[str, Any]:
         "confidence": record.confidence, "confirmations": record.confirmations,
         **{k: getattr(record.provenance, k) for k in rows.PROVENANCE_FIELDS},
         "status": record.status, "flag": record.flag,
+        "confirmed_at": None if record.confirmed_at is None else to_iso(record.confirmed_at), "pinned": record.pinned,
     }
 
 
@@ -264,11 +265,18 @@ def _record(ctx: Context, item: Mapping[str, Any], now: int) -> Record:
         id=record_id, subject=item["subject"], predicate=check_predicate(item["predicate"]), object=item["object"],
         valid_at=valid_at, invalid_at=invalid_at, recorded_at=recorded_at, expired_at=expired_at,
         status=trust_state(item.get("status")), flag=text(ctx, item.get("flag"), "flag", 600),
+        confirmed_at=_time(item, "confirmed_at", now, required=False), pinned=_flag(item.get("pinned", False)),
         confidence=confidence, confirmations=confirmations,
         provenance=Provenance(
             source=text(ctx, item.get("source"), "source"), client=text(ctx, item.get("client"), "client"),
             model=text(ctx, item.get("model"), "model", 200), session=text(ctx, item.get("session"), "session", 200)),
     )
+
+
+def _flag(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidInputError(f"pinned must be true or false, got {str(value)[:20]}")
+    return value
 
 
 def _rejection(ctx: Context, item: Mapping[str, Any], now: int) -> dict[str, Any]:

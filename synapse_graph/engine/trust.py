@@ -68,6 +68,15 @@ def feedback(view: View, fact_id: str, verdict: Verdict) -> Op[tuple[Mutation, s
     return mutation, fact_id
 
 
+def pin(view: View, fact_id: str, pinned: bool) -> Op[tuple[Mutation | None, str]]:
+    """Pin a fact (it comes first in the digest) or unpin it; a fact already so changes nothing."""
+    record, _ = yield from record_by_id(view.ctx, fact_id)
+    if record.pinned == pinned:
+        return None, fact_id
+    view.plan.updates.append(replace(record, pinned=pinned))
+    return Mutation.of(view, "pin" if pinned else "unpin", Provenance(client=view.ctx.client), before=[record]), fact_id
+
+
 def pending(ctx: Context, limit: int) -> Op[list[Fact]]:
     """Candidates waiting for review, oldest first."""
     found = yield Read(Q.FACTS_IN_SCOPE, {

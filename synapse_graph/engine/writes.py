@@ -97,7 +97,8 @@ def record_props(scope: str, record: Record) -> dict[str, Any]:
         "recorded_at": Instant(record.recorded_at), "expired_at": optional(record.expired_at),
         "confidence": record.confidence, "confirmations": record.confirmations,
         **{f.name: getattr(record.provenance, f.name) for f in fields(Provenance)},
-        "status": record.status, "flag": record.flag,
+        "status": record.status, "flag": record.flag, "confirmed_at": optional(record.confirmed_at),
+        "pinned": record.pinned or None,
     }
     return {k: v for k, v in props.items() if v is not None}
 
@@ -144,8 +145,8 @@ def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> 
         "aliases": changes.aliases,
         "alias_names": [{"key": k, "names": v} for k, v in changes.alias_names.items()],
         "expires": [r.id for r in plan.expires],
-        "updates": [{"id": r.id, "confirmations": r.confirmations, "confidence": r.confidence, "status": r.status}
-                    for r in plan.updates],
+        "updates": [{"id": r.id, "confirmations": r.confirmations, "confidence": r.confidence, "status": r.status,
+                     "confirmed_at": optional(r.confirmed_at), "pinned": r.pinned} for r in plan.updates],
         "creates": [{"subject": r.subject, "object": r.object, "props": record_props(ctx.scope, r)}
                     for r in plan.creates],
         "tombstones": mutation.tombstones,

@@ -55,6 +55,9 @@ class Record:
     """Trust state: ``believed``, ``candidate`` (recorded, not believed) or ``disputed``."""
     flag: str | None = None
     """Why a candidate needs a closer look, e.g. an earlier rejection of the same fact."""
+    confirmed_at: int | None = None
+    """When the fact was last confirmed (written again), if it was since it was recorded."""
+    pinned: bool = False
 
     def holds_at(self, instant: int) -> bool:
         return self.valid_at <= instant < end_of(self.invalid_at)
@@ -147,6 +150,12 @@ class Plan:
 _TRUST_ORDER: dict[str, int] = {"believed": 0, "candidate": 1, "disputed": 2}
 
 
+def _latest(*instants: int | None) -> int | None:
+    """The latest of some optional instants (None if none is given)."""
+    known = [t for t in instants if t is not None]
+    return max(known) if known else None
+
+
 def weakest(*states: TrustState) -> TrustState:
     """The least trusted of some trust states (disputed, then candidate, then believed)."""
     return max(states, key=lambda s: _TRUST_ORDER[s])
@@ -202,6 +211,9 @@ class TimelinePlanner:
                 holder.record,
                 confirmations=holder.record.confirmations + write.confirmations,
                 confidence=max(holder.record.confidence, write.confidence),
+                confirmed_at=self._now if write.moved is None else _latest(holder.record.confirmed_at,
+                                                                           write.moved.confirmed_at),
+                pinned=holder.record.pinned or (write.moved is not None and write.moved.pinned),
                 status=holder.record.status if write.moved is None else weakest(holder.record.status, write.status),
                 flag=holder.record.flag or write.flag,
             )
@@ -234,6 +246,8 @@ class TimelinePlanner:
             provenance=write.provenance,
             status=write.status if moved is None else weakest(write.status, *(w.record.status for w in same)),
             flag=write.flag,
+            confirmed_at=_latest(*(w.record.confirmed_at for w in same), *([moved.confirmed_at] if moved else [])),
+            pinned=any(w.record.pinned for w in same) or (moved is not None and moved.pinned),
         )
         self._slots.setdefault((write.subject, write.predicate), []).append(_Work(merged, None))
         self._created += 1

@@ -44,7 +44,8 @@ def rejection_flag(reason: str, rejected_at_iso: str) -> str:
 
 
 def _mutable(record: Record) -> dict[str, Any]:
-    return {"confidence": record.confidence, "confirmations": record.confirmations, "status": record.status}
+    return {"confidence": record.confidence, "confirmations": record.confirmations, "status": record.status,
+            "pinned": record.pinned}
 
 
 def audit_detail(plan: Plan, before: Iterable[Record] = (), **extra: Any) -> dict[str, Any]:

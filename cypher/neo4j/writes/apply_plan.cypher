@@ -59,7 +59,8 @@ CALL (s) {
   UNWIND $updates AS x
   MATCH ()-[r:FACT {id: x.id}]->()
   WHERE r.scope = $scope AND r.expired_at IS NULL
-  SET r.confirmations = x.confirmations, r.confidence = x.confidence, r.status = x.status
+  SET r.confirmations = x.confirmations, r.confidence = x.confidence, r.status = x.status,
+      r.confirmed_at = datetime(x.confirmed_at), r.pinned = x.pinned
 }
 CALL (s) {
   UNWIND $creates AS x
@@ -68,7 +69,8 @@ CALL (s) {
   CREATE (a)-[r:FACT]->(b)
   // Instants are set one by one: the Neo4j form turns them into DATETIME values.
   SET r = x.props, r.valid_at = datetime(x.props.valid_at), r.invalid_at = datetime(x.props.invalid_at),
-      r.recorded_at = datetime(x.props.recorded_at), r.expired_at = datetime(x.props.expired_at)
+      r.recorded_at = datetime(x.props.recorded_at), r.expired_at = datetime(x.props.expired_at),
+      r.confirmed_at = datetime(x.props.confirmed_at)
 }
 CALL (s) {
   UNWIND $tombstones AS x

@@ -1,0 +1,11 @@
+// The facts of the given entities valid at as_of (believed ones only), the most confirmed first, then the
+// most recently stored or confirmed: what a digest says about the user and the scope's central entities.
+{{read_clock}}
+UNWIND $keys AS k
+MATCH (e:Entity {scope: $scope, key: k})-[r:FACT]-(:Entity)
+WHERE {{valid_at}}
+WITH DISTINCT r
+WITH r, startNode(r) AS a, endNode(r) AS b
+ORDER BY r.confirmations DESC, coalesce(r.confirmed_at, r.recorded_at) DESC, r.id
+LIMIT $limit
+RETURN {{fact}} AS fact
