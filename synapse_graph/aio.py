@@ -31,6 +31,7 @@ from synapse_graph.models import (
     Entity,
     EntryEntity,
     Fact,
+    Observation,
     PurgeResult,
     Recall,
     RecalledFact,
@@ -165,6 +166,17 @@ class AsyncMemory:
 
     async def alias(self, canonical: str, alias: str) -> bool:
         return await self._write(ops.alias(self._ctx, canonical, alias))
+
+    async def observe(self, entity: str, texts: Iterable[str], *, source: str | None = None,
+                      session: str | None = None) -> list[Observation]:
+        return await self._write(ops.observe(self._ctx, entity, texts, source, session))
+
+    async def unobserve(self, entity: str, texts: Iterable[str]) -> int:
+        return await self._write(ops.unobserve(self._ctx, entity, texts))
+
+    async def observations(self, entity: str | None = None, *, known_at: TimeInput | None = None,
+                           include_history: bool = False, limit: int | None = None) -> list[Observation]:
+        return await self._read(ops.observations_of(self._ctx, entity, known_at, include_history, limit))
 
     async def purge(self, entity: str | None = None, *, scope: str | None = None) -> PurgeResult:
         return await self._write(ops.purge(self._ctx, entity, scope))

@@ -54,6 +54,9 @@ class Q(StrEnum):
     PINNED_FACTS = "digest/pinned_facts"
     FACTS_AROUND = "digest/facts_around"
     MOST_CONNECTED = "digest/most_connected"
+    # observations: free text about an entity, kept with when it was recorded
+    OBSERVATIONS_OF = "observations/observations_of"
+    EXPORT_OBSERVATIONS = "observations/export_observations"
     # recall
     SEARCH_LEXICAL = "recall/search_lexical"
     SEARCH_VECTOR = "recall/search_vector"
@@ -70,6 +73,7 @@ class Q(StrEnum):
     EXPORT_FACTS = "transfer/export_facts"
     EXPORT_TOMBSTONES = "transfer/export_tombstones"
     EXISTING_IDS = "transfer/existing_ids"
+    EXISTING_OBSERVATIONS = "transfer/existing_observations"
     # erasure
     PURGE_ENTITY = "erasure/purge_entity"
     PURGE_SCOPE = "erasure/purge_scope"

@@ -24,6 +24,7 @@ from synapse_graph.models import (
     Entity,
     EntryEntity,
     Fact,
+    Observation,
     PurgeResult,
     Recall,
     RecalledFact,
@@ -184,6 +185,24 @@ class Memory:
         rejections kept). Idempotent; chains resolve to the end (C -> B -> A).
         """
         return self._write(ops.alias(self._ctx, canonical, alias))
+
+    def observe(self, entity: str, texts: Iterable[str], *, source: str | None = None,
+                session: str | None = None) -> list[Observation]:
+        """Record free-text observations about an entity (created if new); returns the ones that were new.
+
+        An observation the entity holds already is skipped. Observations are found by :meth:`recall`,
+        count toward the scope's fact quota, move with their entity in a merge and are erased by :meth:`purge`.
+        """
+        return self._write(ops.observe(self._ctx, entity, texts, source, session))
+
+    def unobserve(self, entity: str, texts: Iterable[str]) -> int:
+        """Forget observations of an entity (they expire; history keeps them); returns how many."""
+        return self._write(ops.unobserve(self._ctx, entity, texts))
+
+    def observations(self, entity: str | None = None, *, known_at: TimeInput | None = None,
+                     include_history: bool = False, limit: int | None = None) -> list[Observation]:
+        """Observations about an entity (or every entity), as believed at ``known_at``, oldest first."""
+        return self._read(ops.observations_of(self._ctx, entity, known_at, include_history, limit))
 
     def purge(self, entity: str | None = None, *, scope: str | None = None) -> PurgeResult:
         """Hard-delete an entity with all its facts, aliases and log entries, or (``scope=``) the whole scope.

@@ -185,6 +185,26 @@ class Fact(_Readable, BaseModel):
         return render.fact_text(self)
 
 
+class Observation(_Readable, BaseModel):
+    """Free text about an entity, kept with when it was recorded (``Memory.observe``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    entity: str
+    """The entity's name."""
+    text: str
+    recorded_at: datetime
+    expired_at: datetime | None = None
+    """When it was forgotten (``Memory.unobserve``): history keeps it."""
+    source: str | None = None
+    client: str | None = None
+    session: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.entity}: {self.text}  (recorded {render.time_text(self.recorded_at)})"
+
+
 class Entity(_Readable, BaseModel):
     """An entity of the memory with its aliases."""
 
@@ -263,13 +283,15 @@ class Stats(_Readable, BaseModel):
     entities: int
     aliases: int
     facts: int
-    """Records currently believed or disputed (history included, corrections excluded): what ``max_facts``
-    counts. Candidates are counted apart."""
+    """Records currently believed or disputed (history included, corrections excluded). ``max_facts`` counts
+    them and the current observations; candidates are counted apart."""
     valid_now: int
     expired_records: int
     candidates: int = 0
     """Current records waiting for review (not believed)."""
     disputed: int = 0
+    observations: int = 0
+    """Current observations (``Memory.observe``)."""
 
     def __str__(self) -> str:
         return (f"scope {self.scope!r}: " + render.counts_text([(self.entities, "entity"), (self.aliases, "alias"),
@@ -343,6 +365,8 @@ class Recall(_Readable, BaseModel):
     """Why the database was not asked (empty question, small talk), if it was not."""
     abstained: str | None = None
     """Why no fact is returned although facts were found: none reached the ``min_score`` asked for."""
+    observations: list[Observation] = Field(default_factory=list)
+    """Observations about the entry entities that match words of the question, best first."""
     notice: str = RECALL_NOTICE
 
     def _heading(self) -> str:

@@ -4,8 +4,11 @@ OPTIONAL MATCH (e:Entity {scope: $scope})
 WITH as_of, count(e) AS entities
 OPTIONAL MATCH (al:Alias {scope: $scope})
 WITH as_of, entities, count(al) AS aliases
+OPTIONAL MATCH (o:Observation {scope: $scope})
+WHERE o.expired_at IS NULL
+WITH as_of, entities, aliases, count(o) AS observations
 OPTIONAL MATCH (:Entity {scope: $scope})-[r:FACT]->()
-RETURN entities, aliases,
+RETURN entities, aliases, observations,
        sum(CASE WHEN r IS NOT NULL AND r.expired_at IS NULL AND r.status <> $candidate THEN 1 ELSE 0 END) AS facts,
        sum(CASE WHEN r IS NOT NULL AND r.expired_at IS NULL AND r.valid_at <= as_of AND r.status = $believed
                      AND (r.invalid_at IS NULL OR r.invalid_at > as_of) THEN 1 ELSE 0 END) AS valid_now,

@@ -1,33 +1,38 @@
-// Hard-deletes one entity, every record touching it, its aliases, rejections and every audit entry that
-// names it or one of its aliases (erasure must not leave the data in the log: an alias merge leaves the
-// merged-in name's entries under the alias's key); keeps the scope's counters right and moves its
-// version so concurrent plans re-read. A note without the name is added to the log.
+// Hard-deletes one entity, every record touching it, its observations, aliases, rejections and every audit
+// entry that names it or one of its aliases (erasure must not leave the data in the log: an alias merge
+// leaves the merged-in name's entries under the alias's key); keeps the scope's counters right and moves
+// its version so concurrent plans re-read. A note without the name is added to the log.
 MATCH (e:Entity {scope: $scope, key: $key})
 OPTIONAL MATCH (e)-[r:FACT]-()
 WITH e, collect(DISTINCT r) AS records
+OPTIONAL MATCH (o:Observation {scope: $scope})
+WHERE o.entity = e.key
+WITH e, records, collect(o) AS observations
 OPTIONAL MATCH (al:Alias {scope: $scope})
 WHERE al.target = e.key
-WITH e, records, collect(al) AS aliases
-WITH e, records, aliases, [e.key] + [x IN aliases | x.key] AS keys
+WITH e, records, observations, collect(al) AS aliases
+WITH e, records, observations, aliases, [e.key] + [x IN aliases | x.key] AS keys
 OPTIONAL MATCH (t:Tombstone {scope: $scope})
 WHERE t.subject IN keys OR t.object IN keys
-WITH e, records, aliases, keys, collect(t) AS tombstones
+WITH e, records, observations, aliases, keys, collect(t) AS tombstones
 OPTIONAL MATCH (entry:Audit {scope: $scope})
 WHERE any(k IN entry.entities WHERE k IN keys)
-WITH e, records, aliases, tombstones, collect(entry) AS entries
+WITH e, records, observations, aliases, tombstones, collect(entry) AS entries
 MATCH (s:Scope {scope: $scope})
 // Counters read into variables first (see writes/apply_plan.cypher).
-WITH e, records, aliases, tombstones, entries, s, s.version AS version, s.facts AS facts,
+WITH e, records, observations, aliases, tombstones, entries, s, s.version AS version, s.facts AS facts,
      coalesce(s.candidates, 0) AS candidates, s.entities AS entities, s.tombstones AS rejections
 SET s.version = version + 1, s.updated_at = $now,
-    s.facts = facts - size([x IN records WHERE x.expired_at IS NULL AND x.status <> $candidate]),
+    s.facts = facts - size([x IN records WHERE x.expired_at IS NULL AND coalesce(x.status, "") <> $candidate])
+                    - size([x IN observations WHERE x.expired_at IS NULL]),
     s.candidates = candidates - size([x IN records WHERE x.expired_at IS NULL AND x.status = $candidate]),
     s.entities = entities - 1, s.tombstones = rejections - size(tombstones)
-WITH e, records, aliases, tombstones, entries
+WITH e, records, observations, aliases, tombstones, entries
+FOREACH (x IN observations | DELETE x)
 FOREACH (x IN aliases | DELETE x)
 FOREACH (x IN tombstones | DELETE x)
 FOREACH (x IN entries | DELETE x)
 DETACH DELETE e
 CREATE (note:Audit)
 SET note = $audit
-RETURN size(records) AS records, size(aliases) AS aliases
+RETURN size(records) + size(observations) AS records, size(aliases) AS aliases

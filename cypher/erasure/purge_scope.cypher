@@ -6,6 +6,10 @@ OPTIONAL MATCH (e)-[r:FACT]->(b:Entity)
 WITH collect(DISTINCT e) AS entities, count(r) AS records, count(DISTINCT CASE WHEN r IS NULL THEN null ELSE [e.key, r.predicate, b.key] END) AS facts
 OPTIONAL MATCH (al:Alias {scope: $scope})
 WITH entities, records, facts, collect(al) AS aliases
+OPTIONAL MATCH (o:Observation {scope: $scope})
+WITH entities, records, facts, aliases, collect(o) AS observations
+FOREACH (x IN observations | DELETE x)
+WITH entities, records + size(observations) AS records, facts, aliases
 OPTIONAL MATCH (t:Tombstone {scope: $scope})
 WITH entities, records, facts, aliases, collect(t) AS tombstones
 OPTIONAL MATCH (entry:Audit {scope: $scope})

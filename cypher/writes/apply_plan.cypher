@@ -41,6 +41,13 @@ CALL {
 }
 CALL {
   WITH s
+  UNWIND $retarget AS x
+  MATCH (o:Observation {scope: $scope})
+  WHERE o.entity = x.from
+  SET o.entity = x.to
+}
+CALL {
+  WITH s
   UNWIND $aliases AS x
   MERGE (al:Alias {scope: $scope, key: x.key})
   SET al.name = x.name, al.target = x.target, al.search_text = x.search_text
@@ -76,6 +83,19 @@ CALL {
   SET r = x.props, r.valid_at = x.props.valid_at, r.invalid_at = x.props.invalid_at,
       r.recorded_at = x.props.recorded_at, r.expired_at = x.props.expired_at,
       r.confirmed_at = x.props.confirmed_at
+}
+CALL {
+  WITH s
+  UNWIND $observe AS x
+  CREATE (o:Observation)
+  SET o = x, o.recorded_at = x.recorded_at, o.expired_at = x.expired_at
+}
+CALL {
+  WITH s
+  UNWIND $unobserve AS id
+  MATCH (o:Observation {scope: $scope, id: id})
+  WHERE o.expired_at IS NULL
+  SET o.expired_at = $now
 }
 CALL {
   WITH s

@@ -12,7 +12,18 @@ from typing import Any
 
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import digest as digests
-from synapse_graph.engine import erasure, inputs, migrations, planning, reads, recall, scope_rules, transfer, trust
+from synapse_graph.engine import (
+    erasure,
+    inputs,
+    migrations,
+    observations,
+    planning,
+    reads,
+    recall,
+    scope_rules,
+    transfer,
+    trust,
+)
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.io import Op, Read
 from synapse_graph.engine.reads import FactQuery
@@ -26,6 +37,7 @@ from synapse_graph.models import (
     Entity,
     EntryEntity,
     Fact,
+    Observation,
     PurgeResult,
     Recall,
     RecalledFact,
@@ -133,6 +145,36 @@ def own_scope(ctx: Context, scope: str | None) -> str:
         raise InvalidScopeError(f"this memory is bound to scope {ctx.scope!r} and cannot act on scope {scope!r}; "
                                 f"open Memory(..., scope={scope!r}) instead")
     return ctx.scope
+
+
+def observe(ctx: Context, entity: str, texts: Iterable[str], source: str | None, session: str | None
+            ) -> WriteStep[list[Observation]]:
+    name = inputs.name(ctx, entity, "entity")
+    checked = _observation_texts(ctx, texts)
+    written_by = inputs.provenance(ctx, source, None, session)
+    return lambda view: observations.observe(view, name, checked, written_by)
+
+
+def unobserve(ctx: Context, entity: str, texts: Iterable[str]) -> WriteStep[int]:
+    name = inputs.name(ctx, entity, "entity")
+    checked = _observation_texts(ctx, texts)
+    return lambda view: observations.unobserve(view, name, checked)
+
+
+def _observation_texts(ctx: Context, texts: Iterable[str]) -> list[str]:
+    if isinstance(texts, str):
+        raise InvalidInputError("texts must be a list of observations, e.g. ['Speaks fluent Spanish'], not a string")
+    checked = [inputs.text(ctx, t, "observation", observations.MAX_OBSERVATION_LENGTH) for t in texts]
+    if any(t is None for t in checked):
+        raise InvalidInputError("an observation is empty; give some text, e.g. 'Speaks fluent Spanish'")
+    return [t for t in checked if t is not None]
+
+
+def observations_of(ctx: Context, entity: str | None, known_at: TimeInput | None, include_history: bool,
+                    limit: int | None) -> Op[list[Observation]]:
+    return observations.observations(
+        ctx, None if entity is None else inputs.name(ctx, entity, "entity"), known_at=inputs.time(known_at, "known_at"),
+        history=include_history, limit=inputs.limit(limit, DEFAULT_LIMIT))
 
 
 def set_rules(ctx: Context, **given: Any) -> WriteStep[ScopeRules]:

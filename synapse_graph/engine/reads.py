@@ -155,4 +155,5 @@ def stats(ctx: Context) -> Op[Stats]:
                                  "believed": "believed", "candidate": "candidate", "disputed": "disputed"})
     return Stats(scope=ctx.scope, entities=row["entities"], aliases=row["aliases"], facts=row["facts"] or 0,
                  valid_now=row["valid_now"] or 0, expired_records=row["expired_records"] or 0,
-                 candidates=row["candidates"] or 0, disputed=row["disputed"] or 0)
+                 candidates=row["candidates"] or 0, disputed=row["disputed"] or 0,
+                 observations=row["observations"] or 0)

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from synapse_graph.catalogue import Q
-from synapse_graph.engine import rows
+from synapse_graph.engine import observations, rows
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.io import Embed, Op, Read
 from synapse_graph.instants import Instant, to_datetime
@@ -91,7 +91,9 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
     kept = found if min_score is None else [f for f in found if f.score >= min_score]
     abstained = None if kept or not found else (
         f"no fact answers at least {min_score:g} of the question (the best answers {max(f.score for f in found):.2f})")
-    return result.model_copy(update={"entities": entries, "facts": kept, "abstained": abstained})
+    notes = yield from observations.matching(ctx, [e.key for e in entries], terms, known_at)
+    return result.model_copy(update={"entities": entries, "facts": kept, "abstained": abstained,
+                                     "observations": notes})
 
 
 def expand(ctx: Context, entries: Sequence[EntryEntity], *, hops: int, as_of: Instant | None,

@@ -13,7 +13,7 @@ from dataclasses import fields
 from typing import Any
 
 from synapse_graph.instants import to_datetime
-from synapse_graph.models import AuditEntry, Entity, Fact, RecalledFact, ScopeRules
+from synapse_graph.models import AuditEntry, Entity, Fact, Observation, RecalledFact, ScopeRules
 from synapse_graph.rules.timeline import Provenance, Record
 
 Row = Mapping[str, Any]
@@ -56,6 +56,13 @@ def fact(row: Row) -> Fact:
 def recalled(row: Row, *, hop: int, entry: str, relevance: float, score: float) -> RecalledFact:
     """A fact row that recall reached, with why."""
     return RecalledFact(**_fact_fields(row), hop=hop, entry=entry, relevance=relevance, score=score)
+
+
+def observation(row: Row) -> Observation:
+    return Observation(
+        id=row["id"], entity=row["entity"], text=row["text"], recorded_at=to_datetime(row["recorded_at"]),
+        expired_at=_time(row["expired_at"]), source=row["source"], client=row["client"], session=row["session"],
+    )
 
 
 def entity(row: Row) -> Entity:

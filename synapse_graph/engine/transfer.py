@@ -1,7 +1,7 @@
 """Export and import: a scope as JSON Lines, and the restore path that accepts exactly that.
 
 An export is a header, the scope's rules, entities, aliases, every fact record (history and
-earlier beliefs included), rejections and the audit log. An import checks every line before
+earlier beliefs included), observations, rejections and the audit log. An import checks every line before
 anything is written and refuses, with an :class:`~synapse_graph.errors.InvalidImportError`
 naming the line, whatever could make the store lie: a record that ends before it starts, an
 alias that points nowhere, an entity key that does not belong to its name, a secret in clear.
@@ -21,6 +21,7 @@ from synapse_graph.engine import rows
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import alias_row, entity_row, name, text, trust_state
 from synapse_graph.engine.io import Op, Read
+from synapse_graph.engine.observations import MAX_OBSERVATION_LENGTH
 from synapse_graph.engine.reads import lookup
 from synapse_graph.engine.scope import ScopeState
 from synapse_graph.engine.view import View
@@ -31,6 +32,7 @@ from synapse_graph.models import AuditEntry, ScopeRules
 from synapse_graph.rules.numbers import confidence as checked_confidence
 from synapse_graph.rules.numbers import count
 from synapse_graph.rules.predicates import check_predicate
+from synapse_graph.rules.recall import search_text
 from synapse_graph.rules.text import name_key
 from synapse_graph.rules.timeline import Plan, Provenance, Record
 from synapse_graph.rules.timeparse import now_micros, to_micros
@@ -63,6 +65,12 @@ def export(ctx: Context) -> Op[list[str]]:
         lines.append(_json({"kind": "alias", **row}))
     for row in (yield Read(Q.EXPORT_FACTS, params)):
         lines.append(_json({"kind": "fact", **fact_line(rows.record(row["fact"]))}))
+    for row in (yield Read(Q.EXPORT_OBSERVATIONS, params)):
+        o = row["observation"]
+        lines.append(_json({"kind": "observation", "id": o["id"], "entity": o["entity_key"], "text": o["text"],
+                            "recorded_at": to_iso(o["recorded_at"]),
+                            "expired_at": None if o["expired_at"] is None else to_iso(o["expired_at"]),
+                            "source": o["source"], "client": o["client"], "session": o["session"]}))
     for row in (yield Read(Q.EXPORT_TOMBSTONES, params)):
         lines.append(_json({"kind": "rejection", **row, "rejected_at": to_iso(row["rejected_at"])}))
     for row in (yield Read(Q.AUDIT_LOG, {**params, "entities": None, "limit": 10**9})):
@@ -97,6 +105,7 @@ class ImportFile:
     entities: dict[str, dict[str, Any]] = field(default_factory=dict)
     aliases: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     records: list[tuple[int, Record]] = field(default_factory=list)
+    observations: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     tombstones: list[dict[str, Any]] = field(default_factory=list)
     audit: list[dict[str, Any]] = field(default_factory=list)
 
@@ -127,13 +136,15 @@ def read_lines(ctx: Context, lines: Iterable[str]) -> ImportFile:
                 found.aliases.append((number, _alias(ctx, item)))
             elif kind == "fact":
                 found.records.append((number, _record(ctx, item, now)))
+            elif kind == "observation":
+                found.observations.append((number, _observation(ctx, item, now)))
             elif kind == "rejection":
                 found.tombstones.append(_rejection(ctx, item, now))
             elif kind == "audit":
                 found.audit.append(_audit(ctx, item, now))
             else:
                 raise InvalidInputError(f"unknown kind {kind!r}; an export has header, rules, entity, alias, fact, "
-                                        "rejection and audit lines")
+                                        "observation, rejection and audit lines")
         except InvalidImportError:
             raise
         except (InvalidInputError, KeyError, TypeError, ValueError) as exc:
@@ -279,6 +290,26 @@ def _flag(value: object) -> bool:
     return value
 
 
+def _observation(ctx: Context, item: Mapping[str, Any], now: int) -> dict[str, Any]:
+    _only(item, ("id", "entity", "text", "recorded_at", "expired_at", "source", "client", "session"))
+    observation_id = item["id"]
+    if not isinstance(observation_id, str) or not observation_id.isalnum() or len(observation_id) > 64:
+        raise InvalidInputError(f"observation id {str(observation_id)[:70]!r} is not an export id")
+    if not isinstance(item["entity"], str) or not item["entity"]:
+        raise InvalidInputError("entity must be an entity key")
+    content = text(ctx, item["text"], "observation", MAX_OBSERVATION_LENGTH)
+    if not content:
+        raise InvalidInputError("an observation needs text")
+    recorded_at = _time(item, "recorded_at", now)
+    expired_at = _time(item, "expired_at", now, required=False)
+    assert recorded_at is not None  # required
+    if expired_at is not None and expired_at < recorded_at:
+        raise InvalidInputError("expired_at is before recorded_at: a belief cannot end before it began")
+    return {"id": observation_id, "scope": ctx.scope, "entity": item["entity"], "text": content,
+            "recorded_at": recorded_at, "expired_at": expired_at, "search_text": search_text(content),
+            **{k: text(ctx, item.get(k), k, 200) for k in ("source", "client", "session")}}
+
+
 def _rejection(ctx: Context, item: Mapping[str, Any], now: int) -> dict[str, Any]:
     _only(item, ("subject", "predicate", "object", "reason", "rejected_at", "by"))
     for end in ("subject", "object"):
@@ -316,7 +347,8 @@ def import_names(ctx: Context, state: ScopeState, file: ImportFile, view: View) 
     audit log (into a scope never written). Checks that every alias and record refers to entities the
     file or the scope holds, before anything is written."""
     file_keys = set(file.entities)
-    referenced = {k for _, r in file.records for k in (r.subject, r.object)}
+    referenced = {k for _, r in file.records for k in (r.subject, r.object)} | {o["entity"] for _, o in
+                                                                                  file.observations}
     asked = referenced | {a["target"] for _, a in file.aliases} | {a["key"] for _, a in file.aliases} | file_keys
     known = yield from lookup(ctx, asked)
     in_scope_entities = {k for k, target in known.items() if k == target}
@@ -331,6 +363,12 @@ def import_names(ctx: Context, state: ScopeState, file: ImportFile, view: View) 
             raise InvalidImportError(f"alias {alias['key'][:70]!r} already names {known[alias['key']][:70]!r} in "
                                      "this scope; nothing was written", number)
     aliases_in_file = {a["key"] for _, a in file.aliases}
+    for number, observation in file.observations:
+        if observation["entity"] not in file_keys and observation["entity"] not in known \
+                and observation["entity"] not in aliases_in_file:
+            raise InvalidImportError(f"observation {observation['id']} is about entity "
+                                     f"{observation['entity'][:70]!r}, which neither the file nor the scope holds; "
+                                     "add its entity line. Nothing was written", number)
     for number, record in file.records:
         for end in (record.subject, record.object):
             if end not in file_keys and end not in known and end not in aliases_in_file:
@@ -338,9 +376,14 @@ def import_names(ctx: Context, state: ScopeState, file: ImportFile, view: View) 
                                          "nor the scope holds; add its entity line. Nothing was written", number)
     view.entities.created.update({k: e for k, e in file.entities.items() if k not in known})
     view.entities.aliases += [a for _, a in file.aliases if known.get(a["key"]) != a["target"]]
+    targets = {**{a["key"]: a["target"] for _, a in file.aliases}, **known}
+    present = {row["id"] for row in (yield Read(Q.EXISTING_OBSERVATIONS, {
+        "scope": ctx.scope, "ids": [o["id"] for _, o in file.observations]}))} if file.observations else set()
+    observe = [{**o, "entity": targets.get(o["entity"], o["entity"])} for _, o in file.observations
+               if o["id"] not in present]
     fresh = state.version == 0
     return Mutation.of(view, "import", Provenance(client=ctx.client),
-                       rules=file.rules if state.stored is None else None,
+                       rules=file.rules if state.stored is None else None, observe=observe,
                        tombstones=file.tombstones if fresh else [], imported_audit=file.audit if fresh else [])
 
 

@@ -33,6 +33,12 @@ class Mutation:
     plan: Plan = field(default_factory=Plan)
     entities: EntityChanges = field(default_factory=EntityChanges)
     tombstones: list[dict[str, Any]] = field(default_factory=list)
+    observe: list[dict[str, Any]] = field(default_factory=list)
+    """Observations to record (rows as ``apply_plan`` creates them)."""
+    unobserve: list[str] = field(default_factory=list)
+    """Ids of current observations to forget (they expire; history keeps them)."""
+    touches: list[str] = field(default_factory=list)
+    """Keys of entities the action concerns beyond those its records and rows name (for the audit log)."""
     rules: ScopeRules | None = None
     """New rules to store with the scope."""
     imported_audit: list[dict[str, Any]] = field(default_factory=list)
@@ -50,7 +56,8 @@ class Mutation:
     def is_empty(self) -> bool:
         e = self.entities
         return self.plan.is_empty() and self.rules is None and not (
-            e.created or e.aliases or e.merged or self.tombstones or self.imported_audit)
+            e.created or e.aliases or e.merged or self.tombstones or self.imported_audit or self.observe
+            or self.unobserve)
 
     def deltas(self) -> tuple[int, int]:
         """Change in the scope's (believed and disputed records, candidates)."""
@@ -60,6 +67,8 @@ class Mutation:
                 facts, candidates = (facts, candidates + 1) if record.status == "candidate" else (facts + 1, candidates)
         for record in (*self.plan.expires, *self.entities.removed):
             facts, candidates = (facts, candidates - 1) if record.status == "candidate" else (facts - 1, candidates)
+        # Observations are believed records too: they count with the facts.
+        facts += sum(1 for o in self.observe if o.get("expired_at") is None) - len(self.unobserve)
         return facts, candidates
 
 
@@ -108,7 +117,8 @@ def audit_entry(ctx: Context, mutation: Mutation, now: Instant) -> dict[str, Any
     plan, changes = mutation.plan, mutation.entities
     records = (*plan.creates, *plan.expires, *plan.updates)
     touched = {k for r in records for k in (r.subject, r.object)}
-    touched.update(changes.created, changes.merged, changes.merged.values(),
+    touched.update(changes.created, changes.merged, changes.merged.values(), (o["entity"] for o in mutation.observe),
+                   mutation.touches,
                    *((a["key"], a["target"]) for a in changes.aliases),
                    *((t["subject"], t["object"]) for t in mutation.tombstones))
     detail = audit_detail(
@@ -117,6 +127,7 @@ def audit_entry(ctx: Context, mutation: Mutation, now: Instant) -> dict[str, Any
                                                                    sorted(changes.merged.items())],
         aliases=[{"alias": a["key"], "of": a["target"]} for a in changes.aliases],
         rejected=[{k: t[k] for k in ("subject", "predicate", "object", "reason")} for t in mutation.tombstones],
+        observed=[o["id"] for o in mutation.observe], forgotten=mutation.unobserve,
         **mutation.detail,
     )
     written_by = mutation.provenance
@@ -150,6 +161,8 @@ def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> 
         "creates": [{"subject": r.subject, "object": r.object, "props": record_props(ctx.scope, r)}
                     for r in plan.creates],
         "tombstones": mutation.tombstones,
+        "observe": mutation.observe,
+        "unobserve": mutation.unobserve,
         "audit": [*mutation.imported_audit, audit_entry(ctx, mutation, now)],
         "deletes": list(changes.merged),
     }

@@ -126,4 +126,5 @@ def test_neo4j_apply_plan_converts_every_instant_of_its_rows() -> None:
     converted = re.findall(r"datetime\((x[.\w]*)\)", query(Q.APPLY_PLAN, "neo4j"))
     assert sorted(converted) == sorted(
         ["x.created_at", "x.updated_at", "x.props.valid_at", "x.props.invalid_at", "x.props.recorded_at",
-         "x.props.expired_at", "x.props.confirmed_at", "x.confirmed_at", "x.rejected_at", "x.at"])
+         "x.props.expired_at", "x.props.confirmed_at", "x.confirmed_at", "x.recorded_at", "x.expired_at",
+         "x.rejected_at", "x.at"])

@@ -14,3 +14,10 @@ CALL db.idx.fulltext.queryNodes('Alias', q) YIELD node
 WITH node WHERE node.scope = $scope
 RETURN node.target AS key, node.search_text AS text
 LIMIT $limit
+UNION ALL
+WITH reduce(q = '', t IN $terms | q + CASE WHEN q = '' THEN '' ELSE ' | ' END
+            + t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) AS q
+CALL db.idx.fulltext.queryNodes('Observation', q) YIELD node
+WITH node WHERE node.scope = $scope AND node.expired_at IS NULL
+RETURN node.entity AS key, node.search_text AS text
+LIMIT $limit

@@ -10,4 +10,8 @@ CALL db.idx.fulltext.createNodeIndex({label: 'Entity', stopwords: []}, {field: '
 CALL db.idx.fulltext.createNodeIndex({label: 'Alias', stopwords: []}, {field: 'search_text', nostem: true})
 ;
 CREATE INDEX FOR (t:Tombstone) ON (t.scope, t.subject);
+CREATE INDEX FOR (o:Observation) ON (o.scope, o.entity);
+CREATE INDEX FOR (o:Observation) ON (o.scope, o.id);
+CALL db.idx.fulltext.createNodeIndex({label: 'Observation', stopwords: []}, {field: 'search_text', nostem: true})
+;
 CREATE INDEX FOR (a:Audit) ON (a.scope, a.at)

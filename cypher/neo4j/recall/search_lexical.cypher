@@ -7,3 +7,10 @@ CALL db.index.fulltext.queryNodes('entity_search', q) YIELD node
 WITH node WHERE node.scope = $scope
 RETURN coalesce(node.target, node.key) AS key, node.search_text AS text
 LIMIT $limit
+UNION ALL
+WITH reduce(q = '', t IN $terms | q + CASE WHEN q = '' THEN '' ELSE ' OR ' END
+            + t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) AS q
+CALL db.index.fulltext.queryNodes('observation_search', q) YIELD node
+WITH node WHERE node.scope = $scope AND node.expired_at IS NULL
+RETURN node.entity AS key, node.search_text AS text
+LIMIT $limit

@@ -13,5 +13,10 @@ CREATE INDEX fact_valid IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.valid_at, r.inval
 CREATE FULLTEXT INDEX entity_search IF NOT EXISTS FOR (n:Entity|Alias) ON EACH [n.search_text]
 OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace'}}
 ;
+CREATE INDEX observation_entity IF NOT EXISTS FOR (o:Observation) ON (o.scope, o.entity);
+CREATE INDEX observation_id IF NOT EXISTS FOR (o:Observation) ON (o.scope, o.id);
+CREATE FULLTEXT INDEX observation_search IF NOT EXISTS FOR (n:Observation) ON EACH [n.search_text]
+OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace'}}
+;
 CREATE INDEX tombstone_fact IF NOT EXISTS FOR (t:Tombstone) ON (t.scope, t.subject, t.predicate, t.object);
 CREATE INDEX audit_scope IF NOT EXISTS FOR (a:Audit) ON (a.scope, a.at)

@@ -40,6 +40,12 @@ CALL (s) {
       t.object = CASE WHEN t.object = x.from THEN x.to ELSE t.object END
 }
 CALL (s) {
+  UNWIND $retarget AS x
+  MATCH (o:Observation {scope: $scope})
+  WHERE o.entity = x.from
+  SET o.entity = x.to
+}
+CALL (s) {
   UNWIND $aliases AS x
   MERGE (al:Alias {scope: $scope, key: x.key})
   SET al.name = x.name, al.target = x.target, al.search_text = x.search_text
@@ -71,6 +77,17 @@ CALL (s) {
   SET r = x.props, r.valid_at = datetime(x.props.valid_at), r.invalid_at = datetime(x.props.invalid_at),
       r.recorded_at = datetime(x.props.recorded_at), r.expired_at = datetime(x.props.expired_at),
       r.confirmed_at = datetime(x.props.confirmed_at)
+}
+CALL (s) {
+  UNWIND $observe AS x
+  CREATE (o:Observation)
+  SET o = x, o.recorded_at = datetime(x.recorded_at), o.expired_at = datetime(x.expired_at)
+}
+CALL (s) {
+  UNWIND $unobserve AS id
+  MATCH (o:Observation {scope: $scope, id: id})
+  WHERE o.expired_at IS NULL
+  SET o.expired_at = $now
 }
 CALL (s) {
   UNWIND $tombstones AS x

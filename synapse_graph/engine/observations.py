@@ -1,0 +1,93 @@
+"""Observations: free text about an entity ("Speaks fluent Spanish"), kept with when it was recorded.
+
+An observation is a belief like a fact: it is recorded, can be forgotten (it expires, and
+history keeps it), is found by recall's fulltext search, counts toward the scope's fact quota,
+moves with its entity in an alias merge, and is erased with it by ``purge``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable
+from typing import Any
+
+from synapse_graph.catalogue import Q
+from synapse_graph.engine import rows
+from synapse_graph.engine.context import Context
+from synapse_graph.engine.inputs import Name
+from synapse_graph.engine.io import Op, Read
+from synapse_graph.engine.reads import lookup
+from synapse_graph.engine.view import View
+from synapse_graph.engine.writes import Mutation
+from synapse_graph.instants import Instant, to_datetime
+from synapse_graph.models import Observation
+from synapse_graph.rules.recall import search_text, term_matches
+from synapse_graph.rules.timeline import Provenance
+
+MAX_OBSERVATION_LENGTH = 10_000
+RECALLED_OBSERVATIONS = 10
+_ALL = 1_000_000
+
+
+def _current(ctx: Context, keys: list[str] | None) -> Op[list[dict[str, Any]]]:
+    found = yield Read(Q.OBSERVATIONS_OF, {"scope": ctx.scope, "keys": keys, "history": False, "known_at": None,
+                                           "limit": _ALL})
+    return [row["observation"] for row in found]
+
+
+def observe(view: View, entity: Name, texts: list[str], provenance: Provenance
+            ) -> Op[tuple[Mutation, list[Observation]]]:
+    """Record the texts about an entity (created if new); texts it holds already are skipped."""
+    key = (yield from view.resolve([entity]))[entity.key]
+    have = set() if key in view.entities.created else {o["text"] for o in (yield from _current(view.ctx, [key]))}
+    display = view.entities.created[key]["name"] if key in view.entities.created else None
+    added: list[dict[str, Any]] = []
+    for text in dict.fromkeys(texts):
+        if text not in have:
+            # Ids start with the position in the call: observations recorded together keep their order.
+            added.append({"id": f"{len(added):04x}{uuid.uuid4().hex[4:]}", "scope": view.ctx.scope, "entity": key,
+                          "text": text, "recorded_at": view.now, "source": provenance.source,
+                          "client": provenance.client, "session": provenance.session,
+                          "search_text": search_text(text)})
+    if display is None and added:
+        [row] = yield Read(Q.ENTITY_NAMES, {"scope": view.ctx.scope, "keys": [key]})
+        display = row["name"]
+    made = [Observation(id=o["id"], entity=display or entity.display, text=o["text"],
+                        recorded_at=to_datetime(view.now), source=o["source"], client=o["client"],
+                        session=o["session"]) for o in added]
+    return Mutation.of(view, "observe", provenance, observe=added), made
+
+
+def unobserve(view: View, entity: Name, texts: Iterable[str]) -> Op[tuple[Mutation | None, int]]:
+    """Forget the entity's current observations with these texts; history keeps them. Returns how many."""
+    key = (yield from view.lookup([entity])).get(entity.key)
+    if key is None:
+        return None, 0
+    wanted = set(texts)
+    ids = [o["id"] for o in (yield from _current(view.ctx, [key])) if o["text"] in wanted]
+    return Mutation.of(view, "unobserve", Provenance(client=view.ctx.client), unobserve=ids, touches=[key]), len(ids)
+
+
+def observations(ctx: Context, entity: Name | None, *, known_at: Instant | None, history: bool, limit: int
+                 ) -> Op[list[Observation]]:
+    """Observations about an entity (or every entity), as believed at ``known_at``, oldest first."""
+    keys: list[str] | None = None
+    if entity is not None:
+        key = (yield from lookup(ctx, [entity.key])).get(entity.key)
+        if key is None:
+            return []
+        keys = [key]
+    found = yield Read(Q.OBSERVATIONS_OF, {"scope": ctx.scope, "keys": keys, "history": history,
+                                           "known_at": known_at, "limit": limit})
+    return [rows.observation(row["observation"]) for row in found]
+
+
+def matching(ctx: Context, keys: list[str], terms: list[str], known_at: Instant | None) -> Op[list[Observation]]:
+    """The entities' observations that match words of a question, those matching most first (recall)."""
+    if not keys or not terms:
+        return []
+    found = yield Read(Q.OBSERVATIONS_OF, {"scope": ctx.scope, "keys": keys, "history": False,
+                                           "known_at": known_at, "limit": _ALL})
+    scored = [(len(term_matches(row["observation"]["text"], terms)), row["observation"]) for row in found]
+    ranked = sorted((s for s in scored if s[0]), key=lambda s: (-s[0], s[1]["recorded_at"], s[1]["id"]))
+    return [rows.observation(row) for _, row in ranked[:RECALLED_OBSERVATIONS]]
