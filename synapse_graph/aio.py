@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
+from datetime import timedelta
 from types import TracebackType
 from typing import Any, Self
 
@@ -18,10 +19,12 @@ from synapse_graph.backends.base import DEFAULT_LOCK_TIMEOUT_S
 from synapse_graph.embedding import Embedder
 from synapse_graph.engine import operations as ops
 from synapse_graph.engine import scope_rules
+from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import TripleInput
 from synapse_graph.engine.io import Op, drive_async, run_write_async
-from synapse_graph.engine.operations import WriteStep
+from synapse_graph.engine.operations import MemoryScope, WriteStep
 from synapse_graph.engine.scope import lock_init
+from synapse_graph.engine.sessions import DEFAULT_TTL as DEFAULT_SESSION_TTL
 from synapse_graph.engine.settings import check_settings
 from synapse_graph.engine.transfer import import_chunks
 from synapse_graph.errors import ConfigurationError
@@ -36,6 +39,7 @@ from synapse_graph.models import (
     Recall,
     RecalledFact,
     ScopeRules,
+    Session,
     Stats,
     TimeInput,
     WriteResult,
@@ -73,9 +77,10 @@ class AsyncMemory:
         embedder: Embedder | None = None,
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT_S,
         create: bool = True,
+        session: str | None = None,
     ) -> None:
         self._ctx = check_settings(scope=scope, secrets=secrets, client=client, embedder=embedder,
-                                   lock_timeout=lock_timeout)
+                                   lock_timeout=lock_timeout, session=session)
         self._asked = scope_rules.requested(max_facts=max_facts, max_entities=max_entities,
                                             max_candidates=max_candidates, single_valued=single_valued,
                                             candidate_below=candidate_below)
@@ -139,8 +144,9 @@ class AsyncMemory:
     async def _read[T](self, op: Op[T]) -> T:
         return await drive_async(op, self.backend, self.embedder)
 
-    async def _write[T](self, step: WriteStep[T]) -> T:
-        return await run_write_async(self.backend, self.scope, lock_init(), lambda: ops.write(self._ctx, step),
+    async def _write[T](self, step: WriteStep[T], ctx: Context | None = None) -> T:
+        at = ctx or self._ctx
+        return await run_write_async(self.backend, at.scope, lock_init(), lambda: ops.write(at, step),
                                      timeout=self.lock_timeout, embedder=self.embedder)
 
     async def rules(self) -> ScopeRules:
@@ -156,9 +162,10 @@ class AsyncMemory:
 
     async def upsert(self, triples: TripleInput | Iterable[TripleInput], *, replace: bool = False,
                      valid_at: TimeInput | None = None, source: str | None = None, model: str | None = None,
-                     session: str | None = None) -> WriteResult:
-        return await self._write(ops.upsert(self._ctx, triples, replace=replace, valid_at=valid_at, source=source,
-                                            model=model, session=session))
+                     session: str | None = None, memory_scope: MemoryScope | None = None) -> WriteResult:
+        at = ops.scoped(self._ctx, memory_scope, default="durable")
+        return await self._write(ops.upsert(at, triples, replace=replace, valid_at=valid_at, source=source,
+                                            model=model, session=session), at)
 
     async def retract(self, subject: str, predicate: str, object: str | None = None, *,
                       at: TimeInput | None = None) -> int:
@@ -168,8 +175,9 @@ class AsyncMemory:
         return await self._write(ops.alias(self._ctx, canonical, alias))
 
     async def observe(self, entity: str, texts: Iterable[str], *, source: str | None = None,
-                      session: str | None = None) -> list[Observation]:
-        return await self._write(ops.observe(self._ctx, entity, texts, source, session))
+                      session: str | None = None, memory_scope: MemoryScope | None = None) -> list[Observation]:
+        at = ops.scoped(self._ctx, memory_scope, default="durable")
+        return await self._write(ops.observe(at, entity, texts, source, session), at)
 
     async def unobserve(self, entity: str, texts: Iterable[str]) -> int:
         return await self._write(ops.unobserve(self._ctx, entity, texts))
@@ -184,8 +192,9 @@ class AsyncMemory:
     async def facts(self, subject: str | None = None, predicate: str | None = None, object: str | None = None, *,
                     as_of: TimeInput | None = None, known_at: TimeInput | None = None,
                     include_history: bool = False, limit: int | None = None, include_candidates: bool = False,
-                    include_disputed: bool = False) -> list[Fact]:
-        return await self._read(ops.facts(self._ctx, subject, predicate, object, as_of=as_of, known_at=known_at,
+                    include_disputed: bool = False, memory_scope: MemoryScope | None = None) -> list[Fact]:
+        at = ops.scoped(self._ctx, memory_scope, default="durable")
+        return await self._read(ops.facts(at, subject, predicate, object, as_of=as_of, known_at=known_at,
                                           include_history=include_history, limit=limit,
                                           include_candidates=include_candidates, include_disputed=include_disputed))
 
@@ -202,6 +211,27 @@ class AsyncMemory:
 
     async def stats(self) -> Stats:
         return await self._read(ops.stats(self._ctx))
+
+    @property
+    def session(self) -> str | None:
+        return self._ctx.session
+
+    async def register_session(self, session: str | None = None, *, ttl: timedelta = DEFAULT_SESSION_TTL
+                               ) -> Session:
+        return await self._write(ops.register_session(self._ctx, ops.session_id(self._ctx, session), ttl))
+
+    async def sessions(self) -> list[Session]:
+        return await self._read(ops.list_sessions(self._ctx))
+
+    async def revoke_session(self, session: str) -> PurgeResult:
+        mark, inside, erase = ops.revoke_session(self._ctx, session)
+        await self._write(mark)
+        return await self._write(erase, inside)
+
+    async def promote(self, facts: Iterable[Fact | str], *, session: str | None = None) -> WriteResult:
+        chosen = ops.session_id(self._ctx, session)
+        found = await self._read(ops.session_facts(self._ctx, chosen, facts))
+        return await self._write(ops.promote(self._ctx, chosen, found))
 
     async def pending(self, *, limit: int | None = None) -> list[Fact]:
         return await self._read(ops.pending(self._ctx, limit))
@@ -229,8 +259,10 @@ class AsyncMemory:
         return await self._read(ops.audit(self._ctx, entity, limit))
 
     async def recall(self, query: str, *, as_of: TimeInput | None = None, known_at: TimeInput | None = None,
-                     hops: int = 1, limit: int = 25, min_score: float | None = None) -> Recall:
-        return await self._read(ops.recall_facts(self._ctx, query, as_of=as_of, known_at=known_at, hops=hops,
+                     hops: int = 1, limit: int = 25, min_score: float | None = None,
+                     memory_scope: MemoryScope | None = None) -> Recall:
+        at = ops.scoped(self._ctx, memory_scope, default="session")
+        return await self._read(ops.recall_facts(at, query, as_of=as_of, known_at=known_at, hops=hops,
                                                  limit=limit, min_score=min_score))
 
     async def search_entities(self, text: str, *, limit: int = MAX_ENTRY_ENTITIES) -> list[EntryEntity]:

@@ -57,6 +57,8 @@ class Q(StrEnum):
     # observations: free text about an entity, kept with when it was recorded
     OBSERVATIONS_OF = "observations/observations_of"
     EXPORT_OBSERVATIONS = "observations/export_observations"
+    # sessions: private scopes of one agent session, registered by a durable scope
+    SESSIONS = "sessions/sessions"
     # recall
     SEARCH_LEXICAL = "recall/search_lexical"
     SEARCH_VECTOR = "recall/search_vector"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
+from datetime import timedelta
 from types import TracebackType
 from typing import Any, Self
 
@@ -12,10 +13,12 @@ from synapse_graph.backends.base import DEFAULT_LOCK_TIMEOUT_S
 from synapse_graph.embedding import Embedder
 from synapse_graph.engine import operations as ops
 from synapse_graph.engine import scope_rules
+from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import TripleInput
 from synapse_graph.engine.io import Op, drive, run_write
-from synapse_graph.engine.operations import WriteStep
+from synapse_graph.engine.operations import MemoryScope, WriteStep
 from synapse_graph.engine.scope import lock_init
+from synapse_graph.engine.sessions import DEFAULT_TTL as DEFAULT_SESSION_TTL
 from synapse_graph.engine.settings import check_settings
 from synapse_graph.engine.transfer import import_chunks
 from synapse_graph.models import (
@@ -29,6 +32,7 @@ from synapse_graph.models import (
     Recall,
     RecalledFact,
     ScopeRules,
+    Session,
     Stats,
     TimeInput,
     WriteResult,
@@ -83,9 +87,10 @@ class Memory:
         embedder: Embedder | None = None,
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT_S,
         create: bool = True,
+        session: str | None = None,
     ) -> None:
         self._ctx = check_settings(scope=scope, secrets=secrets, client=client, embedder=embedder,
-                                   lock_timeout=lock_timeout)
+                                   lock_timeout=lock_timeout, session=session)
         asked = scope_rules.requested(max_facts=max_facts, max_entities=max_entities, max_candidates=max_candidates,
                                       single_valued=single_valued, candidate_below=candidate_below)
         self.embedder = embedder
@@ -135,8 +140,9 @@ class Memory:
     def _read[T](self, op: Op[T]) -> T:
         return drive(op, self._backend, self.embedder)
 
-    def _write[T](self, step: WriteStep[T]) -> T:
-        return run_write(self._backend, self.scope, lock_init(), lambda: ops.write(self._ctx, step),
+    def _write[T](self, step: WriteStep[T], ctx: Context | None = None) -> T:
+        at = ctx or self._ctx
+        return run_write(self._backend, at.scope, lock_init(), lambda: ops.write(at, step),
                          timeout=self.lock_timeout, embedder=self.embedder)
 
     # -- the scope's rules ------------------------------------------------------------------------------
@@ -158,7 +164,7 @@ class Memory:
 
     def upsert(self, triples: TripleInput | Iterable[TripleInput], *, replace: bool = False,
                valid_at: TimeInput | None = None, source: str | None = None, model: str | None = None,
-               session: str | None = None) -> WriteResult:
+               session: str | None = None, memory_scope: MemoryScope | None = None) -> WriteResult:
         """Write one or many facts in one transaction (all or nothing).
 
         A fact already valid over the given interval is confirmed (``confirmations`` + 1, highest
@@ -167,9 +173,11 @@ class Memory:
         the subject's other values of the predicate that hold at the new ``valid_at`` are closed
         there, and a late-arriving value ends where the next known value begins. ``valid_at``
         defaults to now. ``SAME_AS`` triples record aliases (see :meth:`alias`) in the same transaction.
+        Writes go to the durable scope unless ``memory_scope="session"`` (the bound session's own scope).
         """
-        return self._write(ops.upsert(self._ctx, triples, replace=replace, valid_at=valid_at, source=source,
-                                      model=model, session=session))
+        at = ops.scoped(self._ctx, memory_scope, default="durable")
+        return self._write(ops.upsert(at, triples, replace=replace, valid_at=valid_at, source=source,
+                                      model=model, session=session), at)
 
     def retract(self, subject: str, predicate: str, object: str | None = None, *, at: TimeInput | None = None
                 ) -> int:
@@ -187,13 +195,14 @@ class Memory:
         return self._write(ops.alias(self._ctx, canonical, alias))
 
     def observe(self, entity: str, texts: Iterable[str], *, source: str | None = None,
-                session: str | None = None) -> list[Observation]:
+                session: str | None = None, memory_scope: MemoryScope | None = None) -> list[Observation]:
         """Record free-text observations about an entity (created if new); returns the ones that were new.
 
         An observation the entity holds already is skipped. Observations are found by :meth:`recall`,
         count toward the scope's fact quota, move with their entity in a merge and are erased by :meth:`purge`.
         """
-        return self._write(ops.observe(self._ctx, entity, texts, source, session))
+        at = ops.scoped(self._ctx, memory_scope, default="durable")
+        return self._write(ops.observe(at, entity, texts, source, session), at)
 
     def unobserve(self, entity: str, texts: Iterable[str]) -> int:
         """Forget observations of an entity (they expire; history keeps them); returns how many."""
@@ -216,16 +225,18 @@ class Memory:
 
     def facts(self, subject: str | None = None, predicate: str | None = None, object: str | None = None, *,
               as_of: TimeInput | None = None, known_at: TimeInput | None = None, include_history: bool = False,
-              limit: int | None = None, include_candidates: bool = False, include_disputed: bool = False
-              ) -> list[Fact]:
+              limit: int | None = None, include_candidates: bool = False, include_disputed: bool = False,
+              memory_scope: MemoryScope | None = None) -> list[Fact]:
         """Facts valid at ``as_of`` (default now), as the store believed them at ``known_at`` (default now).
 
         Validity is half-open: a fact with ``invalid_at == as_of`` no longer holds.
         ``include_history=True`` returns every validity interval instead. Only believed facts
         come back unless ``include_candidates``/``include_disputed`` ask for more. Names resolve
-        through aliases; an unknown name gives an empty list.
+        through aliases; an unknown name gives an empty list. ``memory_scope="session"`` reads the
+        bound session's own scope instead of the durable one.
         """
-        return self._read(ops.facts(self._ctx, subject, predicate, object, as_of=as_of, known_at=known_at,
+        at = ops.scoped(self._ctx, memory_scope, default="durable")
+        return self._read(ops.facts(at, subject, predicate, object, as_of=as_of, known_at=known_at,
                                     include_history=include_history, limit=limit,
                                     include_candidates=include_candidates, include_disputed=include_disputed))
 
@@ -251,6 +262,36 @@ class Memory:
     def stats(self) -> Stats:
         """Counts of entities, aliases and facts in this scope."""
         return self._read(ops.stats(self._ctx))
+
+    # -- sessions -------------------------------------------------------------------------------------
+
+    @property
+    def session(self) -> str | None:
+        """The session this memory is bound to (``Memory(..., session=ID)``), if any."""
+        return self._ctx.session
+
+    def register_session(self, session: str | None = None, *, ttl: timedelta = DEFAULT_SESSION_TTL) -> Session:
+        """Register a session (default: the bound one): a private scope that takes writes for ``ttl`` (7 days)
+        after registration. Registering it again returns it unchanged: reconnecting does not extend it."""
+        return self._write(ops.register_session(self._ctx, self._session_id(session), ttl))
+
+    def sessions(self) -> list[Session]:
+        """The sessions this scope registered, oldest first."""
+        return self._read(ops.list_sessions(self._ctx))
+
+    def revoke_session(self, session: str) -> PurgeResult:
+        """Block further writes to a session and erase its memory; returns what was erased."""
+        mark, inside, erase = ops.revoke_session(self._ctx, session)
+        self._write(mark)
+        return self._write(erase, inside)
+
+    def promote(self, facts: Iterable[Fact | str], *, session: str | None = None) -> WriteResult:
+        """Copy facts of a session (default: the bound one) into the durable scope, each recording the session."""
+        chosen = self._session_id(session)
+        return self._write(ops.promote(self._ctx, chosen, self._read(ops.session_facts(self._ctx, chosen, facts))))
+
+    def _session_id(self, session: str | None) -> str:
+        return ops.session_id(self._ctx, session)
 
     # -- trust: review, feedback, audit -------------------------------------------------------------------
 
@@ -298,7 +339,8 @@ class Memory:
     # -- recall -----------------------------------------------------------------------------------------
 
     def recall(self, query: str, *, as_of: TimeInput | None = None, known_at: TimeInput | None = None,
-               hops: int = 1, limit: int = 25, min_score: float | None = None) -> Recall:
+               hops: int = 1, limit: int = 25, min_score: float | None = None,
+               memory_scope: MemoryScope | None = None) -> Recall:
         """Facts that answer a question in words, valid at ``as_of`` (default now), most relevant first.
 
         Entry entities come from the fulltext index (identifiers split as developers write them,
@@ -307,9 +349,12 @@ class Memory:
         ``hops`` (1 or 2) steps. Small talk and questions without content words return at once
         without touching the database. With ``min_score`` (0 to 1), facts that answer less of the
         question (:attr:`RecalledFact.score`) are left out, and an answer with none left says it
-        abstained (``Recall.abstained``) rather than return weakly related facts.
+        abstained (``Recall.abstained``) rather than return weakly related facts. ``memory_scope`` is
+        ``"session"`` (the default when the memory is bound to a session: its private scope, never
+        falling back to durable memory) or ``"durable"``.
         """
-        return self._read(ops.recall_facts(self._ctx, query, as_of=as_of, known_at=known_at, hops=hops,
+        at = ops.scoped(self._ctx, memory_scope, default="session")
+        return self._read(ops.recall_facts(at, query, as_of=as_of, known_at=known_at, hops=hops,
                                            limit=limit, min_score=min_score))
 
     def search_entities(self, text: str, *, limit: int = MAX_ENTRY_ENTITIES) -> list[EntryEntity]:

@@ -99,6 +99,13 @@ CALL {
 }
 CALL {
   WITH s
+  UNWIND $sessions AS x
+  MERGE (n:Session {scope: $scope, id: x.id})
+  ON CREATE SET n.registered_at = x.registered_at, n.expires_at = x.expires_at
+  SET n.revoked_at = coalesce(n.revoked_at, x.revoked_at)
+}
+CALL {
+  WITH s
   UNWIND $tombstones AS x
   CREATE (t:Tombstone)
   SET t = x, t.rejected_at = x.rejected_at

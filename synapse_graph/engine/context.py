@@ -16,3 +16,8 @@ class Context:
     secrets: SecretMode = "redact"
     embedder: str | None = None
     """The embedder's model name (vectors are stored under it), or None without an embedder."""
+    session: str | None = None
+    """The session this memory is bound to (its writes record it as their origin), if any."""
+    registry: str | None = None
+    """When ``scope`` is a session's scope: the durable scope that registered the session. Writes here
+    are refused once the session expired or was revoked."""

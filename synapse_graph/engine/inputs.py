@@ -121,7 +121,7 @@ def provenance(ctx: Context, source: str | None, model: str | None, session: str
         source=text(ctx, source, "source", found=found),
         client=ctx.client,
         model=text(ctx, model, "model", 200, found=found),
-        session=text(ctx, session, "session", 200, found=found),
+        session=text(ctx, session, "session", 200, found=found) if session is not None else ctx.session,
     )
 
 

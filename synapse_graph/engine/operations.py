@@ -8,7 +8,8 @@ facade runs under the scope's lock with :func:`write`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from dataclasses import replace
+from typing import Any, Literal
 
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import digest as digests
@@ -21,6 +22,7 @@ from synapse_graph.engine import (
     reads,
     recall,
     scope_rules,
+    sessions,
     transfer,
     trust,
 )
@@ -42,8 +44,10 @@ from synapse_graph.models import (
     Recall,
     RecalledFact,
     ScopeRules,
+    Session,
     Stats,
     TimeInput,
+    Triple,
     WriteResult,
 )
 from synapse_graph.rules.numbers import confidence as checked_confidence
@@ -58,7 +62,11 @@ DEFAULT_LIMIT = 100_000
 
 
 def write[T](ctx: Context, step: WriteStep[T]) -> Op[T]:
-    """Read the scope's state, plan, check quotas and apply: one write, run holding the scope's lock."""
+    """Read the scope's state, plan, check quotas and apply: one write, run holding the scope's lock.
+
+    A write to a session's scope first checks the session is still open.
+    """
+    yield from sessions.check_open(ctx)
     state = yield from read_state(ctx)
     view = View(ctx, state, state.clock())
     mutation, result = yield from step(view)
@@ -175,6 +183,74 @@ def observations_of(ctx: Context, entity: str | None, known_at: TimeInput | None
     return observations.observations(
         ctx, None if entity is None else inputs.name(ctx, entity, "entity"), known_at=inputs.time(known_at, "known_at"),
         history=include_history, limit=inputs.limit(limit, DEFAULT_LIMIT))
+
+
+# -- sessions ------------------------------------------------------------------------------------------
+
+
+MemoryScope = Literal["session", "durable"]
+
+
+def scoped(ctx: Context, memory_scope: object, *, default: MemoryScope) -> Context:
+    """The context an operation acts in: the durable scope, or the bound session's own scope."""
+    chosen = default if memory_scope is None else memory_scope
+    if chosen == "durable" or (chosen == "session" and memory_scope is None and ctx.session is None):
+        return ctx
+    if chosen != "session":
+        raise InvalidInputError(f"memory_scope must be 'session' or 'durable', not {memory_scope!r}")
+    if ctx.session is None:
+        raise InvalidInputError("memory_scope='session' needs a session: open the Memory with session=ID "
+                                "(register it first with register_session)")
+    return sessions.context_of(ctx, ctx.session)
+
+
+def register_session(ctx: Context, session: str, ttl: object) -> WriteStep[Session]:
+    checked, lasts = sessions.check_id(session), sessions.check_ttl(ttl)
+    return lambda view: sessions.register(view, checked, lasts)
+
+
+def revoke_session(ctx: Context, session: str) -> tuple[WriteStep[Session], Context, WriteStep[PurgeResult]]:
+    """Revoking is two writes: mark the session revoked (no more writes), then erase its scope."""
+    checked = sessions.check_id(session)
+    # The erasure runs in the session's scope without the open-session check: the session is revoked by then.
+    inside = replace(sessions.context_of(ctx, checked), registry=None)
+    return (lambda view: sessions.revoke(view, checked), inside, lambda view: _no_mutation(erasure.purge_scope(view)))
+
+
+def session_id(ctx: Context, session: str | None) -> str:
+    """The session an operation names, else the one the memory is bound to."""
+    if session is None:
+        if ctx.session is None:
+            raise InvalidInputError("name the session, or open the Memory with session=ID")
+        return ctx.session
+    return sessions.check_id(session)
+
+
+def list_sessions(ctx: Context) -> Op[list[Session]]:
+    return sessions.sessions(ctx, None)
+
+
+def session_facts(ctx: Context, session: str, facts: Iterable[object]) -> Op[list[Fact]]:
+    """The session's current facts with these ids (what promote copies)."""
+    if isinstance(facts, str):
+        raise InvalidInputError("facts must be a list of facts or fact ids, not a string")
+    ids = [inputs.fact_id(f) for f in facts]
+    inside = sessions.context_of(ctx, sessions.check_id(session))
+
+    def op() -> Op[list[Fact]]:
+        found: list[Fact] = []
+        for fact_id in ids:
+            found.append((yield from fact_by_id(inside, fact_id)))
+        return found
+    return op()
+
+
+def promote(ctx: Context, session: str, facts: list[Fact]) -> WriteStep[WriteResult]:
+    """Copy session facts into the durable scope, each recording the session it came from."""
+    triples = [Triple(subject=f.subject, predicate=f.predicate, object=f.object, valid_at=f.valid_at,
+                      invalid_at=f.invalid_at, confidence=f.confidence) for f in facts]
+    return upsert(replace(ctx, session=session), triples, replace=False, valid_at=None,
+                  source=f"promoted from session {session}", model=None, session=session)
 
 
 def set_rules(ctx: Context, **given: Any) -> WriteStep[ScopeRules]:

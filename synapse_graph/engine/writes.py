@@ -39,6 +39,8 @@ class Mutation:
     """Ids of current observations to forget (they expire; history keeps them)."""
     touches: list[str] = field(default_factory=list)
     """Keys of entities the action concerns beyond those its records and rows name (for the audit log)."""
+    sessions: list[dict[str, Any]] = field(default_factory=list)
+    """Sessions to register or revoke (rows as ``apply_plan`` merges them)."""
     rules: ScopeRules | None = None
     """New rules to store with the scope."""
     imported_audit: list[dict[str, Any]] = field(default_factory=list)
@@ -57,7 +59,7 @@ class Mutation:
         e = self.entities
         return self.plan.is_empty() and self.rules is None and not (
             e.created or e.aliases or e.merged or self.tombstones or self.imported_audit or self.observe
-            or self.unobserve)
+            or self.unobserve or self.sessions)
 
     def deltas(self) -> tuple[int, int]:
         """Change in the scope's (believed and disputed records, candidates)."""
@@ -162,6 +164,7 @@ def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> 
                     for r in plan.creates],
         "tombstones": mutation.tombstones,
         "observe": mutation.observe,
+        "sessions": [{k: optional(v) if k.endswith("_at") else v for k, v in row.items()} for row in mutation.sessions],
         "unobserve": mutation.unobserve,
         "audit": [*mutation.imported_audit, audit_entry(ctx, mutation, now)],
         "deletes": list(changes.merged),

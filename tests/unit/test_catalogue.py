@@ -50,7 +50,7 @@ def test_fragments_resolve_and_are_all_used() -> None:
 def test_falkordb_constraints_are_data_beside_the_schema() -> None:
     constraints = data("schema/constraints", "falkordb")
     assert {(c["label"], tuple(c["properties"])) for c in constraints} == {
-        ("Entity", ("scope", "key")), ("Alias", ("scope", "key")), ("Scope", ("scope",))}
+        ("Entity", ("scope", "key")), ("Alias", ("scope", "key")), ("Scope", ("scope",)), ("Session", ("scope", "id"))}
 
 
 def test_unknown_names_and_dialects_are_refused() -> None:
@@ -127,4 +127,5 @@ def test_neo4j_apply_plan_converts_every_instant_of_its_rows() -> None:
     assert sorted(converted) == sorted(
         ["x.created_at", "x.updated_at", "x.props.valid_at", "x.props.invalid_at", "x.props.recorded_at",
          "x.props.expired_at", "x.props.confirmed_at", "x.confirmed_at", "x.recorded_at", "x.expired_at",
+         "x.registered_at", "x.expires_at", "x.revoked_at",
          "x.rejected_at", "x.at"])

@@ -11,6 +11,7 @@ CALL db.idx.fulltext.createNodeIndex({label: 'Alias', stopwords: []}, {field: 's
 ;
 CREATE INDEX FOR (t:Tombstone) ON (t.scope, t.subject);
 CREATE INDEX FOR (o:Observation) ON (o.scope, o.entity);
+CREATE INDEX FOR (n:Session) ON (n.scope, n.id);
 CREATE INDEX FOR (o:Observation) ON (o.scope, o.id);
 CALL db.idx.fulltext.createNodeIndex({label: 'Observation', stopwords: []}, {field: 'search_text', nostem: true})
 ;

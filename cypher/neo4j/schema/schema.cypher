@@ -2,6 +2,7 @@
 CREATE CONSTRAINT entity_key IF NOT EXISTS FOR (e:Entity) REQUIRE (e.scope, e.key) IS UNIQUE;
 CREATE CONSTRAINT alias_key IF NOT EXISTS FOR (a:Alias) REQUIRE (a.scope, a.key) IS UNIQUE;
 CREATE CONSTRAINT scope_key IF NOT EXISTS FOR (s:Scope) REQUIRE s.scope IS UNIQUE;
+CREATE CONSTRAINT session_key IF NOT EXISTS FOR (n:Session) REQUIRE (n.scope, n.id) IS UNIQUE;
 CREATE INDEX entity_scope IF NOT EXISTS FOR (e:Entity) ON (e.scope);
 CREATE INDEX alias_target IF NOT EXISTS FOR (a:Alias) ON (a.scope, a.target);
 CREATE INDEX fact_id IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.id);

@@ -90,6 +90,12 @@ CALL (s) {
   SET o.expired_at = $now
 }
 CALL (s) {
+  UNWIND $sessions AS x
+  MERGE (n:Session {scope: $scope, id: x.id})
+  ON CREATE SET n.registered_at = datetime(x.registered_at), n.expires_at = datetime(x.expires_at)
+  SET n.revoked_at = coalesce(n.revoked_at, datetime(x.revoked_at))
+}
+CALL (s) {
   UNWIND $tombstones AS x
   CREATE (t:Tombstone)
   SET t = x, t.rejected_at = datetime(x.rejected_at)

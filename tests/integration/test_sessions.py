@@ -1,0 +1,86 @@
+"""Sessions: a private scope per agent session beside the durable scope; expiry, revocation and promotion."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+
+from synapse_graph import InvalidInputError, Memory, SessionClosedError
+from tests.integration.helpers import objects, snapshot
+
+pytestmark = pytest.mark.integration
+MakeMemory = Callable[..., Memory]
+
+
+def test_session_memory_is_private_and_recall_never_falls_back(make_memory: MakeMemory) -> None:
+    durable = make_memory()
+    durable.upsert(("Dana", "WORKS_AT", "Acme"))
+    agent = make_memory(scope=durable.scope, session="s-1")
+    agent.register_session()
+    agent.upsert(("Dana", "DEBUGGING", "login bug"), memory_scope="session")
+    assert [f.predicate for f in agent.recall("what is Dana doing?").facts] == ["DEBUGGING"]  # session by default
+    assert [f.predicate for f in agent.recall("what is Dana doing?", memory_scope="durable").facts] == ["WORKS_AT"]
+    assert objects(durable.facts("Dana")) == ["Acme"]  # the durable scope never sees session facts
+    assert objects(agent.facts("Dana", memory_scope="session")) == ["login bug"]
+    other = make_memory(scope=durable.scope, session="s-2")
+    other.register_session()
+    assert other.recall("what is Dana doing?").facts == []  # another session's memory is not this one's
+    agent.upsert(("Dana", "LIKES", "tea"))  # a durable write records the session it came from
+    assert [f.session for f in durable.facts("Dana", "LIKES")] == ["s-1"]
+
+
+def test_sessions_expire_and_registering_again_does_not_extend(make_memory: MakeMemory) -> None:
+    agent = make_memory(session="short")
+    first = agent.register_session(ttl=timedelta(seconds=1))
+    assert agent.register_session(ttl=timedelta(days=30)).expires_at == first.expires_at
+    agent.upsert(("Dana", "LIKES", "tea"), memory_scope="session")
+    time.sleep(1.1)
+    before = snapshot(agent)
+    with pytest.raises(SessionClosedError, match="expired"):
+        agent.upsert(("Dana", "LIKES", "coffee"), memory_scope="session")
+    assert snapshot(agent) == before
+    assert objects(agent.facts("Dana", memory_scope="session")) == ["tea"]  # still readable
+    assert [s.status() for s in agent.sessions()] == ["expired"]
+
+
+def test_revoking_blocks_writes_and_erases_the_session(make_memory: MakeMemory) -> None:
+    agent = make_memory(session="s-9")
+    agent.register_session()
+    agent.upsert([("Dana", "DEBUGGING", "login bug"), ("Kim", "REVIEWS", "login bug")], memory_scope="session")
+    agent.observe("Dana", ["stuck on the OAuth callback"], memory_scope="session")
+    erased = agent.revoke_session("s-9")
+    assert (erased.entities, erased.facts) == (3, 2)
+    assert agent.facts(memory_scope="session", include_history=True) == []
+    with pytest.raises(SessionClosedError, match="revoked"):
+        agent.upsert(("Dana", "LIKES", "tea"), memory_scope="session")
+    assert [s.status() for s in agent.sessions()] == ["revoked"]
+    assert [e.action for e in agent.audit()][:2] == ["session:revoke", "session:register"]
+
+
+def test_promote_copies_session_facts_into_durable_memory(make_memory: MakeMemory) -> None:
+    agent = make_memory(session="s-3")
+    agent.register_session()
+    agent.upsert([("Dana", "PREFERS", "dark mode"), ("Dana", "DEBUGGING", "login bug")], valid_at="2024-05-01",
+                 memory_scope="session")
+    keep = agent.facts("Dana", "PREFERS", memory_scope="session")
+    result = agent.promote(keep)
+    assert result.created == 1
+    [promoted] = agent.facts("Dana")
+    assert (promoted.object, promoted.session, promoted.source) == ("dark mode", "s-3", "promoted from session s-3")
+    assert promoted.valid_at == keep[0].valid_at
+
+
+def test_unregistered_and_malformed_sessions_are_refused(make_memory: MakeMemory) -> None:
+    agent = make_memory(session="never-registered")
+    with pytest.raises(SessionClosedError, match="not registered"):
+        agent.upsert(("Dana", "LIKES", "tea"), memory_scope="session")
+    with pytest.raises(InvalidInputError):
+        make_memory(session="has/slash")
+    durable = make_memory()
+    with pytest.raises(InvalidInputError, match="session"):
+        durable.upsert(("Dana", "LIKES", "tea"), memory_scope="session")
+    with pytest.raises(InvalidInputError):
+        durable.recall("tea", memory_scope="everywhere")  # type: ignore[arg-type]
