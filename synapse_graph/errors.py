@@ -145,3 +145,24 @@ class ScopeBusyError(BackendError):
     """The scope's write lock could not be had within the configured timeout; nothing was written."""
 
     retryable = True
+
+
+# -- offload (the extraction model and its job queue) ----------------------------------------------
+
+
+class ModelUnavailableError(SynapseError):
+    """The extraction model's endpoint could not be reached, timed out, or answered with an error."""
+
+    def __init__(self, message: str, *, retryable: bool = True) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+
+    def is_retryable(self) -> bool:
+        return self.retryable
+
+
+class OffloadQueueFullError(SynapseError):
+    """The offload queue is full; nothing was queued. Wait for running jobs, then offload again."""
+
+    def is_retryable(self) -> bool:
+        return True
