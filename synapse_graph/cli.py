@@ -379,3 +379,174 @@ def main(argv: Sequence[str] | None = None) -> None:
     app(args=list(argv) if argv is not None else sys.argv[1:], prog_name="synapse-graph")
 
 
+
+
+# -- offload, Claude Code hooks, AGENTS.md -------------------------------------------------------
+
+hooks_app = typer.Typer(help="Install or remove the Claude Code hooks of a project.", no_args_is_help=True)
+hook_app = typer.Typer(help="The hook commands Claude Code runs (JSON on stdin; they always exit 0).",
+                       no_args_is_help=True)
+app.add_typer(hooks_app, name="hooks")
+app.add_typer(hook_app, name="hook")
+
+Shared = Annotated[bool, typer.Option("--shared", help="Use .claude/settings.json (committed, shared with the team) "
+                                                       "instead of .claude/settings.local.json.")]
+Project = Annotated[Path, typer.Argument(help="The project's root folder.", file_okay=False)]
+
+
+@hooks_app.command("install")
+def hooks_install(path: Project, shared: Shared = False, as_json: AsJson = False) -> None:
+    """Add the synapse-graph hooks (SessionStart recall, PreCompact/Stop offload), keeping every other hook."""
+    from synapse_graph.hooks.settings import install
+
+    try:
+        target, changed = install(path, shared=shared)
+    except SynapseError as exc:
+        errors.print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
+        raise typer.Exit(2) from None
+    _emit({"settings": str(target), "changed": changed}, as_json, lambda r: console.print(
+        f"{'installed the synapse-graph hooks in' if changed else 'already installed in'} {target}", highlight=False))
+
+
+@hooks_app.command("uninstall")
+def hooks_uninstall(path: Project, shared: Shared = False, as_json: AsJson = False) -> None:
+    """Remove the synapse-graph hooks, and only them."""
+    from synapse_graph.hooks.settings import uninstall
+
+    try:
+        target, changed = uninstall(path, shared=shared)
+    except SynapseError as exc:
+        errors.print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
+        raise typer.Exit(2) from None
+    _emit({"settings": str(target), "changed": changed}, as_json, lambda r: console.print(
+        f"{'removed the synapse-graph hooks from' if changed else 'no synapse-graph hooks in'} {target}",
+        highlight=False))
+
+
+def _hook(command: str) -> None:
+    from synapse_graph.hooks.commands import run
+
+    raise typer.Exit(run(command, sys.stdin, sys.stdout, sys.stderr))
+
+
+@hook_app.command("session-start")
+def hook_session_start() -> None:
+    """SessionStart: print the recalled memory as additional context."""
+    _hook("session-start")
+
+
+@hook_app.command("pre-compact")
+def hook_pre_compact() -> None:
+    """PreCompact: offload the turns older than the last exchanges, and wait for it."""
+    _hook("pre-compact")
+
+
+@hook_app.command("stop")
+def hook_stop() -> None:
+    """Stop: the same offload, in a detached background process."""
+    _hook("stop")
+
+
+@app.command("agents-md")
+def agents_md(path: Project, as_json: AsJson = False) -> None:
+    """Write (or update in place) the synapse-graph block of AGENTS.md, and of CLAUDE.md where present."""
+    from synapse_graph.agents_md import write_agents_md
+
+    try:
+        written = write_agents_md(path)
+    except SynapseError as exc:
+        errors.print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
+        raise typer.Exit(2) from None
+    def render(rows: list[dict[str, str]]) -> None:
+        for row in rows:
+            console.print(f"{row['action']} {row['path']}", highlight=False)
+
+    _emit([{"path": str(w.path), "action": w.action} for w in written], as_json, render)
+
+
+@app.command()
+def jobs(
+    limit: Annotated[int, typer.Option(min=1, max=200, help="At most this many, newest first.")] = 20,
+    scope: Annotated[str | None, typer.Option("--scope", help="Only jobs of this scope.")] = None,
+    as_json: AsJson = False,
+) -> None:
+    """The last offload jobs and their outcome (from any process: $SYNAPSE_OFFLOAD_JOBS or the user data dir)."""
+    from synapse_graph.offload.jobs import KEEP_JOBS, FileJobLog
+
+    log = FileJobLog()
+    found = [j for j in log.recent(KEEP_JOBS) if scope is None or j.scope == scope][:limit]
+
+    def render(rows: Any) -> None:
+        if not rows:
+            console.print(f"no offload jobs in {log.path}", highlight=False)
+            return
+        table = Table()
+        for column in ("submitted", "scope", "session", "status", "turns", "model", "created", "candidates",
+                       "dropped", "error"):
+            table.add_column(column, overflow="fold")
+        for j in rows:
+            table.add_row(_time(j.submitted_at), j.scope, j.session or "", j.status, str(j.turns), j.model or "",
+                          str(j.created), str(j.candidates), str(j.dropped), j.error or "")
+        console.print(table)
+
+    _emit(found, as_json, render)
+
+
+@app.command()
+def offload(
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False,
+                                         help="Turns: a JSON list of {role, text, at?}, or a Claude Code "
+                                              "transcript (.jsonl).")],
+    session: Annotated[str | None, typer.Option(help="Session id recorded on the stored facts.")] = None,
+    model_url: Annotated[str | None, typer.Option(
+        "--model-url", help="OpenAI-compatible endpoint (loopback unless allowed). Default: $SYNAPSE_OFFLOAD_URL.")]
+    = None,
+    model: Annotated[str | None, typer.Option(help="Model name. Default: $SYNAPSE_OFFLOAD_MODEL.")] = None,
+    allow_remote: Annotated[bool, typer.Option(
+        "--allow-remote", help="Allow an endpoint that is not on this machine (conversations carry secrets).")]
+    = False,
+    low_confidence: Annotated[str, typer.Option(help="Triples below the trust threshold: candidate or drop.")]
+    = "candidate",
+    db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
+) -> None:
+    """Extract facts from conversation turns with a local model and store them (waits for the job)."""
+    from dataclasses import replace
+
+    from synapse_graph.hooks.commands import model_client
+    from synapse_graph.hooks.config import load_config
+    from synapse_graph.hooks.transcript import read_transcript
+    from synapse_graph.offload.offloader import Offloader
+
+    try:
+        config = load_config()
+        config = replace(config, model_url=model_url or config.model_url, model=model or config.model,
+                         allow_remote=allow_remote or config.allow_remote)
+        client = model_client(config)
+        if file.suffix == ".jsonl":
+            turns: list[Any] = [t.turn for t in read_transcript(file)]
+        else:
+            turns = json.loads(file.read_text(encoding="utf-8"))
+    except (SynapseError, ValueError) as exc:
+        errors.print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
+        raise typer.Exit(2) from None
+    with _open(db, scope, user, password) as memory:
+        try:
+            offloader = Offloader(memory, client, low_confidence=low_confidence)  # type: ignore[arg-type]
+            with offloader:
+                job = offloader.wait(offloader.submit(turns, session=session))
+        except SynapseError as exc:
+            errors.print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
+            raise typer.Exit(2) from None
+        stored = [f for f in memory.facts(include_history=True, include_candidates=True)
+                  if f.model == client.model and f.source == "extracted" and f.recorded_at >= job.submitted_at]
+        if as_json:
+            _emit({"job": job, "stored": stored}, True)
+            return
+        console.print(f"job {job.id}: {job.status}; {job.turns} turns, {job.extracted} triples extracted, "
+                      f"{job.created} created, {job.confirmed} confirmed, {job.candidates} candidates, "
+                      f"{job.dropped} dropped" + (f"; error: {job.error}" if job.error else ""), highlight=False)
+        for problem in job.problems:
+            console.print(f"  [dim]{problem}[/dim]", highlight=False)
+        _fact_table(stored, f"stored by {client.model}")
+    if job.status != "done":
+        raise typer.Exit(1)
