@@ -59,6 +59,5 @@ def test_state_round_trip_and_lock(tmp_path: Path) -> None:
     assert state.load() == Position()
     state.save(Position(12, "abc"))
     assert TranscriptState(tmp_path / "t.jsonl", tmp_path / "state").load() == Position(12, "abc")
-    with state.locked() as first:
-        with TranscriptState(tmp_path / "t.jsonl", tmp_path / "state").locked() as second:
-            assert first and not second
+    with state.locked() as first, TranscriptState(tmp_path / "t.jsonl", tmp_path / "state").locked() as second:
+        assert first and not second
