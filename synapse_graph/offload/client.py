@@ -20,6 +20,7 @@ from synapse_graph.offload.prompt import TRIPLE_SCHEMA
 
 ALLOW_REMOTE_OPTION = "allow_remote=True (SYNAPSE_OFFLOAD_ALLOW_REMOTE=1)"
 ResponseFormat = Literal["json_schema", "json_object", "none"]
+_FALLBACK: dict[str, ResponseFormat] = {"json_schema": "json_object", "json_object": "none"}
 MAX_RESPONSE_BYTES = 1_000_000
 
 
@@ -135,10 +136,23 @@ class OpenAIChatClient:
             body["response_format"] = {"type": "json_schema",
                                        "json_schema": {"name": "triples", "schema": TRIPLE_SCHEMA}}
         elif self.response_format == "json_object":
-            body["response_format"] = {"type": "json_object"}
+            # The schema rides along: llama-cpp-python and llama.cpp's server constrain to it, others ignore it.
+            body["response_format"] = {"type": "json_object", "schema": TRIPLE_SCHEMA}
         return body
 
     def complete(self, messages: Sequence[dict[str, str]]) -> str:
+        """One chat completion. An endpoint that refuses the ``response_format`` is asked again with the
+        next simpler one (``json_schema`` -> ``json_object`` -> none), which this client then keeps using."""
+        while True:
+            try:
+                return self._post(messages)
+            except ModelUnavailableError as exc:
+                simpler = _FALLBACK.get(self.response_format)
+                if simpler is None or not exc.refused_response_format:
+                    raise
+                self.response_format = simpler
+
+    def _post(self, messages: Sequence[dict[str, str]]) -> str:
         endpoint = f"{self.base_url}/v1/chat/completions"
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self._api_key:
@@ -149,11 +163,13 @@ class OpenAIChatClient:
             with _OPENER.open(request, timeout=self.timeout) as response:
                 raw = response.read(MAX_RESPONSE_BYTES + 1)
         except urllib.error.HTTPError as exc:
-            detail = exc.read(300).decode("utf-8", "replace").strip()
-            raise ModelUnavailableError(
-                f"model endpoint {endpoint} answered HTTP {exc.code}: {detail or exc.reason}",
+            detail = exc.read(2000).decode("utf-8", "replace").strip()
+            error = ModelUnavailableError(
+                f"model endpoint {endpoint} answered HTTP {exc.code}: {' '.join((detail or exc.reason).split())[:300]}",
                 retryable=exc.code >= 500 or exc.code == 429,
-            ) from None
+            )
+            error.refused_response_format = exc.code in (400, 422, 500) and "response_format" in detail
+            raise error from None
         except (urllib.error.URLError, TimeoutError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
             raise ModelUnavailableError(f"model endpoint {endpoint} could not be reached: {reason}") from None

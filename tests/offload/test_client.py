@@ -84,3 +84,27 @@ def test_content_parts_are_joined() -> None:
                                                             {"type": "text", "text": "b"}]}}]}).encode()
     with FakeModelServer([Reply(body=body)]) as server:
         assert OpenAIChatClient(server.url, "m").complete(MESSAGES) == "ab"
+
+
+def test_a_refused_response_format_falls_back_to_simpler_ones() -> None:
+    def picky(body: dict[str, object]) -> Reply:
+        kind = body.get("response_format", {}).get("type") if isinstance(body.get("response_format"), dict) else None
+        if kind == "json_schema":  # what llama-cpp-python 0.3 answers
+            return Reply(status=500, body=b'{"error": {"message": "response_format.type: Input should be '
+                                          b'\'text\' or \'json_object\'"}}')
+        return Reply(content=f"format {kind}")
+
+    with FakeModelServer(picky) as server:
+        client = OpenAIChatClient(server.url, "m")
+        assert client.complete(MESSAGES) == "format json_object"
+        assert client.complete(MESSAGES) == "format json_object"  # remembered: no second refusal
+    assert [r.get("response_format", {}).get("type") for r in server.requests] == [
+        "json_schema", "json_object", "json_object"]
+    assert server.requests[1]["response_format"]["schema"]["required"] == ["triples"]
+
+
+def test_other_server_errors_are_not_retried() -> None:
+    with FakeModelServer([Reply(status=500, body=b'{"error": "CUDA out of memory"}')]) as server, \
+            pytest.raises(ModelUnavailableError):
+        OpenAIChatClient(server.url, "m").complete(MESSAGES)
+    assert len(server.requests) == 1
