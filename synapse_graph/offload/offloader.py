@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 LowConfidence = Literal["candidate", "drop"]
 SOURCE = "extracted"
-_SEARCH_CHARS = 4_000
+_SEARCH_CHARS = 3_000  # recall queries are limited to 4,000 characters
 _KNOWN_LIMIT = 30
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,6 +28,13 @@ GOOD = ('```json\n{"triples": ['
         '{"subject": "User", "predicate": "lives in", "object": "Lyon", "valid_at": "2024-04", "confidence": 0.95},'
         '{"subject": "User", "predicate": "LIKES", "object": "cycling", "confidence": 0.4}'
         ']}\n```\nThese are the facts.')
+
+
+def wait_until_running(offloader: Offloader, job_id: str) -> None:
+    deadline = time.monotonic() + 60
+    while offloader.job(job_id).status != "running":  # type: ignore[union-attr]
+        assert time.monotonic() < deadline, "the worker never started the job"
+        time.sleep(0.02)
 
 
 @pytest.fixture
@@ -124,9 +132,7 @@ def test_bounded_queue(offload: Any) -> None:
 
     offloader, _ = offload(slow, max_queued=2)
     ids = [offloader.submit([{"role": "user", "text": f"turn {i}"}]) for i in range(3)]  # 1 running + 2 waiting
-    deadline = threading.Event()
-    while offloader.job(ids[0]).status != "running" and not deadline.wait(0.05):
-        pass
+    wait_until_running(offloader, ids[0])
     with pytest.raises(OffloadQueueFullError) as full:
         offloader.submit([{"role": "user", "text": "one too many"}])
     assert full.value.is_retryable()
@@ -208,8 +214,7 @@ def test_close_without_waiting_cancels_queued_jobs(offload: Any) -> None:
     offloader, _ = offload(slow)
     first = offloader.submit([{"role": "user", "text": "a"}])
     queued = offloader.submit([{"role": "user", "text": "b"}])
-    while offloader.job(first).status != "running":
-        threading.Event().wait(0.02)
+    wait_until_running(offloader, first)
     release.set()
     offloader.close(wait=False, timeout=30)
     assert offloader.job(queued).status == "cancelled"
