@@ -18,7 +18,7 @@ Answer with JSON only, no prose, in exactly this shape:
 "valid_at": "YYYY-MM-DD or null", "invalid_at": "YYYY-MM-DD or null", "confidence": 0.0}}]}}
 
 Rules:
-- A triple is subject -[predicate]-> object, e.g. {{"subject": "Dana", "predicate": "LIVES_IN", "object": "Paris"}}.
+- A triple is subject -[predicate]-> object, each taken from the conversation (never from these rules).
 - predicate: UPPER_SNAKE_CASE, a verb phrase in English (WORKS_AT, LIVES_IN, USES, OWNS, PREFERS, DEPENDS_ON).
 - Single-valued predicates hold one value at a time (a new value replaces the old one): {single_valued}.
   For these, write only the value that holds now, with valid_at set to when it began.
