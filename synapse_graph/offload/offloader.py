@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Literal, Self
 from synapse_graph.errors import InvalidInputError, OffloadQueueFullError, SynapseError
 from synapse_graph.models import Triple, WriteResult
 from synapse_graph.offload.client import ChatClient
-from synapse_graph.offload.jobs import FileJobLog, Job, JobLog, utcnow
+from synapse_graph.offload.jobs import KEEP_JOBS, FileJobLog, Job, JobLog, utcnow
 from synapse_graph.offload.parse import parse_reply
 from synapse_graph.offload.prompt import build_messages
 from synapse_graph.offload.turns import Turn, TurnInput, as_turns, redacted
@@ -126,10 +126,12 @@ class Offloader:
                     "and offload again"
                 ) from None
             self._pending[job.id] = pending
+            # Logged under the lock: the worker takes the lock before logging "running", so the
+            # "queued" entry can never land after it.
+            self.log.record(job)
             if self._worker is None:
                 self._worker = threading.Thread(target=self._run, name="synapse-offload", daemon=True)
                 self._worker.start()
-        self.log.record(job)
         return job.id
 
     def wait(self, job_id: str, timeout: float | None = None) -> Job:
@@ -187,8 +189,9 @@ class Offloader:
             item = self._queue.get()
             if item is None:
                 return
-            running = item.job.model_copy(update={"status": "running", "started_at": utcnow()})
-            item.job = running
+            with self._lock:
+                running = item.job.model_copy(update={"status": "running", "started_at": utcnow()})
+                item.job = running
             self.log.record(running)
             try:
                 finished = self._extract_and_store(item, running)
@@ -205,6 +208,10 @@ class Offloader:
             self.log.record(job)
         finally:
             item.done.set()
+            with self._lock:  # a long-lived process keeps the last finished jobs only (the log has them too)
+                finished = [k for k, p in self._pending.items() if p.done.is_set()]
+                for key in finished[: max(0, len(finished) - KEEP_JOBS)]:
+                    del self._pending[key]
 
     def _extract_and_store(self, item: _Pending, job: Job) -> Job:
         turns, kinds = redacted(item.turns)
