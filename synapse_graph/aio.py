@@ -8,8 +8,9 @@ wait on file locks, and the embedder's CPU work.
 
 from __future__ import annotations
 
+import asyncio
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Coroutine, Iterable, Iterator
 from datetime import timedelta
 from types import TracebackType
 from typing import Any, Self
@@ -27,7 +28,8 @@ from synapse_graph.engine.scope import lock_init
 from synapse_graph.engine.sessions import DEFAULT_TTL as DEFAULT_SESSION_TTL
 from synapse_graph.engine.settings import check_settings
 from synapse_graph.engine.transfer import import_chunks
-from synapse_graph.errors import ConfigurationError
+from synapse_graph.errors import ConfigurationError, NotFoundError
+from synapse_graph.memory import OFFLOAD_CLOSE_TIMEOUT_S
 from synapse_graph.models import (
     AuditEntry,
     Digest,
@@ -44,6 +46,10 @@ from synapse_graph.models import (
     TimeInput,
     WriteResult,
 )
+from synapse_graph.offload.client import ChatClient
+from synapse_graph.offload.jobs import Job
+from synapse_graph.offload.offloader import Offloader
+from synapse_graph.offload.turns import TurnInput
 from synapse_graph.rules.recall import MAX_ENTRY_ENTITIES
 from synapse_graph.rules.redaction import SecretMode
 
@@ -78,6 +84,7 @@ class AsyncMemory:
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT_S,
         create: bool = True,
         session: str | None = None,
+        offload_model: ChatClient | None = None,
     ) -> None:
         self._ctx = check_settings(scope=scope, secrets=secrets, client=client, embedder=embedder,
                                    lock_timeout=lock_timeout, session=session)
@@ -87,6 +94,8 @@ class AsyncMemory:
         self._location, self._auth, self._database, self._create = location, auth, database, create
         self.embedder = embedder
         self.lock_timeout = lock_timeout
+        self.offload_model = offload_model
+        self._offloader: Offloader | None = None
         self._backend: AsyncBackend | None = None
 
     async def open(self) -> Self:
@@ -126,7 +135,11 @@ class AsyncMemory:
         return self.backend.location
 
     async def close(self) -> None:
-        """Close the connection and stop the embedded server if this was its last user."""
+        """Finish queued offload jobs, close the connection, and stop the embedded server if this was its
+        last user."""
+        if self._offloader is not None:
+            offloader, self._offloader = self._offloader, None
+            await asyncio.to_thread(offloader.close, wait=True, timeout=OFFLOAD_CLOSE_TIMEOUT_S)
         if self._backend is not None:
             backend, self._backend = self._backend, None
             await backend.close()
@@ -233,6 +246,20 @@ class AsyncMemory:
         found = await self._read(ops.session_facts(self._ctx, chosen, facts))
         return await self._write(ops.promote(self._ctx, chosen, found))
 
+    async def offload(self, turns: Iterable[TurnInput], *, session: str | None = None) -> str:
+        """See :meth:`Memory.offload`. The offload worker is a thread (the model call blocks for seconds); its
+        reads and writes run on this memory's event loop."""
+        if self.offload_model is None:
+            raise ConfigurationError("no offload model: open the AsyncMemory with offload_model=...")
+        if self._offloader is None:
+            self._offloader = Offloader(_LoopTarget(self, asyncio.get_running_loop()), self.offload_model)
+        return self._offloader.submit(turns, session=session if session is not None else self.session)
+
+    async def offload_job(self, job_id: str, *, wait: float | None = 0.0) -> Job:
+        if self._offloader is None:
+            raise NotFoundError(f"no offload job {job_id!r}: this memory offloaded nothing")
+        return await asyncio.to_thread(self._offloader.wait, job_id, wait)
+
     async def pending(self, *, limit: int | None = None) -> list[Fact]:
         return await self._read(ops.pending(self._ctx, limit))
 
@@ -288,3 +315,31 @@ class AsyncMemory:
             if progress is not None:
                 progress(len(chunk))
         return result
+
+
+class _LoopTarget:
+    """An ``AsyncMemory`` as the offload worker thread uses it: each call runs on the memory's event loop."""
+
+    def __init__(self, memory: AsyncMemory, loop: asyncio.AbstractEventLoop) -> None:
+        self._memory, self._loop = memory, loop
+
+    def _run[T](self, coroutine: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
+
+    @property
+    def scope(self) -> str:
+        return self._memory.scope
+
+    @property
+    def session(self) -> str | None:
+        return self._memory.session
+
+    @property
+    def rules(self) -> ScopeRules:
+        return self._run(self._memory.rules())
+
+    def search_entities(self, text: str, *, limit: int = MAX_ENTRY_ENTITIES) -> list[EntryEntity]:
+        return self._run(self._memory.search_entities(text, limit=limit))
+
+    def upsert(self, triples: Any, **options: Any) -> WriteResult:
+        return self._run(self._memory.upsert(triples, **options))

@@ -28,6 +28,7 @@ from rich.text import Text
 
 from synapse_graph import render
 from synapse_graph.demo import DEMO_SCOPE, QUESTIONS, STORY
+from synapse_graph.engine.operations import MemoryScope
 from synapse_graph.errors import SynapseError
 from synapse_graph.memory import Memory
 from synapse_graph.models import AuditEntry, Fact, Triple
@@ -39,6 +40,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+_top = app
 
 Db = Annotated[str | None, typer.Option("--db", envvar="SYNAPSE_DB", show_envvar=True,
                                         help="Database: a file path (embedded FalkorDB) or a redis://, falkordb://, "
@@ -151,8 +153,10 @@ def _file_problem(exc: OSError) -> str:
     return f"cannot use {where}: {exc.strerror or exc}"
 
 
-def command(name: str | None = None) -> Callable[[Callable[..., None]], Callable[..., None]]:
-    """Register a command whose expected errors become one message and exit code 2 (JSON under --json)."""
+def command(name: str | None = None, *, app: typer.Typer | None = None
+            ) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Register a command (on ``app``, default the top level) whose expected errors become one message and
+    exit code 2 (JSON under --json)."""
 
     def register(func: Callable[..., None]) -> Callable[..., None]:
         @functools.wraps(func)
@@ -169,7 +173,7 @@ def command(name: str | None = None) -> Callable[[Callable[..., None]], Callable
             except OSError as exc:
                 fail("FileError", _file_problem(exc), as_json)
 
-        app.command(name)(run)
+        (app or _top).command(name)(run)
         return run
 
     return register
@@ -588,6 +592,208 @@ def mcp_command(
                                        highlight=False, soft_wrap=True)
         serve(memory, ServerOptions(allow_erasure=allow_erasure, allow_review=allow_review,
                                     max_result_tokens=max_result_tokens), settings)
+
+
+# -- offload, Claude Code hooks, AGENTS.md -------------------------------------------------------
+
+hooks_app = typer.Typer(help="Install or remove the Claude Code hooks of a project.", no_args_is_help=True)
+hook_app = typer.Typer(help="The hook commands Claude Code runs (JSON on stdin; they always exit 0).",
+                       no_args_is_help=True)
+app.add_typer(hooks_app, name="hooks")
+app.add_typer(hook_app, name="hook")
+session_app = typer.Typer(help="Sessions: private scopes of agent sessions beside the durable scope.",
+                          no_args_is_help=True)
+app.add_typer(session_app, name="session")
+
+Shared = Annotated[bool, typer.Option("--shared", help="Use .claude/settings.json (committed, shared with the team) "
+                                                       "instead of .claude/settings.local.json.")]
+Project = Annotated[Path, typer.Argument(help="The project's root folder.", file_okay=False)]
+SessionId = Annotated[str, typer.Argument(metavar="SESSION", help="The session's id (e.g. Claude Code's session_id).")]
+
+
+@command(app=hooks_app, name="install")
+def hooks_install(path: Project, shared: Shared = False, as_json: AsJson = False) -> None:
+    """Add the synapse-graph hooks (SessionStart recall, PreCompact/Stop offload), keeping every other hook."""
+    from synapse_graph.hooks.settings import install
+
+    target, changed = install(path, shared=shared)
+    _emit({"settings": str(target), "changed": changed}, as_json, lambda r: say(
+        f"{'installed the synapse-graph hooks in' if changed else 'already installed in'} {target}"))
+
+
+@command(app=hooks_app, name="uninstall")
+def hooks_uninstall(path: Project, shared: Shared = False, as_json: AsJson = False) -> None:
+    """Remove the synapse-graph hooks, and only them."""
+    from synapse_graph.hooks.settings import uninstall
+
+    target, changed = uninstall(path, shared=shared)
+    _emit({"settings": str(target), "changed": changed}, as_json, lambda r: say(
+        f"{'removed the synapse-graph hooks from' if changed else 'no synapse-graph hooks in'} {target}"))
+
+
+def _hook(command_name: str) -> None:
+    from synapse_graph.hooks.commands import run
+
+    raise typer.Exit(run(command_name, sys.stdin, sys.stdout, sys.stderr))
+
+
+@hook_app.command("session-start")
+def hook_session_start() -> None:
+    """SessionStart: print the recalled memory as additional context."""
+    _hook("session-start")
+
+
+@hook_app.command("pre-compact")
+def hook_pre_compact() -> None:
+    """PreCompact: offload the turns older than the last exchanges, and wait for it."""
+    _hook("pre-compact")
+
+
+@hook_app.command("stop")
+def hook_stop() -> None:
+    """Stop: the same offload, in a detached background process."""
+    _hook("stop")
+
+
+@command("agents-md")
+def agents_md(path: Project, as_json: AsJson = False) -> None:
+    """Write (or update in place) the synapse-graph block of AGENTS.md, and of CLAUDE.md where present."""
+    from synapse_graph.agents_md import write_agents_md
+
+    written = write_agents_md(path)
+    def show(rows: list[dict[str, str]]) -> None:
+        for row in rows:
+            say(f"{row['action']} {row['path']}")
+
+    _emit([{"path": str(w.path), "action": w.action} for w in written], as_json, show)
+
+
+@command()
+def jobs(
+    limit: Annotated[int, typer.Option(min=1, max=200, help="At most this many, newest first.")] = 20,
+    scope: Annotated[str | None, typer.Option("--scope", help="Only jobs of this scope.")] = None,
+    as_json: AsJson = False,
+) -> None:
+    """The last offload jobs and their outcome (from any process: $SYNAPSE_OFFLOAD_JOBS or the user data dir)."""
+    from synapse_graph.offload.jobs import KEEP_JOBS, FileJobLog
+
+    log = FileJobLog()
+    found = [j for j in log.recent(KEEP_JOBS) if scope is None or j.scope == scope][:limit]
+
+    def show(rows: Any) -> None:
+        if not rows:
+            say(f"no offload jobs in {log.path}")
+            return
+        _table(["submitted", "scope", "session", "status", "turns", "model", "created", "candidates", "dropped",
+                "error"], [(render.time_text(j.submitted_at), j.scope, j.session or "", j.status, str(j.turns),
+                            j.model or "", str(j.created), str(j.candidates), str(j.dropped), j.error or "")
+                           for j in rows])
+
+    _emit(found, as_json, show)
+
+
+@command()
+def offload(
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False,
+                                         help="Turns: a JSON list of {role, text, at?}, or a Claude Code "
+                                              "transcript (.jsonl).")],
+    session: Annotated[str | None, typer.Option(help="The session the turns belong to: they become its memory "
+                                                     "(registered if new).")] = None,
+    model_url: Annotated[str | None, typer.Option(
+        "--model-url", help="OpenAI-compatible endpoint (loopback unless allowed). Default: $SYNAPSE_OFFLOAD_URL.")]
+    = None,
+    model: Annotated[str | None, typer.Option(help="Model name. Default: $SYNAPSE_OFFLOAD_MODEL.")] = None,
+    allow_remote: Annotated[bool, typer.Option(
+        "--allow-remote", help="Allow an endpoint that is not on this machine (conversations carry secrets).")]
+    = False,
+    low_confidence: Annotated[str, typer.Option(help="Triples below the trust threshold: candidate or drop.")]
+    = "candidate",
+    db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
+) -> None:
+    """Extract facts from conversation turns with a local model and store them (waits for the job)."""
+    from dataclasses import replace
+
+    from synapse_graph.hooks.commands import model_client
+    from synapse_graph.hooks.config import load_config
+    from synapse_graph.hooks.transcript import read_transcript
+    from synapse_graph.offload.offloader import Offloader
+
+    config = load_config()
+    config = replace(config, model_url=model_url or config.model_url, model=model or config.model,
+                     allow_remote=allow_remote or config.allow_remote)
+    client = model_client(config)
+    turns: list[Any] = ([t.turn for t in read_transcript(file)] if file.suffix == ".jsonl"
+                        else json.loads(file.read_text(encoding="utf-8")))
+    with _open(db, scope, user, password, session=session) as memory:
+        if session is not None:
+            memory.register_session()
+        with Offloader(memory, client, low_confidence=low_confidence) as offloader:  # type: ignore[arg-type]
+            job = offloader.wait(offloader.submit(turns, session=session))
+        where: MemoryScope = "session" if session is not None else "durable"
+        stored = [f for f in memory.facts(include_history=True, include_candidates=True, memory_scope=where)
+                  if f.model == client.model and f.source == "extracted" and f.recorded_at >= job.submitted_at]
+        if as_json:
+            _emit({"job": job, "stored": stored}, True)
+        else:
+            say(f"job {job.id}: {job.status}; {job.turns} turns, {job.extracted} triples extracted, "
+                f"{job.created} created, {job.confirmed} confirmed, {job.candidates} candidates, "
+                f"{job.dropped} dropped" + (f"; error: {job.error}" if job.error else ""))
+            for problem in job.problems:
+                say(f"  {problem}")
+            _fact_table(stored, f"stored by {client.model}")
+    if job.status != "done":
+        raise typer.Exit(1)
+
+
+@command(app=session_app, name="register")
+def session_register(
+    session_id: SessionId,
+    days: Annotated[float, typer.Option(help="It takes writes for this many days (default 7).")] = 7.0,
+    db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
+) -> None:
+    """Register a session of this scope (registering it again changes nothing: its expiry never moves)."""
+    from datetime import timedelta
+
+    with _open(db, scope, user, password) as memory:
+        _emit(memory.register_session(session_id, ttl=timedelta(days=days)), as_json, lambda s: say(str(s)))
+
+
+@command(app=session_app, name="list")
+def session_list(
+    db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
+) -> None:
+    """The sessions this scope registered, with their state."""
+    with _open(db, scope, user, password, create=False) as memory:
+        found = memory.sessions()
+
+        def show(_: Any) -> None:
+            for session in found:
+                say(str(session))
+            if not found:
+                say("no session registered")
+
+        _emit([{**s.model_dump(mode="json"), "status": s.status()} for s in found], as_json, show)
+
+
+@command(app=session_app, name="revoke")
+def session_revoke(
+    session_id: SessionId,
+    db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
+) -> None:
+    """Block further writes to a session and erase its memory."""
+    with _open(db, scope, user, password, create=False) as memory:
+        _emit(memory.revoke_session(session_id), as_json, lambda r: say(f"revoked {session_id}; {r}"))
+
+
+@command(app=session_app, name="promote")
+def session_promote(
+    session_id: SessionId,
+    fact_ids: Annotated[list[str], typer.Argument(metavar="FACT_ID...", help="Ids of the session's facts to keep.")],
+    db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
+) -> None:
+    """Copy selected facts of a session into the durable scope (each records the session it came from)."""
+    with _open(db, scope, user, password, create=False) as memory:
+        _emit(memory.promote(fact_ids, session=session_id), as_json, lambda r: say(str(r)))
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -11,6 +11,8 @@
     ├── QuotaExceededError         a write would take a scope over one of its stored quotas
     ├── ScopeRulesConflictError    a Memory opened with rules other than those stored with the scope
     ├── SessionClosedError         a write to a session that expired or was revoked
+    ├── ModelUnavailableError      the offload model could not be reached or failed (retryable as it says)
+    ├── OffloadQueueFullError      too many offload jobs wait already (retryable)
     ├── ConfigurationError         a malformed location, option or missing extra (not retryable)
     │   ├── NotNeo4jError
     │   └── EmbedderUnavailableError
@@ -145,3 +147,26 @@ class ScopeBusyError(BackendError):
     """The scope's write lock could not be had within the configured timeout; nothing was written."""
 
     retryable = True
+
+
+# -- offload (the extraction model and its job queue) ----------------------------------------------
+
+
+class ModelUnavailableError(SynapseError):
+    """The extraction model's endpoint could not be reached, timed out, or answered with an error."""
+
+    def __init__(self, message: str, *, retryable: bool = True) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+        self.refused_response_format = False
+        """The endpoint refused the requested ``response_format`` (a simpler one may work)."""
+
+    def is_retryable(self) -> bool:
+        return self.retryable
+
+
+class OffloadQueueFullError(SynapseError):
+    """The offload queue is full; nothing was queued. Wait for running jobs, then offload again."""
+
+    def is_retryable(self) -> bool:
+        return True

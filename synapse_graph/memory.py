@@ -21,6 +21,7 @@ from synapse_graph.engine.scope import lock_init
 from synapse_graph.engine.sessions import DEFAULT_TTL as DEFAULT_SESSION_TTL
 from synapse_graph.engine.settings import check_settings
 from synapse_graph.engine.transfer import import_chunks
+from synapse_graph.errors import ConfigurationError, NotFoundError
 from synapse_graph.models import (
     AuditEntry,
     Digest,
@@ -37,8 +38,15 @@ from synapse_graph.models import (
     TimeInput,
     WriteResult,
 )
+from synapse_graph.offload.client import ChatClient
+from synapse_graph.offload.jobs import Job
+from synapse_graph.offload.offloader import Offloader
+from synapse_graph.offload.turns import TurnInput
 from synapse_graph.rules.recall import MAX_ENTRY_ENTITIES
 from synapse_graph.rules.redaction import SecretMode
+
+OFFLOAD_CLOSE_TIMEOUT_S = 120.0
+"""How long closing a memory waits for its queued offload jobs to run."""
 
 
 class Memory:
@@ -63,6 +71,10 @@ class Memory:
             go first, in turn) before :class:`~synapse_graph.errors.ScopeBusyError`.
         create: with ``False``, a file path where no store exists raises
             :class:`~synapse_graph.errors.NotFoundError` instead of creating one (for readers).
+        session: bind the memory to an agent session (see :meth:`register_session`): its recall
+            reads the session's private memory by default, and its writes record the session.
+        offload_model: the model :meth:`offload` extracts facts with (an OpenAI-compatible
+            endpoint: :class:`~synapse_graph.offload.client.OpenAIChatClient`).
 
     Example:
         >>> with Memory("/tmp/demo.db", scope="demo") as memory:
@@ -88,6 +100,7 @@ class Memory:
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT_S,
         create: bool = True,
         session: str | None = None,
+        offload_model: ChatClient | None = None,
     ) -> None:
         self._ctx = check_settings(scope=scope, secrets=secrets, client=client, embedder=embedder,
                                    lock_timeout=lock_timeout, session=session)
@@ -95,6 +108,8 @@ class Memory:
                                       single_valued=single_valued, candidate_below=candidate_below)
         self.embedder = embedder
         self.lock_timeout = lock_timeout
+        self.offload_model = offload_model
+        self._offloader: Offloader | None = None
         self._backend: Backend = open_backend(location, auth=auth, database=database, create=create)
         try:
             self._backend.ensure_schema(None if embedder is None else embedder.dimensions)
@@ -124,8 +139,13 @@ class Memory:
         return self._backend.location
 
     def close(self) -> None:
-        """Close the connection and stop the embedded server if this was its last user."""
-        self._backend.close()
+        """Finish queued offload jobs, close the connection, and stop the embedded server if this was its
+        last user."""
+        try:
+            if self._offloader is not None:
+                self._offloader.close(wait=True, timeout=OFFLOAD_CLOSE_TIMEOUT_S)
+        finally:
+            self._backend.close()
 
     def __enter__(self) -> Self:
         return self
@@ -292,6 +312,28 @@ class Memory:
 
     def _session_id(self, session: str | None) -> str:
         return ops.session_id(self._ctx, session)
+
+    def offload(self, turns: Iterable[TurnInput], *, session: str | None = None) -> str:
+        """Queue conversation turns for extraction by ``offload_model``; returns the job id at once.
+
+        One worker sends the turns, secrets redacted first, to the model with the scope's known entity
+        names and rules, parses its reply defensively and stores the triples (``source="extracted"``,
+        the model's name; below the scope's ``candidate_below`` they are candidates). The turns of the
+        bound session become its private memory. The last 200 jobs are listed by ``synapse-graph jobs``.
+        """
+        if self.offload_model is None:
+            raise ConfigurationError("no offload model: open the Memory with offload_model=OpenAIChatClient(url, "
+                                     "model)")
+        if self._offloader is None:
+            self._offloader = Offloader(self, self.offload_model)
+        return self._offloader.submit(turns, session=session if session is not None else self.session)
+
+    def offload_job(self, job_id: str, *, wait: float | None = 0.0) -> Job:
+        """An offload job of this process (waiting up to ``wait`` seconds for it to finish; None: until it
+        does), or from the job log."""
+        if self._offloader is None:
+            raise NotFoundError(f"no offload job {job_id!r}: this memory offloaded nothing")
+        return self._offloader.wait(job_id, timeout=wait)
 
     # -- trust: review, feedback, audit -------------------------------------------------------------------
 

@@ -1,0 +1,5 @@
+import sys
+
+from benchmarks.offload_eval.run import main
+
+sys.exit(main())
