@@ -796,6 +796,90 @@ def session_promote(
         _emit(memory.promote(fact_ids, session=session_id), as_json, lambda r: say(str(r)))
 
 
+@command()
+def init(
+    db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
+) -> None:
+    """Create the store (reads never create one, so a mistyped --db is an error, not a new empty store)."""
+    with _open(db, scope, user, password) as memory:
+        _emit({"location": memory.location, "scope": memory.scope}, as_json,
+              lambda r: say(f"store ready at {r['location']} (scope {r['scope']!r})"))
+
+
+@command()
+def rules(
+    max_facts: MaxFacts = None, max_entities: MaxEntities = None,
+    max_candidates: Annotated[int | None, typer.Option("--max-candidates", help="Candidates waiting for review.")]
+    = None,
+    single_valued: Annotated[list[str] | None, typer.Option(
+        "--single-valued", help="The predicates that hold one value at a time (repeat; replaces the set).")] = None,
+    candidate_below: Annotated[float | None, typer.Option(
+        "--candidate-below", help="Extracted facts below this confidence are candidates.")] = None,
+    db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
+) -> None:
+    """Show the scope's stored rules, or change them for every client (recorded in the audit log)."""
+    changing = any(v is not None for v in (max_facts, max_entities, max_candidates, single_valued, candidate_below))
+    with _open(db, scope, user, password, create=changing) as memory:
+        found = memory.set_rules(max_facts=max_facts, max_entities=max_entities, max_candidates=max_candidates,
+                                 single_valued=single_valued, candidate_below=candidate_below) if changing \
+            else memory.rules
+        _emit(found, as_json, lambda r: say(
+            f"max facts {r.max_facts}, max entities {r.max_entities}, max candidates {r.max_candidates}, "
+            f"candidates below {r.candidate_below:g}; single-valued: {', '.join(sorted(r.single_valued))}"))
+
+
+@command()
+def pin(
+    fact_id: Annotated[str, typer.Argument(metavar="FACT_ID", help="Id of the fact (see facts --json).")],
+    db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
+) -> None:
+    """Pin a fact: it leads the digest."""
+    with _open(db, scope, user, password, create=False) as memory:
+        _emit(memory.pin(fact_id), as_json, lambda f: say(f"pinned: {f}"))
+
+
+@command()
+def unpin(
+    fact_id: Annotated[str, typer.Argument(metavar="FACT_ID", help="Id of the fact.")],
+    db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
+) -> None:
+    """Unpin a fact."""
+    with _open(db, scope, user, password, create=False) as memory:
+        _emit(memory.unpin(fact_id), as_json, lambda f: say(f"unpinned: {f}"))
+
+
+@command()
+def observe(
+    entity: str,
+    texts: Annotated[list[str], typer.Argument(metavar="TEXT...", help="What was observed about the entity.")],
+    source: Annotated[str | None, typer.Option(help="Where it comes from.")] = None,
+    db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
+) -> None:
+    """Record free-text observations about an entity (those it holds already are skipped)."""
+    with _open(db, scope, user, password) as memory:
+        added = memory.observe(entity, texts, source=source)
+        _emit(added, as_json, lambda rows: say(f"recorded {render.plural(len(rows), 'new observation')}"))
+
+
+@command()
+def observations(
+    entity: Annotated[str | None, typer.Argument(help="Only this entity's.")] = None,
+    history: Annotated[bool, typer.Option("--history", help="Forgotten ones too.")] = False,
+    db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
+) -> None:
+    """Observations about an entity (or every entity), oldest first."""
+    with _open(db, scope, user, password, create=False) as memory:
+        found = memory.observations(entity, include_history=history)
+
+        def show(rows: list[Any]) -> None:
+            for row in rows:
+                say(str(row) + ("" if row.expired_at is None else f"  (forgotten {render.time_text(row.expired_at)})"))
+            if not rows:
+                say("no observations")
+
+        _emit(found, as_json, show)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``synapse-graph`` command."""
     args = list(argv) if argv is not None else sys.argv[1:]

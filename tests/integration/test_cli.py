@@ -263,3 +263,28 @@ def test_review_and_audit_commands(cli: Cli) -> None:
     assert {entry["action"] for entry in about_opera} == {"upsert", "reject"}
     shown = cli("audit")
     assert "reject" in shown and "approve" in shown and "synapse-graph-cli" in shown
+
+
+def test_rules_pins_observations_and_sessions_from_the_shell(cli: Cli) -> None:
+    assert cli.json("rules", "--max-facts", "50", "--single-valued", "OWNS")["max_facts"] == 50
+    assert cli.json("rules")["single_valued"] == ["OWNS"]
+    cli("add", "Dana", "OWNS", "bike", "--valid-at", "2020-01-01")
+    cli("add", "Dana", "OWNS", "car", "--valid-at", "2022-01-01")  # OWNS is single-valued in this scope now
+    [car] = cli.json("facts", "Dana")
+    assert car["object"] == "car" and cli.json("pin", car["id"])["pinned"] is True
+    assert cli.json("unpin", car["id"])["pinned"] is False
+    assert [o["text"] for o in cli.json("observe", "Dana", "Speaks Spanish", "Plays chess")] == [
+        "Speaks Spanish", "Plays chess"]
+    assert "Dana: Plays chess" in cli("observations", "Dana")
+    registered = cli.json("session", "register", "s-1", "--days", "2")
+    assert registered["id"] == "s-1" and [s["status"] for s in cli.json("session", "list")] == ["active"]
+    assert cli.json("session", "revoke", "s-1")["entities"] == 0
+    assert [s["status"] for s in cli.json("session", "list")] == ["revoked"]
+
+
+def test_init_creates_a_store_and_reads_never_do(tmp_path: Path) -> None:
+    store = tmp_path / "fresh" / "memory.db"
+    cli = Cli(["--db", str(store), "--scope", "s"], {})
+    assert cli.error("facts", "Dana")["error"] == "NotFoundError" and not store.parent.exists()
+    assert "store ready" in cli("init")
+    assert cli.json("facts", "Dana") == []
