@@ -1,0 +1,161 @@
+"""Commands on the store itself: create, rules, export, import, repair, demo, Browser."""
+
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.text import Text
+
+from synapse_graph import render
+from synapse_graph.cli.shell import (
+    AsJson,
+    Db,
+    MaxEntities,
+    MaxFacts,
+    Password,
+    Scope,
+    User,
+    _console,
+    _emit,
+    _fact_table,
+    _open,
+    command,
+    say,
+)
+from synapse_graph.demo import DEMO_SCOPE, QUESTIONS, STORY
+
+
+@command("export")
+def export_command(
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="File to write (default stdout).")] = None,
+    db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
+) -> None:
+    """Export the scope as JSON Lines (entities, aliases, facts with full history)."""
+    if out is None:
+        with _open(db, scope, user, password, create=False) as memory:
+            for line in memory.export():
+                print(line)
+        return
+    with out.open("w", encoding="utf-8") as handle, _open(db, scope, user, password) as memory:  # the file first
+        count = sum(1 for line in memory.export() if handle.write(line + "\n"))
+    _emit({"out": str(out), "lines": count}, as_json, lambda r: _console(sys.stderr).print(
+        f"wrote {render.plural(count, 'line')} to {out}", soft_wrap=True))
+
+@command("import")
+def import_command(
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="A JSON Lines export.")],
+    db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
+    max_facts: MaxFacts = None, max_entities: MaxEntities = None,
+) -> None:
+    """Import a JSON Lines export into --scope (records already there are skipped)."""
+    from rich.progress import Progress
+
+    lines = file.read_text(encoding="utf-8").splitlines()
+    total = sum(1 for line in lines if '"kind": "fact"' in line or '"kind":"fact"' in line)
+    with _open(db, scope, user, password, max_facts=max_facts, max_entities=max_entities) as memory, \
+            Progress(console=_console(sys.stderr), transient=True, disable=as_json) as progress:
+        task = progress.add_task("importing", total=total)
+        result = memory.import_(lines, progress=lambda n: progress.advance(task, n))
+    _emit(result, as_json, lambda r: say(
+        f"imported {render.plural(r.created, 'fact record')} and {render.plural(r.entities_created, 'entity')}"))
+
+@command()
+def demo(
+    db: Db = None, scope: Annotated[str, typer.Option("--scope", help="Scope for the demo (erased first).")]
+    = DEMO_SCOPE,
+    as_json: AsJson = False, user: User = None, password: Password = None,
+) -> None:
+    """Load a small story of facts that change over time and show what the memory answers."""
+    report: dict[str, Any] = {"location": None, "answers": [], "history": [], "neighbourhood": []}
+    tell: Callable[..., None] = (lambda *parts: None) if as_json else say
+    with _open(db, scope, user, password) as memory:
+        report["location"] = memory.location
+        memory.purge(scope=scope)
+        tell(Text.assemble(("synapse-graph demo", "bold"), f" — database {memory.location}, scope {scope!r}\n"))
+        for title, triples in STORY:
+            result = memory.upsert(list(triples), source="demo")
+            tell(f"• learned {title}: {render.plural(len(triples), 'triple')} → {result.created} new, "
+                 f"{result.confirmed} confirmed, {result.closed} closed, {result.aliases_merged} merged")
+        for when, question in QUESTIONS:
+            found = memory.facts("Dana", as_of=when)
+            report["answers"].append({"as_of": when, "question": question, "facts": found})
+            if not as_json:
+                say()
+                _fact_table(found, f"{question}  (as of {when})")
+        now = memory.facts("Dana")
+        report["answers"].append({"as_of": "now", "question": "What holds now?", "facts": now})
+        report["history"] = memory.history("Dana", "LIVES_IN")
+        report["neighbourhood"] = memory.neighbourhood("Dana Reyes", hops=2)
+        report["entity"] = memory.entity("Dana")
+        if not as_json:
+            for facts_shown, title in ((now, "What holds now?"),
+                                       (report["history"], "History of where Dana lived (oldest first)"),
+                                       (report["neighbourhood"], "2-hop neighbourhood of Dana now")):
+                say()
+                _fact_table(facts_shown, title)
+            entity_found = report["entity"]
+            say(f"\n'Dana' resolves to {entity_found.name!r}, aliases {entity_found.aliases}")
+    if as_json:
+        _emit(report, True)
+
+@command()
+def browse(
+    db: Annotated[str | None, typer.Option(
+        "--db", help="A bolt:// or neo4j:// URL. Default: $SYNAPSE_DB if it is a Neo4j URL, else $SYNAPSE_NEO4J_URL.")]
+    = None,
+    scope: Scope = "default",
+    name: Annotated[str | None, typer.Option("--name", help="Entity (name or alias) for the saved queries.")] = None,
+    as_json: AsJson = False, user: User = None,
+) -> None:
+    """How to explore a Neo4j memory in Neo4j Browser: URL, style sheet, parameters, saved queries."""
+    from synapse_graph.browse import instructions
+
+    info = instructions(db, scope=scope, name=name, user=user)
+    if as_json:
+        _emit(info.as_json(), True)
+    else:
+        print(info.render(), end="")
+
+@command()
+def repair(db: Db = None, as_json: AsJson = False) -> None:
+    """Repair a damaged embedded store (after copying its files) and report exactly what could not be recovered."""
+    from synapse_graph.backends import default_location
+    from synapse_graph.backends.repair import repair_store
+
+    report = repair_store(db if db is not None else default_location())
+    _emit(report.as_dict(), as_json, lambda _: say(report.summary()))
+
+@command()
+def init(
+    db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
+) -> None:
+    """Create the store (reads never create one, so a mistyped --db is an error, not a new empty store)."""
+    with _open(db, scope, user, password) as memory:
+        _emit({"location": memory.location, "scope": memory.scope}, as_json,
+              lambda r: say(f"store ready at {r['location']} (scope {r['scope']!r})"))
+
+@command()
+def rules(
+    max_facts: MaxFacts = None, max_entities: MaxEntities = None,
+    max_candidates: Annotated[int | None, typer.Option("--max-candidates", help="Candidates waiting for review.")]
+    = None,
+    single_valued: Annotated[list[str] | None, typer.Option(
+        "--single-valued", help="The predicates that hold one value at a time (repeat; replaces the set).")] = None,
+    candidate_below: Annotated[float | None, typer.Option(
+        "--candidate-below", help="Extracted facts below this confidence are candidates.")] = None,
+    db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
+) -> None:
+    """Show the scope's stored rules, or change them for every client (recorded in the audit log)."""
+    changing = any(v is not None for v in (max_facts, max_entities, max_candidates, single_valued, candidate_below))
+    with _open(db, scope, user, password, create=changing) as memory:
+        found = memory.set_rules(max_facts=max_facts, max_entities=max_entities, max_candidates=max_candidates,
+                                 single_valued=single_valued, candidate_below=candidate_below) if changing \
+            else memory.rules
+        _emit(found, as_json, lambda r: say(
+            f"max facts {r.max_facts}, max entities {r.max_entities}, max candidates {r.max_candidates}, "
+            f"candidates below {r.candidate_below:g}; single-valued: {', '.join(sorted(r.single_valued))}"))
