@@ -16,17 +16,14 @@ from types import TracebackType
 from typing import Any, Self
 
 from synapse_graph.backends import AsyncBackend, open_async_backend
-from synapse_graph.backends.base import DEFAULT_LOCK_TIMEOUT_S
-from synapse_graph.embedding import Embedder
 from synapse_graph.engine import operations as ops
-from synapse_graph.engine import scope_rules
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import TripleInput
 from synapse_graph.engine.io import Op, drive_async, run_write_async
 from synapse_graph.engine.operations import MemoryScope, WriteStep
 from synapse_graph.engine.scope import lock_init
 from synapse_graph.engine.sessions import DEFAULT_TTL as DEFAULT_SESSION_TTL
-from synapse_graph.engine.settings import check_settings
+from synapse_graph.engine.settings import MemoryOptions
 from synapse_graph.engine.transfer import import_chunks
 from synapse_graph.errors import ConfigurationError, NotFoundError
 from synapse_graph.memory import OFFLOAD_CLOSE_TIMEOUT_S
@@ -46,15 +43,13 @@ from synapse_graph.models import (
     TimeInput,
     WriteResult,
 )
-from synapse_graph.offload.client import ChatClient
 from synapse_graph.offload.jobs import Job
 from synapse_graph.offload.offloader import Offloader
 from synapse_graph.offload.turns import TurnInput
 from synapse_graph.rules.recall import MAX_ENTRY_ENTITIES
-from synapse_graph.rules.redaction import SecretMode
 
 
-class AsyncMemory:
+class AsyncMemory(MemoryOptions):
     """The asyncio twin of :class:`~synapse_graph.Memory`: the same methods, awaited.
 
     The constructor only checks its arguments; ``await memory.open()`` (or ``async with``)
@@ -66,37 +61,7 @@ class AsyncMemory:
         ...     await memory.facts("Dana")
     """
 
-    def __init__(
-        self,
-        location: str | os.PathLike[str] | None = None,
-        *,
-        scope: str = "default",
-        max_facts: int | None = None,
-        max_entities: int | None = None,
-        max_candidates: int | None = None,
-        single_valued: Iterable[str] | None = None,
-        candidate_below: float | None = None,
-        secrets: SecretMode = "redact",
-        client: str = "synapse-graph",
-        auth: tuple[str, str] | None = None,
-        database: str | None = None,
-        embedder: Embedder | None = None,
-        lock_timeout: float = DEFAULT_LOCK_TIMEOUT_S,
-        create: bool = True,
-        session: str | None = None,
-        offload_model: ChatClient | None = None,
-    ) -> None:
-        self._ctx = check_settings(scope=scope, secrets=secrets, client=client, embedder=embedder,
-                                   lock_timeout=lock_timeout, session=session)
-        self._asked = scope_rules.requested(max_facts=max_facts, max_entities=max_entities,
-                                            max_candidates=max_candidates, single_valued=single_valued,
-                                            candidate_below=candidate_below)
-        self._location, self._auth, self._database, self._create = location, auth, database, create
-        self.embedder = embedder
-        self.lock_timeout = lock_timeout
-        self.offload_model = offload_model
-        self._offloader: Offloader | None = None
-        self._backend: AsyncBackend | None = None
+    _backend: AsyncBackend | None = None
 
     async def open(self) -> Self:
         """Connect (start or join the embedded server), create the schema, check the scope's rules."""
@@ -114,14 +79,6 @@ class AsyncMemory:
             await backend.close()
             raise
         return self
-
-    @property
-    def scope(self) -> str:
-        return self._ctx.scope
-
-    @property
-    def client(self) -> str:
-        return self._ctx.client
 
     @property
     def backend(self) -> AsyncBackend:
@@ -224,10 +181,6 @@ class AsyncMemory:
 
     async def stats(self) -> Stats:
         return await self._read(ops.stats(self._ctx))
-
-    @property
-    def session(self) -> str | None:
-        return self._ctx.session
 
     async def register_session(self, session: str | None = None, *, ttl: timedelta = DEFAULT_SESSION_TTL
                                ) -> Session:

@@ -9,17 +9,14 @@ from types import TracebackType
 from typing import Any, Self
 
 from synapse_graph.backends import Backend, open_backend
-from synapse_graph.backends.base import DEFAULT_LOCK_TIMEOUT_S
-from synapse_graph.embedding import Embedder
 from synapse_graph.engine import operations as ops
-from synapse_graph.engine import scope_rules
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import TripleInput
 from synapse_graph.engine.io import Op, drive, run_write
 from synapse_graph.engine.operations import MemoryScope, WriteStep
 from synapse_graph.engine.scope import lock_init
 from synapse_graph.engine.sessions import DEFAULT_TTL as DEFAULT_SESSION_TTL
-from synapse_graph.engine.settings import check_settings
+from synapse_graph.engine.settings import MemoryOptions
 from synapse_graph.engine.transfer import import_chunks
 from synapse_graph.errors import ConfigurationError, NotFoundError
 from synapse_graph.models import (
@@ -38,18 +35,16 @@ from synapse_graph.models import (
     TimeInput,
     WriteResult,
 )
-from synapse_graph.offload.client import ChatClient
 from synapse_graph.offload.jobs import Job
 from synapse_graph.offload.offloader import Offloader
 from synapse_graph.offload.turns import TurnInput
 from synapse_graph.rules.recall import MAX_ENTRY_ENTITIES
-from synapse_graph.rules.redaction import SecretMode
 
 OFFLOAD_CLOSE_TIMEOUT_S = 120.0
 """How long closing a memory waits for its queued offload jobs to run."""
 
 
-class Memory:
+class Memory(MemoryOptions):
     """A temporal knowledge-graph memory bound to one scope.
 
     Args:
@@ -82,52 +77,18 @@ class Memory:
         ...     memory.facts("Dana")
     """
 
-    def __init__(
-        self,
-        location: str | os.PathLike[str] | None = None,
-        *,
-        scope: str = "default",
-        max_facts: int | None = None,
-        max_entities: int | None = None,
-        max_candidates: int | None = None,
-        single_valued: Iterable[str] | None = None,
-        candidate_below: float | None = None,
-        secrets: SecretMode = "redact",
-        client: str = "synapse-graph",
-        auth: tuple[str, str] | None = None,
-        database: str | None = None,
-        embedder: Embedder | None = None,
-        lock_timeout: float = DEFAULT_LOCK_TIMEOUT_S,
-        create: bool = True,
-        session: str | None = None,
-        offload_model: ChatClient | None = None,
-    ) -> None:
-        self._ctx = check_settings(scope=scope, secrets=secrets, client=client, embedder=embedder,
-                                   lock_timeout=lock_timeout, session=session)
-        asked = scope_rules.requested(max_facts=max_facts, max_entities=max_entities, max_candidates=max_candidates,
-                                      single_valued=single_valued, candidate_below=candidate_below)
-        self.embedder = embedder
-        self.lock_timeout = lock_timeout
-        self.offload_model = offload_model
-        self._offloader: Offloader | None = None
-        self._backend: Backend = open_backend(location, auth=auth, database=database, create=create)
+    def _connect(self) -> None:
+        self._backend: Backend = open_backend(self._location, auth=self._auth, database=self._database,
+                                              create=self._create)
         try:
-            self._backend.ensure_schema(None if embedder is None else embedder.dimensions)
-            if ops.needs_opening(self._read(ops.state(self._ctx)), asked):
-                self._write(ops.open_scope(self._ctx, asked))
+            self._backend.ensure_schema(None if self.embedder is None else self.embedder.dimensions)
+            if ops.needs_opening(self._read(ops.state(self._ctx)), self._asked):
+                self._write(ops.open_scope(self._ctx, self._asked))
         except BaseException:
             self._backend.close()
             raise
 
     # -- lifecycle and plumbing ----------------------------------------------------------------------
-
-    @property
-    def scope(self) -> str:
-        return self._ctx.scope
-
-    @property
-    def client(self) -> str:
-        return self._ctx.client
 
     @property
     def backend(self) -> Backend:
@@ -284,11 +245,6 @@ class Memory:
         return self._read(ops.stats(self._ctx))
 
     # -- sessions -------------------------------------------------------------------------------------
-
-    @property
-    def session(self) -> str | None:
-        """The session this memory is bound to (``Memory(..., session=ID)``), if any."""
-        return self._ctx.session
 
     def register_session(self, session: str | None = None, *, ttl: timedelta = DEFAULT_SESSION_TTL) -> Session:
         """Register a session (default: the bound one): a private scope that takes writes for ``ttl`` (7 days)

@@ -1,15 +1,24 @@
-"""The fixed settings of a memory, checked when it is opened (before any connection)."""
+"""The fixed settings of a memory, checked when it is constructed (before any connection)."""
 
 from __future__ import annotations
 
 import math
+import os
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
+from synapse_graph.backends.base import DEFAULT_LOCK_TIMEOUT_S
 from synapse_graph.embedding import Embedder
-from synapse_graph.engine import sessions
+from synapse_graph.engine import scope_rules, sessions
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import text
 from synapse_graph.errors import ConfigurationError
+from synapse_graph.rules.redaction import SecretMode
 from synapse_graph.rules.text import check_scope
+
+if TYPE_CHECKING:
+    from synapse_graph.offload.client import ChatClient
+    from synapse_graph.offload.offloader import Offloader
 
 
 def check_settings(*, scope: str, secrets: str, client: str, embedder: Embedder | None, lock_timeout: float,
@@ -31,3 +40,59 @@ def check_settings(*, scope: str, secrets: str, client: str, embedder: Embedder 
         sessions.scope_of(checked_scope, sessions.check_id(session))
     return Context(scope=checked_scope, client=name, secrets=probe.secrets,
                    embedder=None if embedder is None else embedder.name, session=session)
+
+
+class MemoryOptions:
+    """The constructor ``Memory`` and ``AsyncMemory`` share: it checks every argument before any connection
+    and keeps them; :meth:`_connect` then connects (``Memory`` at once, ``AsyncMemory`` when opened).
+
+    The arguments are documented on :class:`~synapse_graph.Memory`.
+    """
+
+    def __init__(
+        self,
+        location: str | os.PathLike[str] | None = None,
+        *,
+        scope: str = "default",
+        max_facts: int | None = None,
+        max_entities: int | None = None,
+        max_candidates: int | None = None,
+        single_valued: Iterable[str] | None = None,
+        candidate_below: float | None = None,
+        secrets: SecretMode = "redact",
+        client: str = "synapse-graph",
+        auth: tuple[str, str] | None = None,
+        database: str | None = None,
+        embedder: Embedder | None = None,
+        lock_timeout: float = DEFAULT_LOCK_TIMEOUT_S,
+        create: bool = True,
+        session: str | None = None,
+        offload_model: ChatClient | None = None,
+    ) -> None:
+        self._ctx = check_settings(scope=scope, secrets=secrets, client=client, embedder=embedder,
+                                   lock_timeout=lock_timeout, session=session)
+        self._asked = scope_rules.requested(max_facts=max_facts, max_entities=max_entities,
+                                            max_candidates=max_candidates, single_valued=single_valued,
+                                            candidate_below=candidate_below)
+        self._location, self._auth, self._database, self._create = location, auth, database, create
+        self.embedder = embedder
+        self.lock_timeout = lock_timeout
+        self.offload_model = offload_model
+        self._offloader: Offloader | None = None
+        self._connect()
+
+    def _connect(self) -> None:
+        """Connect to the store (a facade that connects later does nothing here)."""
+
+    @property
+    def scope(self) -> str:
+        return self._ctx.scope
+
+    @property
+    def client(self) -> str:
+        return self._ctx.client
+
+    @property
+    def session(self) -> str | None:
+        """The session this memory is bound to (``session=ID``), if any."""
+        return self._ctx.session
