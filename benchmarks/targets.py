@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shlex
 import shutil
-import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchmarks import neo4j_local
 from benchmarks.baseline import FalkorRaw, Neo4jRaw, RawStore, drop_neo4j_scope, graph_memory_mb
 from benchmarks.generate import Dataset
-from benchmarks.measure import REPO, dir_bytes, rss
+from benchmarks.measure import dir_bytes, rss
 from synapse_graph import Memory
 
 
@@ -22,14 +21,7 @@ def neo4j_settings() -> tuple[str, tuple[str, str]]:
     """``SYNAPSE_NEO4J_*`` from the environment, else what ``scripts/neo4j-local env`` prints (starting it)."""
     env = dict(os.environ)
     if not env.get("SYNAPSE_NEO4J_URL"):
-        script = REPO / "scripts" / "neo4j-local"
-        subprocess.run([str(script), "start"], capture_output=True, text=True, check=True, timeout=900)
-        printed = subprocess.run([str(script), "env"], capture_output=True, text=True, check=True).stdout
-        for line in printed.splitlines():
-            words = shlex.split(line)
-            if len(words) == 2 and words[0] == "export" and "=" in words[1]:
-                key, value = words[1].split("=", 1)
-                env[key] = value
+        env.update(neo4j_local.start_and_env())
     return env["SYNAPSE_NEO4J_URL"], (env.get("SYNAPSE_NEO4J_USER", "neo4j"), env.get("SYNAPSE_NEO4J_PASSWORD", ""))
 
 
@@ -102,13 +94,11 @@ def open_target(name: str, workroot: Path, run_id: str, *, keep: bool = False) -
                 shutil.rmtree(workdir, ignore_errors=True)
         return
     url, auth = neo4j_settings()
-    script = REPO / "scripts" / "neo4j-local"
-    pid = subprocess.run([str(script), "pid"], capture_output=True, text=True, check=False).stdout.strip()
     home = os.environ.get("SYNAPSE_NEO4J_HOME") or str(
         Path(os.environ.get("SYNAPSE_CACHE_DIR") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
              / "synapse-graph") / "neo4j-state"
     )
-    yield Target(name, url, auth, server_pid=int(pid) if pid.isdigit() else None, neo4j_home=Path(home))
+    yield Target(name, url, auth, server_pid=neo4j_local.pid(), neo4j_home=Path(home))
 
 
 def drop_scopes(target: Target, scopes: list[str]) -> None:

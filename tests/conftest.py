@@ -9,7 +9,6 @@ local server that ``scripts/neo4j-local`` assembles and starts. Under CI
 from __future__ import annotations
 
 import os
-import shlex
 import subprocess
 import uuid
 from collections.abc import Callable, Iterator
@@ -18,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from benchmarks import neo4j_local
 from synapse_graph import Memory
 from synapse_graph.aio import AsyncMemory
 from tests.adapters import Blocking, EventLoopThread
@@ -47,30 +47,13 @@ def falkordb_location(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]
     keeper.close()
 
 
-def _neo4j_from_script() -> dict[str, str]:
-    script = ROOT / "scripts" / "neo4j-local"
-    if not script.exists():
-        raise RuntimeError("scripts/neo4j-local is missing")
-    started = subprocess.run([str(script), "start"], capture_output=True, text=True, timeout=900, check=False)
-    if started.returncode != 0:
-        raise RuntimeError(f"scripts/neo4j-local start failed:\n{started.stdout[-2000:]}\n{started.stderr[-2000:]}")
-    printed = subprocess.run([str(script), "env"], capture_output=True, text=True, timeout=60, check=True).stdout
-    values: dict[str, str] = {}
-    for line in printed.splitlines():
-        words = shlex.split(line)
-        if len(words) == 2 and words[0] == "export" and "=" in words[1]:
-            key, value = words[1].split("=", 1)
-            values[key] = value
-    return values
-
-
 @pytest.fixture(scope="session")
 def neo4j_settings() -> dict[str, Any]:
     """Connection settings of a live Neo4j: the configured one, or the local script's server."""
     env = dict(os.environ)
     if not env.get("SYNAPSE_NEO4J_URL"):
         try:
-            env.update(_neo4j_from_script())
+            env.update(neo4j_local.start_and_env())
         except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
             _unavailable(f"no Neo4j server: {exc}")
     return {

@@ -189,11 +189,6 @@ def predicate_terms(predicate: str, terms: Sequence[str]) -> set[str]:
     }
 
 
-def predicate_match(predicate: str, terms: Sequence[str]) -> bool:
-    """True if a query term names the predicate."""
-    return bool(predicate_terms(predicate, terms))
-
-
 def term_matches(text: str | None, terms: Sequence[str]) -> set[str]:
     """The query terms that a name or type matches as the fulltext index would (word or prefix)."""
     if not text:

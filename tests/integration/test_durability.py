@@ -20,9 +20,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
-import shlex
 import signal
-import subprocess
 import time
 import uuid
 from collections import Counter
@@ -32,13 +30,13 @@ from typing import Any
 
 import pytest
 
+from benchmarks import neo4j_local as neo4j_local_script
 from synapse_graph import Memory, SynapseError, Triple
 from synapse_graph.backends.embedded import EmbeddedServer
 
 pytestmark = [pytest.mark.integration, pytest.mark.order(-1)]
 
 ROOT = Path(__file__).resolve().parents[2]
-NEO4J_LOCAL = ROOT / "scripts" / "neo4j-local"
 PARTS = 3
 ACKED_BEFORE_KILL = 25  # batches acknowledged before the kill: mid-stream, with the writer going full speed
 MAX_BATCHES = 100_000
@@ -224,8 +222,7 @@ def test_python_writer_killed_mid_stream(db_file: Path, tmp_path: Path) -> None:
 # -- Neo4j ----------------------------------------------------------------------------------------------------
 
 
-def neo4j_local(command: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(NEO4J_LOCAL), command], capture_output=True, text=True, timeout=timeout, check=False)
+neo4j_local = neo4j_local_script.run
 
 
 @pytest.fixture
@@ -234,8 +231,7 @@ def local_neo4j(neo4j_settings: dict[str, Any]) -> Iterator[dict[str, Any]]:
 
     Whatever happens in the test, the server is running and answering again afterwards.
     """
-    printed = neo4j_local("env").stdout
-    env = dict(w.split("=", 1) for line in printed.splitlines() for w in shlex.split(line)[1:2] if "=" in w)
+    env = neo4j_local_script.env()
     if neo4j_local("pid").returncode != 0 or env.get("SYNAPSE_NEO4J_URL") != neo4j_settings["location"]:
         pytest.skip("the session's Neo4j is not the scripts/neo4j-local server; it cannot be killed and restarted")
     try:

@@ -7,7 +7,7 @@ import pytest
 from synapse_graph.rules.recall import (
     MAX_TERM_LENGTH,
     content_terms,
-    predicate_match,
+    predicate_terms,
     stem,
     strengths,
     term_matches,
@@ -37,8 +37,8 @@ def test_stem(word: str, expected: str) -> None:
      ("WRITTEN_IN", "write", True), ("OWNED_BY", "by", False), ("LIVES_IN", "lisbon", False),
      ("WORKS_AT", "wo", False), ("HAS_ROLE", "role", True)],
 )
-def test_predicate_match(predicate: str, term: str, named: bool) -> None:
-    assert predicate_match(predicate, [term]) is named
+def test_a_term_names_a_predicate_by_its_stem(predicate: str, term: str, named: bool) -> None:
+    assert (predicate_terms(predicate, [term]) == {term}) is named
 
 
 def test_strengths_keep_the_margins_that_rank_fusion_drops() -> None:
