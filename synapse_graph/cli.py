@@ -30,7 +30,7 @@ from synapse_graph import render
 from synapse_graph.demo import DEMO_SCOPE, QUESTIONS, STORY
 from synapse_graph.errors import SynapseError
 from synapse_graph.memory import Memory
-from synapse_graph.models import AuditEntry, Fact, Triple
+from synapse_graph.models import AuditEntry, Digest, Fact, Triple
 
 app = typer.Typer(
     name="synapse-graph",
@@ -175,11 +175,14 @@ def command(name: str | None = None) -> Callable[[Callable[..., None]], Callable
     return register
 
 
+def _auth(user: str | None, password: str | None) -> tuple[str, str] | None:
+    return (user or "neo4j", password) if password is not None else None
+
+
 @contextmanager
 def _open(db: str | None, scope: str, user: str | None = None, password: str | None = None, *,
           client: str = "synapse-graph-cli", **options: Any) -> Iterator[Memory]:
-    auth = (user or "neo4j", password) if password is not None else None
-    with Memory(db, scope=scope, client=client, auth=auth, **options) as memory:
+    with Memory(db, scope=scope, client=client, auth=_auth(user, password), **options) as memory:
         yield memory
 
 
@@ -270,6 +273,30 @@ def recall(
                 _table([*render.FACT_COLUMNS, "hop", "via", "relevance"], rows, "recalled facts")
             else:
                 say("recalled facts: none")
+            say(Text(result.notice, style="dim"))
+
+        _emit(found, as_json, show)
+
+
+@command()
+def digest(
+    limit: Annotated[int, typer.Option(min=1, help="At most this many facts.")] = 20,
+    as_of: Annotated[str | None, typer.Option(help="Facts valid at this time (default now).")] = None,
+    db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
+) -> None:
+    """What an agent should just know at session start: pinned facts, then the user's, then the scope's most
+    connected entities' (believed facts only, the most confirmed and recent first)."""
+    with _open(db, scope, user, password, create=False) as memory:
+        found = memory.digest(limit=limit, as_of=as_of)
+
+        def show(result: Digest) -> None:
+            say(f"digest of scope {result.scope!r} as of {render.time_text(result.as_of)}")
+            if not result.facts:
+                say("nothing to tell: no believed fact holds then")
+            for title, facts_shown in (("pinned", result.pinned), ("about the user", result.about_user),
+                                       (f"about {', '.join(result.entities)}", result.about_entities)):
+                if facts_shown:
+                    _fact_table(facts_shown, title)
             say(Text(result.notice, style="dim"))
 
         _emit(found, as_json, show)
@@ -574,20 +601,31 @@ def mcp_command(
     max_result_tokens: Annotated[int, typer.Option(
         min=500, max=25_000, help="Size limit of one tool result (approx. tokens); longer lists continue by cursor.")]
     = 8_000,
+    stale_after: Annotated[int, typer.Option(
+        "--stale-after", min=1, metavar="DAYS",
+        help="A fact neither stored nor confirmed for this many days is shown as possibly outdated.")] = 180,
     max_facts: MaxFacts = None, max_entities: MaxEntities = None,
 ) -> None:
     """Serve the memory to agents over MCP (stdio; --http for streamable HTTP)."""
+    from datetime import timedelta
+
+    from synapse_graph.aio import AsyncMemory
     from synapse_graph.mcp import HttpSettings, ServerOptions, serve
 
     settings = None if http is None else HttpSettings.resolve(http, token_file=token_file,
                                                                allowed_hosts=allowed_host or ())
-    with _open(db, scope, user, password, client="synapse-graph-mcp", max_facts=max_facts,
-               max_entities=max_entities) as memory:
+    options = ServerOptions(allow_erasure=allow_erasure, allow_review=allow_review,
+                            max_result_tokens=max_result_tokens, stale_after=timedelta(days=stale_after))
+    # Quotas go to the memory only when given: the scope's stored rules apply otherwise.
+    memory = AsyncMemory(db, scope=scope, client="synapse-graph-mcp", auth=_auth(user, password),
+                         max_facts=max_facts, max_entities=max_entities)
+
+    def ready(opened: AsyncMemory) -> None:
         if settings is not None:
             _console(sys.stderr).print(f"synapse-graph MCP server at {settings.bind.url} (scope {scope!r})",
                                        highlight=False, soft_wrap=True)
-        serve(memory, ServerOptions(allow_erasure=allow_erasure, allow_review=allow_review,
-                                    max_result_tokens=max_result_tokens), settings)
+
+    serve(memory, options, settings, ready=ready)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
