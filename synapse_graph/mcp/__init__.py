@@ -15,10 +15,10 @@ from collections.abc import Callable
 import anyio
 
 from synapse_graph.aio import AsyncMemory
-from synapse_graph.mcp.server import ServerOptions, build_server
+from synapse_graph.mcp.server import PROFILES, Profile, ServerOptions, build_server
 from synapse_graph.mcp.transport import HttpSettings, serve_http, serve_stdio
 
-__all__ = ["HttpSettings", "ServerOptions", "build_server", "serve"]
+__all__ = ["PROFILES", "HttpSettings", "Profile", "ServerOptions", "build_server", "serve"]
 
 
 def serve(memory: AsyncMemory, options: ServerOptions | None = None, http: HttpSettings | None = None, *,

@@ -34,6 +34,8 @@ SYNAPSE_GRAPH = Path(sys.executable).with_name("synapse-graph")
 NODE_TOOLS = Path(sys.prefix) / "node-tools" / "node_modules" / ".bin"
 NATIVE_TOOLS = ["upsert_graph_triples", "recall_context", "query_facts", "fact_history", "search_graph_nodes",
                 "query_subgraph", "forget", "memory_feedback", "memory_digest", "pin_fact"]
+REFERENCE_TOOLS = ["create_entities", "create_relations", "add_observations", "delete_entities",
+                   "delete_observations", "delete_relations", "read_graph", "search_nodes", "open_nodes"]
 Serve = Callable[..., AbstractAsyncContextManager[Client]]
 
 
@@ -123,6 +125,8 @@ class NodeTools:
     path: str
     inspector: Path
     conformance: Path
+    memory_server: Path
+    """``@modelcontextprotocol/server-memory``: the reference server the reference-memory profile copies."""
 
     def env(self, **extra: str) -> dict[str, str]:
         return {**os.environ, "PATH": self.path, **extra}
@@ -139,7 +143,7 @@ def node_tools() -> NodeTools:
     major = int(version.stdout.strip().lstrip("v").split(".")[0] or 0) if version.returncode == 0 else 0
     if major < 22:
         _unavailable(f"Node >= 22 is needed for the MCP Inspector, found {version.stdout.strip() or 'none'}")
-    tools = NODE_TOOLS / "mcp-inspector", NODE_TOOLS / "conformance"
+    tools = NODE_TOOLS / "mcp-inspector", NODE_TOOLS / "conformance", NODE_TOOLS / "mcp-server-memory"
     for tool in tools:
         if not tool.exists():
             _unavailable(f"{tool} is missing: run scripts/dev setup (it installs tests/mcp/node/package-lock.json)")

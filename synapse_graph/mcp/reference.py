@@ -1,0 +1,450 @@
+"""The ``reference-memory`` profile: the reference MCP memory server's nine tools, on our store.
+
+``synapse-graph mcp --profile reference-memory`` offers the tools of
+``@modelcontextprotocol/server-memory`` under the same names, with the same input schemas
+(published exactly as that server publishes them; the three reads add an optional ``cursor``)
+and the same observable behaviour: creating an existing entity or relation is skipped and only
+the new ones come back; observations for a missing entity are an error and nothing is written;
+deleting an entity removes its relations; search is case-insensitive over names, types and
+observations; the relations touching a matched entity come back. So a user switches by changing
+one line of configuration and keeps their prompts.
+
+What the store adds (see :mod:`synapse_graph.reference_memory` for the mapping): a relation is a
+fact valid from its creation, and deleting one closes it, so history and ``as_of`` keep working
+through the native tools (``synapse-graph mcp`` on the same store and scope); observations keep
+when they were recorded and are found by recall; reads come in pages within the result budget
+instead of the whole graph at once. Deleting an entity erases it (``Memory.purge``), as the
+reference does: its facts' history goes with it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from synapse_graph.errors import InvalidInputError, NotFoundError
+from synapse_graph.mcp.calls import ListedEntity, now_iso
+from synapse_graph.mcp.formatting import Answer, Snapshot, decode_cursor, encode_cursor
+from synapse_graph.mcp.tools import ToolContext, ToolSpec
+from synapse_graph.models import RECALL_NOTICE, Fact, Triple
+from synapse_graph.reference_memory import (
+    ReferenceEntity,
+    ReferenceGraph,
+    export_lines,
+    identity,
+    predicate_of,
+    relation_source,
+    relation_type_of,
+)
+
+REFERENCE_INSTRUCTIONS = (
+    "A knowledge graph memory (synapse-graph, with the tools of the reference memory server): entities with "
+    "observations, and relations between them. Reads come in pages: when a result has nextCursor, call the same "
+    "tool again with cursor set to it. " + RECALL_NOTICE
+)
+_ALL = 1_000_000
+"""Reads of a whole scope (the reference reads its whole file for every call too)."""
+_SUCCESS = {"entities": "Entities deleted successfully", "observations": "Observations deleted successfully",
+            "relations": "Relations deleted successfully"}
+
+# -- input schemas: the reference server's, as it publishes them (draft-07, unknown fields ignored) -------
+
+_DRAFT = "http://json-schema.org/draft-07/schema#"
+_STRINGS: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
+_ENTITY: dict[str, Any] = {"type": "object", "properties": {
+    "name": {"type": "string", "description": "The name of the entity"},
+    "entityType": {"type": "string", "description": "The type of the entity"},
+    "observations": {**_STRINGS, "description": "An array of observation contents associated with the entity"},
+}, "required": ["name", "entityType", "observations"]}
+_RELATION: dict[str, Any] = {"type": "object", "properties": {
+    "from": {"type": "string", "description": "The name of the entity where the relation starts"},
+    "to": {"type": "string", "description": "The name of the entity where the relation ends"},
+    "relationType": {"type": "string", "description": "The type of the relation"},
+}, "required": ["from", "to", "relationType"]}
+_CURSOR: dict[str, Any] = {"type": "string", "description": (
+    "nextCursor of the previous page, to continue it (repeat the other arguments unchanged).")}
+
+
+def _schema(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"$schema": _DRAFT, "type": "object", "properties": properties, **({"required": required}
+                                                                                 if required else {})}
+
+
+def _list_of(item: dict[str, Any], what: str | None = None) -> dict[str, Any]:
+    return {"type": "array", "items": item, **({"description": what} if what else {})}
+
+
+SCHEMAS: dict[str, dict[str, Any]] = {
+    "create_entities": _schema({"entities": _list_of(_ENTITY)}, ["entities"]),
+    "create_relations": _schema({"relations": _list_of(_RELATION)}, ["relations"]),
+    "add_observations": _schema({"observations": _list_of({"type": "object", "properties": {
+        "entityName": {"type": "string", "description": "The name of the entity to add the observations to"},
+        "contents": {**_STRINGS, "description": "An array of observation contents to add"},
+    }, "required": ["entityName", "contents"]})}, ["observations"]),
+    "delete_entities": _schema({"entityNames": {**_STRINGS, "description": "An array of entity names to delete"}},
+                               ["entityNames"]),
+    "delete_observations": _schema({"deletions": _list_of({"type": "object", "properties": {
+        "entityName": {"type": "string", "description": "The name of the entity containing the observations"},
+        "observations": {**_STRINGS, "description": "An array of observations to delete"},
+    }, "required": ["entityName", "observations"]})}, ["deletions"]),
+    "delete_relations": _schema({"relations": _list_of(_RELATION, "An array of relations to delete")},
+                                ["relations"]),
+    "read_graph": _schema({"cursor": _CURSOR}, []),
+    "search_nodes": _schema({"query": {"type": "string", "description": (
+        "The search query to match against entity names, types, and observation content")}, "cursor": _CURSOR},
+        ["query"]),
+    "open_nodes": _schema({"names": {**_STRINGS, "description": "An array of entity names to retrieve"},
+                           "cursor": _CURSOR}, ["names"]),
+}
+
+
+# -- arguments (checked against the schemas above first) ------------------------------------------------
+
+
+class _Args(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)  # as the reference: unknown fields ignored
+
+
+class EntityArg(_Args):
+    name: str
+    entityType: str
+    observations: list[str]
+
+
+class RelationArg(_Args):
+    source: str = Field(alias="from")
+    to: str
+    relationType: str
+
+
+class CreateEntitiesArgs(_Args):
+    entities: list[EntityArg]
+
+
+class RelationsArgs(_Args):
+    relations: list[RelationArg]
+
+
+class ObservationsArg(_Args):
+    entityName: str
+    contents: list[str]
+
+
+class AddObservationsArgs(_Args):
+    observations: list[ObservationsArg]
+
+
+class DeleteEntitiesArgs(_Args):
+    entityNames: list[str]
+
+
+class DeletionArg(_Args):
+    entityName: str
+    observations: list[str]
+
+
+class DeleteObservationsArgs(_Args):
+    deletions: list[DeletionArg]
+
+
+class ReadGraphArgs(_Args):
+    cursor: str | None = None
+
+
+class SearchNodesArgs(_Args):
+    query: str
+    cursor: str | None = None
+
+
+class OpenNodesArgs(_Args):
+    names: list[str]
+    cursor: str | None = None
+
+
+# -- results ---------------------------------------------------------------------------------------------
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+
+
+class EntityOut(_Out):
+    name: str = Field(description="The name of the entity")
+    entityType: str = Field(description="The type of the entity")
+    observations: list[str] = Field(description="An array of observation contents associated with the entity")
+
+
+class RelationOut(_Out):
+    source: str = Field(alias="from", description="The name of the entity where the relation starts")
+    to: str = Field(description="The name of the entity where the relation ends")
+    relationType: str = Field(description="The type of the relation")
+    qualifiers: list[str] | None = Field(None, description=(
+        "Warnings to weigh before asserting the relation (e.g. stored long ago); absent when none applies."))
+
+
+def _relation(source: str, to: str, relation_type: str, qualifiers: Sequence[str] = ()) -> RelationOut:
+    return RelationOut.model_validate({"from": source, "to": to, "relationType": relation_type,
+                                       "qualifiers": list(qualifiers) or None})
+
+
+class EntitiesOut(_Out):
+    entities: list[EntityOut]
+
+
+class RelationsOut(_Out):
+    relations: list[RelationOut]
+
+
+class AddedOut(_Out):
+    entityName: str
+    addedObservations: list[str]
+
+
+class ResultsOut(_Out):
+    results: list[AddedOut]
+
+
+class SuccessOut(_Out):
+    success: bool
+    message: str
+
+
+class GraphOut(_Out):
+    entities: list[EntityOut]
+    relations: list[RelationOut]
+    nextCursor: str | None = Field(None, description=(
+        "Present when more follows: call the same tool again with cursor set to it."))
+
+
+def _json_answer(payload: Any, data: BaseModel) -> Answer:
+    """The reference's text (its result as indented JSON) and its structured content."""
+    shown = payload.model_dump(mode="json", exclude_none=True) if isinstance(payload, BaseModel) else payload
+    return Answer(json.dumps(shown, indent=2, ensure_ascii=False), data)
+
+
+def _dump(items: Sequence[BaseModel]) -> list[Any]:
+    return [item.model_dump(mode="json", exclude_none=True) for item in items]
+
+
+# -- writes ----------------------------------------------------------------------------------------------
+
+
+async def create_entities(ctx: ToolContext, args: CreateEntitiesArgs) -> Answer:
+    new: dict[str, tuple[str, EntityArg]] = {}
+    for entity in args.entities:
+        display, key = identity(entity.name)
+        if key not in new and await ctx.calls.entity(entity.name) is None:
+            new[key] = (display, entity)
+    created: list[EntityOut] = []
+    if new:
+        # Until Memory.observe takes an entity type, a typed entity is created as an import of one (see calls.py).
+        graph = ReferenceGraph(entities=[ReferenceEntity(display, e.entityType, e.observations)
+                                         for display, e in new.values()])
+        await ctx.calls.import_lines(export_lines(graph, scope=ctx.calls.scope, now=datetime.now(UTC),
+                                                  secrets="redact").lines)
+        for display, entity in new.values():
+            kept = await ctx.calls.observations(display, known_at=None, limit=_ALL)
+            created.append(EntityOut(name=display, entityType=entity.entityType,
+                                     observations=[o.text for o in kept]))
+    return _json_answer(_dump(created), EntitiesOut(entities=created))
+
+
+async def create_relations(ctx: ToolContext, args: RelationsArgs) -> Answer:
+    new: dict[tuple[str, str, str], RelationArg] = {}
+    for relation in args.relations:
+        predicate = predicate_of(relation.relationType)
+        slot = (identity(relation.source, field="from")[1], predicate, identity(relation.to, field="to")[1])
+        if slot not in new and not await _holding(ctx, relation.source, predicate, relation.to):
+            new[slot] = relation
+    by_type: dict[str, list[RelationArg]] = defaultdict(list)
+    for relation in new.values():
+        by_type[relation.relationType].append(relation)
+    for relation_type, relations in by_type.items():  # one write per relation type: its text is the source
+        await ctx.calls.upsert([Triple(subject=r.source, predicate=predicate_of(relation_type), object=r.to)
+                                for r in relations], replace=False, source=relation_source(relation_type))
+    created = []
+    for relation in new.values():
+        for fact in await _holding(ctx, relation.source, predicate_of(relation.relationType), relation.to):
+            created.append(_relation(fact.subject, fact.object, relation.relationType))
+    return _json_answer(_dump(created), RelationsOut(relations=created))
+
+
+async def _holding(ctx: ToolContext, subject: str, predicate: str, object: str) -> list[Fact]:
+    return await ctx.calls.facts(subject, predicate, object, as_of=None, known_at=None, limit=1)
+
+
+async def add_observations(ctx: ToolContext, args: AddObservationsArgs) -> Answer:
+    for item in args.observations:  # all or nothing, as the reference: check every entity first
+        if await ctx.calls.entity(item.entityName) is None:
+            raise NotFoundError(f"Entity with name {item.entityName} not found")
+    results = []
+    for item in args.observations:
+        added = await ctx.calls.observe(item.entityName, item.contents) if item.contents else []
+        results.append(AddedOut(entityName=item.entityName, addedObservations=[o.text for o in added]))
+    return _json_answer(_dump(results), ResultsOut(results=results))
+
+
+async def delete_entities(ctx: ToolContext, args: DeleteEntitiesArgs) -> Answer:
+    for name in args.entityNames:
+        await ctx.calls.purge(name)  # erasure, as the reference: the entity, its relations and their history
+    return _success("entities")
+
+
+async def delete_observations(ctx: ToolContext, args: DeleteObservationsArgs) -> Answer:
+    for item in args.deletions:
+        if item.observations:
+            await ctx.calls.unobserve(item.entityName, item.observations)  # they expire; history keeps them
+    return _success("observations")
+
+
+async def delete_relations(ctx: ToolContext, args: RelationsArgs) -> Answer:
+    for relation in args.relations:  # closed now; history and as_of keep them
+        await ctx.calls.retract(relation.source, predicate_of(relation.relationType), relation.to, at=None)
+    return _success("relations")
+
+
+def _success(what: str) -> Answer:
+    return Answer(_SUCCESS[what], SuccessOut(success=True, message=_SUCCESS[what]))
+
+
+# -- reads -----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Node:
+    entity: ListedEntity
+    observations: list[str]
+
+    @property
+    def order(self) -> str:
+        """Oldest first, as the reference lists them; the entity's key breaks ties."""
+        micros = (self.entity.created_at - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(microseconds=1)
+        return f"{micros:020d}:{self.entity.key}"
+
+    def out(self) -> EntityOut:
+        return EntityOut(name=self.entity.name, entityType=self.entity.type or "", observations=self.observations)
+
+
+@dataclass(frozen=True)
+class _Graph:
+    nodes: list[_Node]
+    relations: list[tuple[str, str, RelationOut]]
+    """(subject key, object key, relation), oldest first."""
+
+
+async def _graph(ctx: ToolContext, at: str) -> _Graph:
+    """The scope's entities, current observations and believed relations, as known at ``at``."""
+    when = datetime.fromisoformat(at)
+    entities = [e for e in await ctx.calls.entities() if e.created_at <= when]
+    keys = {e.name: e.key for e in entities}
+    notes: dict[str, list[str]] = defaultdict(list)
+    for observation in await ctx.calls.observations(None, known_at=at, limit=_ALL):
+        notes[keys.get(observation.entity, "")].append(observation.text)
+    trust = ctx.trust()
+    relations = []
+    facts = await ctx.calls.facts(None, None, None, as_of=at, known_at=at, limit=_ALL)
+    for fact in sorted(facts, key=lambda f: (f.recorded_at, f.id)):
+        if fact.subject in keys and fact.object in keys:
+            relations.append((keys[fact.subject], keys[fact.object], _relation(
+                fact.subject, fact.object, relation_type_of(fact.predicate, fact.source), trust.of(fact))))
+    return _Graph([_Node(e, notes.get(e.key, [])) for e in entities], relations)
+
+
+async def _page(ctx: ToolContext, tool: str, args: ReadGraphArgs | SearchNodesArgs | OpenNodesArgs,
+                matches: Callable[[_Graph], Awaitable[set[str]]]) -> Answer:
+    """The page of matched entities after the cursor that fits the budget, each with the relations it owns.
+
+    ``matches`` gives the keys of the matched entities. A relation comes back with its subject if that
+    matched, else with its object: once in all pages, and always with an entity it touches.
+    """
+    snap = decode_cursor(tool, args, args.cursor) if args.cursor is not None else Snapshot(0, None, now_iso())
+    assert snap.known_at is not None  # pinned by the first page
+    graph = await _graph(ctx, snap.known_at)
+    matched = await matches(graph)
+    owned: dict[str, list[RelationOut]] = defaultdict(list)
+    for subject, object_, relation in graph.relations:
+        if subject in matched or object_ in matched:
+            owned[subject if subject in matched else object_].append(relation)
+    nodes = [n for n in graph.nodes if n.entity.key in matched and (snap.after is None or n.order > snap.after)]
+    count = len(nodes)
+    while True:
+        page = nodes[:count]
+        cursor = None if count == len(nodes) else encode_cursor(
+            tool, args, Snapshot(0, None, snap.known_at, after=page[-1].order))
+        data = GraphOut(entities=[n.out() for n in page],
+                        relations=[r for n in page for r in owned[n.entity.key]], nextCursor=cursor)
+        answer = _json_answer(data, data)
+        if count <= 1 or answer.size() <= ctx.budget_chars:
+            return answer
+        count = max(1, min(count - 1, count * ctx.budget_chars // answer.size()))
+
+
+async def read_graph(ctx: ToolContext, args: ReadGraphArgs) -> Answer:
+    async def everything(graph: _Graph) -> set[str]:
+        return {n.entity.key for n in graph.nodes}
+    return await _page(ctx, "read_graph", args, everything)
+
+
+async def search_nodes(ctx: ToolContext, args: SearchNodesArgs) -> Answer:
+    query = args.query.lower()
+
+    async def found(graph: _Graph) -> set[str]:
+        return {n.entity.key for n in graph.nodes
+                if any(query in text.lower() for text in (n.entity.name, n.entity.type or "", *n.entity.aliases,
+                                                          *n.observations))}
+    return await _page(ctx, "search_nodes", args, found)
+
+
+async def open_nodes(ctx: ToolContext, args: OpenNodesArgs) -> Answer:
+    async def named(graph: _Graph) -> set[str]:
+        keys = set()
+        for name in args.names:
+            try:
+                entity = await ctx.calls.entity(name)
+            except InvalidInputError:  # not a name the store could hold: no such entity, as for the reference
+                continue
+            if entity is not None:
+                keys.add(entity.key)
+        return keys
+    return await _page(ctx, "open_nodes", args, named)
+
+
+# -- the catalogue ---------------------------------------------------------------------------------------
+
+_PAGES = (" Results come in pages within the result budget: when nextCursor is present, call again with cursor "
+          "set to it.")
+
+
+def _spec(name: str, title: str, description: str, arguments: type[BaseModel], result: type[BaseModel],
+          handler: Any, *, read_only: bool = False, destructive: bool = False, idempotent: bool = False) -> ToolSpec:
+    return ToolSpec(name, title, description, arguments, result, handler, read_only=read_only,
+                    destructive=destructive, idempotent=idempotent, read_hints=True, input_schema=SCHEMAS[name])
+
+
+REFERENCE_TOOLS: tuple[ToolSpec, ...] = (
+    _spec("create_entities", "Create Entities", "Create multiple new entities in the knowledge graph",
+          CreateEntitiesArgs, EntitiesOut, create_entities),
+    _spec("create_relations", "Create Relations", "Create multiple new relations between entities in the knowledge "
+          "graph. Relations should be in active voice", RelationsArgs, RelationsOut, create_relations),
+    _spec("add_observations", "Add Observations", "Add new observations to existing entities in the knowledge graph",
+          AddObservationsArgs, ResultsOut, add_observations),
+    _spec("delete_entities", "Delete Entities", "Delete multiple entities and their associated relations from the "
+          "knowledge graph", DeleteEntitiesArgs, SuccessOut, delete_entities, destructive=True, idempotent=True),
+    _spec("delete_observations", "Delete Observations", "Delete specific observations from entities in the "
+          "knowledge graph", DeleteObservationsArgs, SuccessOut, delete_observations, destructive=True,
+          idempotent=True),
+    _spec("delete_relations", "Delete Relations", "Delete multiple relations from the knowledge graph",
+          RelationsArgs, SuccessOut, delete_relations, destructive=True, idempotent=True),
+    _spec("read_graph", "Read Graph", "Read the entire knowledge graph." + _PAGES, ReadGraphArgs, GraphOut,
+          read_graph, read_only=True, idempotent=True),
+    _spec("search_nodes", "Search Nodes", "Search for nodes in the knowledge graph based on a query." + _PAGES,
+          SearchNodesArgs, GraphOut, search_nodes, read_only=True, idempotent=True),
+    _spec("open_nodes", "Open Nodes", "Open specific nodes in the knowledge graph by their names." + _PAGES,
+          OpenNodesArgs, GraphOut, open_nodes, read_only=True, idempotent=True),
+)
