@@ -263,3 +263,14 @@ def test_review_and_audit_commands(cli: Cli) -> None:
     assert {entry["action"] for entry in about_opera} == {"upsert", "reject"}
     shown = cli("audit")
     assert "reject" in shown and "approve" in shown and "synapse-graph-cli" in shown
+
+
+def test_digest_tells_what_to_know_first(cli: Cli) -> None:
+    cli("add", "me", "LIVES_IN", "Lisbon")
+    cli("add", "Acme", "LOCATED_IN", "Berlin")
+    cli("add", "Acme", "MAKES", "bikes")
+    digest = cli.json("digest")
+    assert [(f["subject"], f["object"]) for f in digest["about_user"]] == [("User", "Lisbon")]
+    assert digest["entities"][0] == "Acme" and len(digest["about_entities"]) == 2
+    shown = cli("digest", "--limit", "1")
+    assert "about the user" in shown and "Lisbon" in shown and "Berlin" not in shown
