@@ -18,6 +18,7 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from synapse_graph.aio import AsyncMemory
 from synapse_graph.models import (
@@ -35,14 +36,26 @@ from synapse_graph.models import (
 
 
 @dataclass(frozen=True)
+class ListedObservation:
+    text: str
+    recorded_at: datetime
+    expired_at: datetime | None
+
+    def held_at(self, when: datetime) -> bool:
+        """Believed at ``when``: recorded by then and not yet forgotten."""
+        return self.recorded_at <= when and (self.expired_at is None or when < self.expired_at)
+
+
+@dataclass(frozen=True)
 class ListedEntity:
-    """An entity of the scope as :meth:`MemoryCalls.entities` lists it."""
+    """An entity of the scope as :meth:`MemoryCalls.entities` lists it, with every observation it ever had."""
 
     key: str
     name: str
     type: str | None
     aliases: tuple[str, ...]
     created_at: datetime
+    observations: tuple[ListedObservation, ...] = ()
 
 
 class MemoryCalls:
@@ -120,21 +133,30 @@ class MemoryCalls:
         return await self.memory.observations(entity, known_at=known_at, limit=limit)
 
     async def entities(self) -> list[ListedEntity]:
-        """Every entity of the scope, oldest first.
+        """Every entity of the scope with its observations (history included), oldest first.
 
-        The library has no listing of entities yet (``Memory.entities`` is asked of the lead), so the
-        entity lines of an export are read: exact, but the export reads the whole scope.
+        The library lists neither entities nor their observations in bulk yet (``Memory.entities`` is asked
+        of the lead), so the entity and observation lines of an export are read: exact, but the export reads
+        the whole scope, facts and audit log included.
         """
-        found = []
+        found: dict[str, dict[str, Any]] = {}
+        notes: dict[str, list[ListedObservation]] = {}
         for line in await self.memory.export():
-            if '"kind": "entity"' not in line:
+            if not line.startswith(('{"kind": "entity"', '{"kind": "observation"')):
                 continue
             item = json.loads(line)
-            if item.get("kind") == "entity":
-                found.append(ListedEntity(key=item["key"], name=item["name"], type=item.get("type"),
-                                          aliases=tuple(item.get("aliases") or ()),
-                                          created_at=datetime.fromisoformat(item["created_at"])))
-        return sorted(found, key=lambda e: (e.created_at, e.key))
+            if item["kind"] == "entity":
+                found[item["key"]] = item
+            else:
+                expired = item.get("expired_at")
+                notes.setdefault(item["entity"], []).append(ListedObservation(
+                    item["text"], datetime.fromisoformat(item["recorded_at"]),
+                    None if expired is None else datetime.fromisoformat(expired)))
+        listed = [ListedEntity(key=key, name=item["name"], type=item.get("type"),
+                               aliases=tuple(item.get("aliases") or ()),
+                               created_at=datetime.fromisoformat(item["created_at"]),
+                               observations=tuple(notes.get(key, ()))) for key, item in found.items()]
+        return sorted(listed, key=lambda e: (e.created_at, e.key))
 
 
 def now_iso() -> str:

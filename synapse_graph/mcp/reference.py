@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -29,7 +29,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from synapse_graph.errors import InvalidInputError, NotFoundError
-from synapse_graph.mcp.calls import ListedEntity, now_iso
+from synapse_graph.mcp.calls import now_iso
 from synapse_graph.mcp.formatting import Answer, Snapshot, decode_cursor, encode_cursor
 from synapse_graph.mcp.tools import ToolContext, ToolSpec
 from synapse_graph.models import RECALL_NOTICE, Fact, Triple
@@ -49,7 +49,7 @@ REFERENCE_INSTRUCTIONS = (
     "tool again with cursor set to it. " + RECALL_NOTICE
 )
 _ALL = 1_000_000
-"""Reads of a whole scope (the reference reads its whole file for every call too)."""
+"""No limit on the facts and observations of one entity (a page shows an entity whole)."""
 _SUCCESS = {"entities": "Entities deleted successfully", "observations": "Observations deleted successfully",
             "relations": "Relations deleted successfully"}
 
@@ -318,101 +318,104 @@ def _success(what: str) -> Answer:
 
 @dataclass(frozen=True)
 class _Node:
-    entity: ListedEntity
-    observations: list[str]
+    """An entity a read returns: its name, type and (when the listing had them) its observations."""
+
+    name: str
+    type: str | None
+    created_at: datetime
+    observations: list[str] | None = None
+    """None: read them when the entity is shown."""
 
     @property
     def order(self) -> str:
-        """Oldest first, as the reference lists them; the entity's key breaks ties."""
-        micros = (self.entity.created_at - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(microseconds=1)
-        return f"{micros:020d}:{self.entity.key}"
-
-    def out(self) -> EntityOut:
-        return EntityOut(name=self.entity.name, entityType=self.entity.type or "", observations=self.observations)
+        """Oldest first, as the reference lists them; the name breaks ties."""
+        micros = (self.created_at - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(microseconds=1)
+        return f"{micros:020d}:{self.name}"
 
 
-@dataclass(frozen=True)
-class _Graph:
-    nodes: list[_Node]
-    relations: list[tuple[str, str, RelationOut]]
-    """(subject key, object key, relation), oldest first."""
-
-
-async def _graph(ctx: ToolContext, at: str) -> _Graph:
-    """The scope's entities, current observations and believed relations, as known at ``at``."""
-    when = datetime.fromisoformat(at)
-    entities = [e for e in await ctx.calls.entities() if e.created_at <= when]
-    keys = {e.name: e.key for e in entities}
-    notes: dict[str, list[str]] = defaultdict(list)
-    for observation in await ctx.calls.observations(None, known_at=at, limit=_ALL):
-        notes[keys.get(observation.entity, "")].append(observation.text)
-    trust = ctx.trust()
-    relations = []
-    facts = await ctx.calls.facts(None, None, None, as_of=at, known_at=at, limit=_ALL)
-    for fact in sorted(facts, key=lambda f: (f.recorded_at, f.id)):
-        if fact.subject in keys and fact.object in keys:
-            relations.append((keys[fact.subject], keys[fact.object], _relation(
-                fact.subject, fact.object, relation_type_of(fact.predicate, fact.source), trust.of(fact))))
-    return _Graph([_Node(e, notes.get(e.key, [])) for e in entities], relations)
+async def _listed(ctx: ToolContext, at: datetime) -> list[tuple[_Node, list[str]]]:
+    """Every entity of the scope known at ``at``, with the observations it held then and its aliases."""
+    return [(_Node(e.name, e.type, e.created_at, [o.text for o in e.observations if o.held_at(at)]), list(e.aliases))
+            for e in await ctx.calls.entities() if e.created_at <= at]
 
 
 async def _page(ctx: ToolContext, tool: str, args: ReadGraphArgs | SearchNodesArgs | OpenNodesArgs,
-                matches: Callable[[_Graph], Awaitable[set[str]]]) -> Answer:
-    """The page of matched entities after the cursor that fits the budget, each with the relations it owns.
+                snap: Snapshot, nodes: Sequence[_Node], everything: bool) -> Answer:
+    """The entities after the cursor, as many as fit the budget, each with the relations it owns.
 
-    ``matches`` gives the keys of the matched entities. A relation comes back with its subject if that
-    matched, else with its object: once in all pages, and always with an entity it touches.
+    A relation comes back with its subject if the subject is among ``nodes``, else with its object:
+    once in all pages, always beside an entity it touches. ``everything``: every entity is among them,
+    so incoming relations need no reading.
     """
+    at = snap.known_at
+    assert at is not None  # pinned by the first page
+    names = {n.name for n in nodes}
+    trust = ctx.trust()
+    shown: list[tuple[_Node, EntityOut, list[RelationOut]]] = []
+    answer: Answer | None = None
+    for node in [n for n in sorted(nodes, key=lambda n: n.order) if snap.after is None or n.order > snap.after]:
+        observations = node.observations
+        if observations is None:
+            observations = [o.text for o in await ctx.calls.observations(node.name, known_at=at, limit=_ALL)]
+        facts = await ctx.calls.facts(node.name, None, None, as_of=at, known_at=at, limit=_ALL)
+        if not everything:
+            facts += [f for f in await ctx.calls.facts(None, None, node.name, as_of=at, known_at=at, limit=_ALL)
+                      if f.subject not in names]
+        relations = [_relation(f.subject, f.object, relation_type_of(f.predicate, f.source), trust.of(f))
+                     for f in sorted(facts, key=lambda f: (f.recorded_at, f.id))]
+        entity = EntityOut(name=node.name, entityType=node.type or "", observations=observations)
+        candidate = _graph_answer(tool, args, snap, [*shown, (node, entity, relations)], more=True)
+        if shown and candidate.size() > ctx.budget_chars:
+            return answer or _graph_answer(tool, args, snap, shown, more=True)
+        shown.append((node, entity, relations))
+        answer = candidate
+    return _graph_answer(tool, args, snap, shown, more=False)
+
+
+def _graph_answer(tool: str, args: ReadGraphArgs | SearchNodesArgs | OpenNodesArgs, snap: Snapshot,
+                  shown: Sequence[tuple[_Node, EntityOut, list[RelationOut]]], *, more: bool) -> Answer:
+    cursor = encode_cursor(tool, args, Snapshot(0, None, snap.known_at, after=shown[-1][0].order)) \
+        if more and shown else None
+    data = GraphOut(entities=[entity for _, entity, _ in shown],
+                    relations=[r for _, _, relations in shown for r in relations], nextCursor=cursor)
+    return _json_answer(data, data)
+
+
+def _snapshot(tool: str, args: ReadGraphArgs | SearchNodesArgs | OpenNodesArgs) -> tuple[Snapshot, datetime]:
     snap = decode_cursor(tool, args, args.cursor) if args.cursor is not None else Snapshot(0, None, now_iso())
-    assert snap.known_at is not None  # pinned by the first page
-    graph = await _graph(ctx, snap.known_at)
-    matched = await matches(graph)
-    owned: dict[str, list[RelationOut]] = defaultdict(list)
-    for subject, object_, relation in graph.relations:
-        if subject in matched or object_ in matched:
-            owned[subject if subject in matched else object_].append(relation)
-    nodes = [n for n in graph.nodes if n.entity.key in matched and (snap.after is None or n.order > snap.after)]
-    count = len(nodes)
-    while True:
-        page = nodes[:count]
-        cursor = None if count == len(nodes) else encode_cursor(
-            tool, args, Snapshot(0, None, snap.known_at, after=page[-1].order))
-        data = GraphOut(entities=[n.out() for n in page],
-                        relations=[r for n in page for r in owned[n.entity.key]], nextCursor=cursor)
-        answer = _json_answer(data, data)
-        if count <= 1 or answer.size() <= ctx.budget_chars:
-            return answer
-        count = max(1, min(count - 1, count * ctx.budget_chars // answer.size()))
+    assert snap.known_at is not None
+    return snap, datetime.fromisoformat(snap.known_at)
 
 
 async def read_graph(ctx: ToolContext, args: ReadGraphArgs) -> Answer:
-    async def everything(graph: _Graph) -> set[str]:
-        return {n.entity.key for n in graph.nodes}
-    return await _page(ctx, "read_graph", args, everything)
+    snap, at = _snapshot("read_graph", args)
+    nodes = [node for node, _ in await _listed(ctx, at)]
+    return await _page(ctx, "read_graph", args, snap, nodes, everything=True)
 
 
 async def search_nodes(ctx: ToolContext, args: SearchNodesArgs) -> Answer:
+    """Case-insensitive substring of a name (or alias), a type or an observation, as the reference searches."""
+    snap, at = _snapshot("search_nodes", args)
     query = args.query.lower()
-
-    async def found(graph: _Graph) -> set[str]:
-        return {n.entity.key for n in graph.nodes
-                if any(query in text.lower() for text in (n.entity.name, n.entity.type or "", *n.entity.aliases,
-                                                          *n.observations))}
-    return await _page(ctx, "search_nodes", args, found)
+    found = []
+    for node, aliases in await _listed(ctx, at):
+        texts = (node.name, node.type or "", *aliases, *(node.observations or []))
+        if any(query in text.lower() for text in texts):
+            found.append(node)
+    return await _page(ctx, "search_nodes", args, snap, found, everything=False)
 
 
 async def open_nodes(ctx: ToolContext, args: OpenNodesArgs) -> Answer:
-    async def named(graph: _Graph) -> set[str]:
-        keys = set()
-        for name in args.names:
-            try:
-                entity = await ctx.calls.entity(name)
-            except InvalidInputError:  # not a name the store could hold: no such entity, as for the reference
-                continue
-            if entity is not None:
-                keys.add(entity.key)
-        return keys
-    return await _page(ctx, "open_nodes", args, named)
+    snap, at = _snapshot("open_nodes", args)
+    found: dict[str, _Node] = {}
+    for name in args.names:
+        try:
+            entity = await ctx.calls.entity(name)
+        except InvalidInputError:  # not a name the store could hold: no such entity, as for the reference
+            continue
+        if entity is not None and entity.created_at <= at:
+            found[entity.key] = _Node(entity.name, entity.type, entity.created_at)
+    return await _page(ctx, "open_nodes", args, snap, list(found.values()), everything=False)
 
 
 # -- the catalogue ---------------------------------------------------------------------------------------
