@@ -19,6 +19,7 @@ from synapse_graph.cli.shell import (
     Password,
     Scope,
     User,
+    _auth,
     _console,
     _emit,
     _fact_table,
@@ -26,6 +27,7 @@ from synapse_graph.cli.shell import (
     _table,
     app,
     command,
+    fail,
     say,
 )
 from synapse_graph.engine.operations import MemoryScope
@@ -52,20 +54,37 @@ def mcp_command(
     max_result_tokens: Annotated[int, typer.Option(
         min=500, max=25_000, help="Size limit of one tool result (approx. tokens); longer lists continue by cursor.")]
     = 8_000,
+    stale_after: Annotated[int, typer.Option(
+        "--stale-after", min=1, metavar="DAYS",
+        help="A fact neither stored nor confirmed for this many days is shown as possibly outdated.")] = 180,
+    profile: Annotated[str, typer.Option(
+        "--profile", help="native (synapse-graph's tools) or reference-memory (the nine tools of the reference MCP "
+                          "memory server, same names and input schemas, on this store).")] = "native",
     max_facts: MaxFacts = None, max_entities: MaxEntities = None,
 ) -> None:
     """Serve the memory to agents over MCP (stdio; --http for streamable HTTP)."""
-    from synapse_graph.mcp import HttpSettings, ServerOptions, serve
+    from datetime import timedelta
 
+    from synapse_graph.aio import AsyncMemory
+    from synapse_graph.mcp import PROFILES, HttpSettings, ServerOptions, serve
+
+    if profile not in PROFILES:
+        fail("UsageError", f"--profile must be one of {', '.join(PROFILES)}, not {profile!r}", False)
     settings = None if http is None else HttpSettings.resolve(http, token_file=token_file,
                                                                allowed_hosts=allowed_host or ())
-    with _open(db, scope, user, password, client="synapse-graph-mcp", max_facts=max_facts,
-               max_entities=max_entities) as memory:
+    options = ServerOptions(allow_erasure=allow_erasure, allow_review=allow_review,
+                            max_result_tokens=max_result_tokens, stale_after=timedelta(days=stale_after),
+                            profile=profile)
+    # Quotas go to the memory only when given: the scope's stored rules apply otherwise.
+    memory = AsyncMemory(db, scope=scope, client="synapse-graph-mcp", auth=_auth(user, password),
+                         max_facts=max_facts, max_entities=max_entities)
+
+    def ready(opened: AsyncMemory) -> None:
         if settings is not None:
             _console(sys.stderr).print(f"synapse-graph MCP server at {settings.bind.url} (scope {scope!r})",
                                        highlight=False, soft_wrap=True)
-        serve(memory, ServerOptions(allow_erasure=allow_erasure, allow_review=allow_review,
-                                    max_result_tokens=max_result_tokens), settings)
+
+    serve(memory, options, settings, ready=ready)
 
 hooks_app = typer.Typer(help="Install or remove the Claude Code hooks of a project.", no_args_is_help=True)
 

@@ -1,4 +1,4 @@
-"""Commands on facts and entities: add, read, recall, alias, retract, purge, pin, observe."""
+"""Commands on facts and entities: add, read, recall, digest, alias, retract, purge, pin, observe."""
 
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from synapse_graph.cli.shell import (
     fail,
     say,
 )
-from synapse_graph.models import Triple
+from synapse_graph.models import Digest, Triple
 
 
 @command()
@@ -116,6 +116,30 @@ def recall(
             say(Text(result.notice, style="dim"))
 
         _emit(found, as_json, show)
+
+@command()
+def digest(
+    limit: Annotated[int, typer.Option(min=1, help="At most this many facts.")] = 20,
+    as_of: Annotated[str | None, typer.Option(help="Facts valid at this time (default now).")] = None,
+    db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
+) -> None:
+    """What an agent should just know at session start: pinned facts, then the user's, then the scope's most
+    connected entities' (believed facts only, the most confirmed and recent first)."""
+    with _open(db, scope, user, password, create=False) as memory:
+        found = memory.digest(limit=limit, as_of=as_of)
+
+        def show(result: Digest) -> None:
+            say(f"digest of scope {result.scope!r} as of {render.time_text(result.as_of)}")
+            if not result.facts:
+                say("nothing to tell: no believed fact holds then")
+            for title, facts_shown in (("pinned", result.pinned), ("about the user", result.about_user),
+                                       (f"about {', '.join(result.entities)}", result.about_entities)):
+                if facts_shown:
+                    _fact_table(facts_shown, title)
+            say(Text(result.notice, style="dim"))
+
+        _emit(found, as_json, show)
+
 
 @command()
 def search(

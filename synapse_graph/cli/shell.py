@@ -162,9 +162,12 @@ def command(name: str | None = None, *, app: typer.Typer | None = None
 
     return register
 
+def _auth(user: str | None, password: str | None) -> tuple[str, str] | None:
+    return (user or "neo4j", password) if password is not None else None
+
+
 @contextmanager
 def _open(db: str | None, scope: str, user: str | None = None, password: str | None = None, *,
           client: str = "synapse-graph-cli", **options: Any) -> Iterator[Memory]:
-    auth = (user or "neo4j", password) if password is not None else None
-    with Memory(db, scope=scope, client=client, auth=auth, **options) as memory:
+    with Memory(db, scope=scope, client=client, auth=_auth(user, password), **options) as memory:
         yield memory

@@ -25,6 +25,7 @@ from synapse_graph.cli.shell import (
     _fact_table,
     _open,
     command,
+    fail,
     say,
 )
 from synapse_graph.demo import DEMO_SCOPE, QUESTIONS, STORY
@@ -49,12 +50,24 @@ def export_command(
 @command("import")
 def import_command(
     file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="A JSON Lines export.")],
+    file_format: Annotated[str, typer.Option(
+        "--format", help="synapse-graph (an export of this library) or reference-memory (the memory.jsonl of the "
+                         "reference MCP memory server).")] = "synapse-graph",
+    redact_secrets: Annotated[bool, typer.Option(
+        "--redact-secrets", help="reference-memory: store secrets found in the file redacted, instead of refusing "
+                                 "the file (nothing is changed silently otherwise).")] = False,
     db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
     max_facts: MaxFacts = None, max_entities: MaxEntities = None,
 ) -> None:
     """Import a JSON Lines export into --scope (records already there are skipped)."""
     from rich.progress import Progress
 
+    if file_format == "reference-memory":
+        _import_reference(file, redact_secrets, db, scope, as_json, user, password, max_facts=max_facts,
+                          max_entities=max_entities)
+        return
+    if file_format != "synapse-graph":
+        fail("UsageError", f"--format must be synapse-graph or reference-memory, not {file_format!r}", as_json)
     lines = file.read_text(encoding="utf-8").splitlines()
     total = sum(1 for line in lines if '"kind": "fact"' in line or '"kind":"fact"' in line)
     with _open(db, scope, user, password, max_facts=max_facts, max_entities=max_entities) as memory, \
@@ -63,6 +76,43 @@ def import_command(
         result = memory.import_(lines, progress=lambda n: progress.advance(task, n))
     _emit(result, as_json, lambda r: say(
         f"imported {render.plural(r.created, 'fact record')} and {render.plural(r.entities_created, 'entity')}"))
+
+
+def _import_reference(file: Path, redact_secrets: bool, db: str | None, scope: str, as_json: bool,
+                      user: str | None, password: str | None, **options: Any) -> None:
+    """``import --format reference-memory``: the reference server's entities, observations and relations."""
+    from datetime import UTC, datetime
+
+    from synapse_graph.reference_memory import export_lines, identity, read_reference
+
+    graph = read_reference(file.read_text(encoding="utf-8").splitlines())
+    mode: Any = "redact" if redact_secrets else "reject"
+    with _open(db, scope, user, password, secrets=mode, **options) as memory:
+        held: dict[str, set[str]] = {}
+        for observation in memory.observations(limit=10**9):
+            held.setdefault(identity(observation.entity)[1], set()).add(observation.text)
+        holding = {(identity(f.subject)[1], f.predicate, identity(f.object)[1]) for f in memory.facts(limit=10**9)}
+        plan = export_lines(graph, scope=scope, now=datetime.now(UTC), secrets=mode, client=memory.client,
+                            held_observations=held, held_facts=holding)
+        result = memory.import_(plan.lines)
+    report = {"entities": plan.entities, "entities_created": result.entities_created,
+              "observations": plan.observations, "relations": plan.relations,
+              "skipped_observations": plan.skipped_observations, "skipped_relations": plan.skipped_relations,
+              "untyped_entities": plan.implied}
+
+    def show(_: Any) -> None:
+        say(f"imported from {file}: {render.plural(plan.entities, 'entity', 'entities')} "
+            f"({result.entities_created} new), {render.plural(plan.observations, 'observation')} and "
+            f"{render.plural(plan.relations, 'relation')} (as facts valid from now)")
+        if plan.skipped_observations or plan.skipped_relations:
+            say(f"skipped, already held: {render.plural(plan.skipped_observations, 'observation')}, "
+                f"{render.plural(plan.skipped_relations, 'relation')}")
+        if plan.implied:
+            shown = ", ".join(plan.implied[:10]) + (", ..." if len(plan.implied) > 10 else "")
+            say(f"relations name {render.plural(len(plan.implied), 'entity', 'entities')} the file has no entity "
+                f"line for; they exist now without a type: {shown}")
+
+    _emit(report, as_json, show)
 
 @command()
 def demo(

@@ -3,29 +3,39 @@
 Needs the ``mcp`` extra: ``pip install 'synapse-graph[mcp]'``.
 
 Example:
-    >>> from synapse_graph import Memory
+    >>> from synapse_graph import AsyncMemory
     >>> from synapse_graph.mcp import ServerOptions, serve
-    >>> with Memory("memory.db", scope="acme/web") as memory:
-    ...     serve(memory, ServerOptions())               # stdio, until the client closes it
+    >>> serve(AsyncMemory("memory.db", scope="acme/web"), ServerOptions())   # stdio, until the client closes it
 """
 
 from __future__ import annotations
 
-import functools
+from collections.abc import Callable
 
 import anyio
 
-from synapse_graph.mcp.server import ServerOptions, build_server
+from synapse_graph.aio import AsyncMemory
+from synapse_graph.mcp.server import PROFILES, Profile, ServerOptions, build_server
 from synapse_graph.mcp.transport import HttpSettings, serve_http, serve_stdio
-from synapse_graph.memory import Memory
 
-__all__ = ["HttpSettings", "ServerOptions", "build_server", "serve"]
+__all__ = ["PROFILES", "HttpSettings", "Profile", "ServerOptions", "build_server", "serve"]
 
 
-def serve(memory: Memory, options: ServerOptions | None = None, http: HttpSettings | None = None) -> None:
-    """Serve ``memory`` over stdio, or over streamable HTTP with ``http``; returns when the transport ends."""
-    server = build_server(memory, options)
-    if http is None:
-        anyio.run(serve_stdio, server)
-    else:
-        anyio.run(functools.partial(serve_http, server, http))
+def serve(memory: AsyncMemory, options: ServerOptions | None = None, http: HttpSettings | None = None, *,
+          ready: Callable[[AsyncMemory], None] | None = None) -> None:
+    """Open ``memory``, serve it over stdio (or streamable HTTP with ``http``) until the transport ends, close it.
+
+    ``ready`` is called once the memory is open, before the first request is read.
+    """
+
+    async def run() -> None:
+        async with memory:
+            server = build_server(memory, options)
+            if ready is not None:
+                ready(memory)
+            if http is None:
+                await serve_stdio(server)
+            else:
+                await serve_http(server, http)
+
+    anyio.run(run)

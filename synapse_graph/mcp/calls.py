@@ -1,9 +1,12 @@
 """Every call the MCP server makes to its memory, in one place.
 
-:class:`~synapse_graph.Memory` is synchronous: each call runs on a worker thread, off the
-event loop, one at a time (one ``Memory`` per server process, not used by two threads at
-once). When the library's ``AsyncMemory`` arrives, this class is what changes: its methods
-await that instead, and nothing else in the server needs to know.
+The server holds one :class:`~synapse_graph.AsyncMemory` per process, opened on the event loop
+that serves. Calls run concurrently: reads need no coordination, and writes queue on the scope's
+lock with every other writer of the store (other server processes included). Nothing is retried
+here: the library already plans a write again when the scope moved under it, and when it could
+not have the lock within its ``lock_timeout`` it raises :class:`~synapse_graph.errors.ScopeBusyError`,
+which nothing was written for and which the server reports as a tool error saying to call again.
+Retrying it here would only stretch, unseen, a wait the user configured and the client times.
 
 Arguments pass through as the model gave them (times as strings included), so the
 library's own validators and time parser judge them, as for every other caller.
@@ -11,90 +14,149 @@ library's own validators and time parser judge them, as for every other caller.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Sequence
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TypeVar
+from typing import Any
 
-import anyio
-import anyio.to_thread
+from synapse_graph.aio import AsyncMemory
+from synapse_graph.models import (
+    Digest,
+    Entity,
+    EntryEntity,
+    Fact,
+    Observation,
+    PurgeResult,
+    Recall,
+    RecalledFact,
+    Triple,
+    WriteResult,
+)
 
-from synapse_graph.errors import ConcurrencyConflictError, ScopeBusyError
-from synapse_graph.memory import Memory
-from synapse_graph.models import EntryEntity, Fact, PurgeResult, Recall, RecalledFact, Triple, WriteResult
 
-T = TypeVar("T")
+@dataclass(frozen=True)
+class ListedObservation:
+    text: str
+    recorded_at: datetime
+    expired_at: datetime | None
 
-WRITE_ATTEMPTS = 4
-"""A write the store refused because another writer held the scope changed nothing, so it is tried again."""
+    def held_at(self, when: datetime) -> bool:
+        """Believed at ``when``: recorded by then and not yet forgotten."""
+        return self.recorded_at <= when and (self.expired_at is None or when < self.expired_at)
+
+
+@dataclass(frozen=True)
+class ListedEntity:
+    """An entity of the scope as :meth:`MemoryCalls.entities` lists it, with every observation it ever had."""
+
+    key: str
+    name: str
+    type: str | None
+    aliases: tuple[str, ...]
+    created_at: datetime
+    observations: tuple[ListedObservation, ...] = ()
 
 
 class MemoryCalls:
-    """The memory as the server uses it: awaitable, serialised, retried where retrying is safe."""
+    """The memory as the server uses it: one open :class:`AsyncMemory`, awaited."""
 
-    def __init__(self, memory: Memory) -> None:
+    def __init__(self, memory: AsyncMemory) -> None:
         self.memory = memory
-        self._one_at_a_time = anyio.CapacityLimiter(1)
 
     @property
     def scope(self) -> str:
         return self.memory.scope
 
-    async def _call(self, fn: Callable[..., T], *args: object, **kwargs: object) -> T:
-        return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs), limiter=self._one_at_a_time)
-
-    async def _write(self, fn: Callable[..., T], *args: object, **kwargs: object) -> T:
-        # Only errors that guarantee nothing was written are retried: a busy scope and a lost version race.
-        for attempt in range(WRITE_ATTEMPTS):
-            try:
-                return await self._call(fn, *args, **kwargs)
-            except (ConcurrencyConflictError, ScopeBusyError):
-                if attempt == WRITE_ATTEMPTS - 1:
-                    raise
-                await anyio.sleep(0.05 * 4**attempt)
-        raise AssertionError("unreachable")  # pragma: no cover
-
     # -- writes ----------------------------------------------------------------------------------
 
     async def upsert(self, triples: Sequence[Triple], *, replace: bool, source: str | None) -> WriteResult:
-        return await self._write(self.memory.upsert, list(triples), replace=replace, source=source)
+        return await self.memory.upsert(list(triples), replace=replace, source=source)
 
     async def retract(self, subject: str, predicate: str, object: str | None, *, at: str | None) -> int:
-        return await self._write(self.memory.retract, subject, predicate, object, at=at)
+        return await self.memory.retract(subject, predicate, object, at=at)
 
     async def feedback(self, fact_id: str, verdict: str) -> Fact:
-        return await self._write(self.memory.feedback, fact_id, verdict)
+        return await self.memory.feedback(fact_id, verdict)
+
+    async def pin(self, fact_id: str, pinned: bool) -> Fact:
+        return await (self.memory.pin(fact_id) if pinned else self.memory.unpin(fact_id))
 
     async def purge(self, entity: str) -> PurgeResult:
-        return await self._write(self.memory.purge, entity)
+        return await self.memory.purge(entity)
 
     async def approve(self, fact_id: str) -> None:
-        await self._write(self.memory.approve, fact_id)
+        await self.memory.approve(fact_id)
 
     async def reject(self, fact_id: str, reason: str) -> None:
-        await self._write(self.memory.reject, fact_id, reason)
+        await self.memory.reject(fact_id, reason)
+
+    async def observe(self, entity: str, texts: Sequence[str]) -> list[Observation]:
+        return await self.memory.observe(entity, list(texts))
+
+    async def unobserve(self, entity: str, texts: Sequence[str]) -> int:
+        return await self.memory.unobserve(entity, list(texts))
+
+    async def import_lines(self, lines: Iterable[str]) -> WriteResult:
+        """Load export lines (the reference profile creates typed entities this way, see reference.py)."""
+        return await self.memory.import_(list(lines))
 
     # -- reads -----------------------------------------------------------------------------------
 
-    async def recall(self, query: str, *, as_of: str | None, known_at: str | None, hops: int, limit: int
-                     ) -> Recall:
-        return await self._call(self.memory.recall, query, as_of=as_of, known_at=known_at, hops=hops, limit=limit)
+    async def recall(self, query: str, *, as_of: str | None, known_at: str | None, hops: int, limit: int,
+                     min_score: float | None = None) -> Recall:
+        return await self.memory.recall(query, as_of=as_of, known_at=known_at, hops=hops, limit=limit,
+                                        min_score=min_score)
 
     async def facts(self, subject: str | None, predicate: str | None, object: str | None, *, as_of: str | None,
                     known_at: str | None, limit: int, include_history: bool = False) -> list[Fact]:
-        return await self._call(self.memory.facts, subject, predicate, object, as_of=as_of, known_at=known_at,
-                                limit=limit, include_history=include_history)
+        return await self.memory.facts(subject, predicate, object, as_of=as_of, known_at=known_at, limit=limit,
+                                       include_history=include_history)
 
     async def search_entities(self, text: str, *, limit: int) -> list[EntryEntity]:
-        return await self._call(self.memory.search_entities, text, limit=limit)
+        return await self.memory.search_entities(text, limit=limit)
 
     async def subgraph(self, entities: Sequence[str], *, hops: int, as_of: str | None, known_at: str | None,
                        limit: int) -> list[RecalledFact]:
-        return await self._call(self.memory.subgraph, list(entities), hops, as_of=as_of, known_at=known_at,
-                                limit=limit)
+        return await self.memory.subgraph(list(entities), hops, as_of=as_of, known_at=known_at, limit=limit)
 
     async def pending(self, *, limit: int) -> list[Fact]:
-        return await self._call(self.memory.pending, limit=limit)
+        return await self.memory.pending(limit=limit)
+
+    async def digest(self, *, limit: int) -> Digest:
+        return await self.memory.digest(limit=limit)
+
+    async def entity(self, name: str) -> Entity | None:
+        return await self.memory.entity(name)
+
+    async def observations(self, entity: str | None, *, known_at: str | None, limit: int) -> list[Observation]:
+        return await self.memory.observations(entity, known_at=known_at, limit=limit)
+
+    async def entities(self) -> list[ListedEntity]:
+        """Every entity of the scope with its observations (history included), oldest first.
+
+        The library lists neither entities nor their observations in bulk yet (``Memory.entities`` is asked
+        of the lead), so the entity and observation lines of an export are read: exact, but the export reads
+        the whole scope, facts and audit log included.
+        """
+        found: dict[str, dict[str, Any]] = {}
+        notes: dict[str, list[ListedObservation]] = {}
+        for line in await self.memory.export():
+            if not line.startswith(('{"kind": "entity"', '{"kind": "observation"')):
+                continue
+            item = json.loads(line)
+            if item["kind"] == "entity":
+                found[item["key"]] = item
+            else:
+                expired = item.get("expired_at")
+                notes.setdefault(item["entity"], []).append(ListedObservation(
+                    item["text"], datetime.fromisoformat(item["recorded_at"]),
+                    None if expired is None else datetime.fromisoformat(expired)))
+        listed = [ListedEntity(key=key, name=item["name"], type=item.get("type"),
+                               aliases=tuple(item.get("aliases") or ()),
+                               created_at=datetime.fromisoformat(item["created_at"]),
+                               observations=tuple(notes.get(key, ()))) for key, item in found.items()]
+        return sorted(listed, key=lambda e: (e.created_at, e.key))
 
 
 def now_iso() -> str:

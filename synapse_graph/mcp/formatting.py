@@ -16,13 +16,14 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pydantic import BaseModel
 
 from synapse_graph.errors import InvalidInputError
-from synapse_graph.models import EntryEntity, Fact, RecalledFact
+from synapse_graph.models import EntryEntity, Fact, Observation, RecalledFact
+from synapse_graph.rules.qualifiers import STALE_AFTER, age_text
 
 CHARS_PER_TOKEN = 4
 DEFAULT_MAX_RESULT_TOKENS = 8_000
@@ -45,17 +46,52 @@ def when(value: datetime | None, open_end: str = "now") -> str:
     return value.replace(tzinfo=None).isoformat(timespec=spec) + "Z"
 
 
-def fact_line(fact: Fact) -> str:
-    """``Dana LIVES_IN London  [2022-09-15 → now]  conf 1.0  id …`` (a closed interval ends with ``)``)."""
+@dataclass(frozen=True)
+class Trust:
+    """How results qualify what they show: judged at ``now``, old after ``stale_after``.
+
+    The warnings are the library's (:meth:`Fact.qualifiers`): disputed, unreviewed candidate, no
+    longer valid, stored or last confirmed long ago, low confidence. A model that reads them can
+    hedge ("as of last year...") instead of asserting a stale fact.
+    """
+
+    now: datetime
+    stale_after: timedelta = STALE_AFTER
+
+    @classmethod
+    def at_now(cls, stale_after: timedelta = STALE_AFTER) -> Trust:
+        return cls(datetime.now(UTC), stale_after)
+
+    def of(self, fact: Fact) -> list[str]:
+        return fact.qualifiers(self.now, stale_after=self.stale_after)
+
+    def of_observation(self, observation: Observation) -> list[str]:
+        """An observation has no trust state or validity; it can only be old (worded as a fact's)."""
+        age = self.now - observation.recorded_at
+        return [f"stored {age_text(age)} ago — may be outdated"] if age >= self.stale_after else []
+
+
+def fact_line(fact: Fact, qualifiers: Sequence[str]) -> str:
+    """``Dana LIVES_IN London  [2022-09-15 → now]  conf 1  id …`` (a closed interval ends with ``)``), then
+    ``⚠`` and the fact's qualifiers if any apply."""
     end = "now]" if fact.invalid_at is None else f"{when(fact.invalid_at)})"
     line = f"{fact.subject} {fact.predicate} {fact.object}  [{when(fact.valid_at)} → {end}  conf {fact.confidence:g}"
     if isinstance(fact, RecalledFact):
         line += f"  rel {fact.relevance:.2f}" + (f"  via {fact.entry}" if fact.hop > 1 else "")
     if fact.expired_at is not None:
         line += f"  superseded {when(fact.expired_at)}"
-    if fact.status != "believed":
-        line += f"  {fact.status}" + (f" ({fact.flag})" if fact.flag else "")
+    if fact.pinned:
+        line += "  pinned"
+    if qualifiers:
+        line += "  ⚠ " + "; ".join(qualifiers)
     return f"{line}  id {fact.id}"
+
+
+def observation_line(observation: Observation, qualifiers: Sequence[str]) -> str:
+    """``Dana: "Speaks fluent Spanish"  recorded 2024-03-01`` (the text quoted, so it stays one line)."""
+    text = json.dumps(observation.text, ensure_ascii=False)
+    line = f"{observation.entity}: {text}  recorded {when(observation.recorded_at)}"
+    return line + ("  ⚠ " + "; ".join(qualifiers) if qualifiers else "")
 
 
 def entity_line(entity: EntryEntity) -> str:
@@ -72,11 +108,13 @@ def entity_line(entity: EntryEntity) -> str:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """Where a listing is read: from which item, at which valid time and belief time."""
+    """Where a listing is read: from which item (its position, or for a listing ordered by a key, the key of
+    the last item shown), at which valid time and belief time."""
 
     offset: int
     as_of: str | None
     known_at: str | None
+    after: str | None = None
 
 
 def fingerprint(tool: str, args: BaseModel) -> str:
@@ -86,7 +124,8 @@ def fingerprint(tool: str, args: BaseModel) -> str:
 
 
 def encode_cursor(tool: str, args: BaseModel, snapshot: Snapshot) -> str:
-    body = {"f": fingerprint(tool, args), "o": snapshot.offset, "a": snapshot.as_of, "k": snapshot.known_at}
+    body = {"f": fingerprint(tool, args), "o": snapshot.offset, "a": snapshot.as_of, "k": snapshot.known_at,
+            "p": snapshot.after}
     return base64.urlsafe_b64encode(json.dumps(body, separators=(",", ":")).encode()).decode().rstrip("=")
 
 
@@ -100,11 +139,11 @@ def decode_cursor(tool: str, args: BaseModel, cursor: str) -> Snapshot:
     if not isinstance(body, dict) or body.get("f") != fingerprint(tool, args):
         raise InvalidCursorError(
             f"cursor belongs to a different call; repeat exactly the arguments of the call that returned it, or {fix}")
-    offset, as_of, known_at = body.get("o"), body.get("a"), body.get("k")
+    offset, as_of, known_at, after = body.get("o"), body.get("a"), body.get("k"), body.get("p")
     if (isinstance(offset, bool) or not isinstance(offset, int) or offset < 0
-            or not all(v is None or isinstance(v, str) for v in (as_of, known_at))):
+            or not all(v is None or isinstance(v, str) for v in (as_of, known_at, after))):
         raise InvalidCursorError(f"cursor is damaged; {fix}")
-    return Snapshot(offset=offset, as_of=as_of, known_at=known_at)
+    return Snapshot(offset=offset, as_of=as_of, known_at=known_at, after=after)
 
 
 # -- pages within the budget -------------------------------------------------------------------------

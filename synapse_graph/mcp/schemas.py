@@ -7,12 +7,13 @@ unparsed and go through the library's own time parser, like every other caller's
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Annotated, Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from synapse_graph.models import EntryEntity, Fact
+from synapse_graph.models import EntryEntity, Fact, Observation
 
 _TIME = ("ISO-8601, e.g. 2024-03-01 or 2024-03-01T09:30:00Z (other unambiguous forms such as 'March 5 2024' "
          "work too; UTC when no offset is given)")
@@ -59,7 +60,8 @@ class RecallArgs(Arguments):
     hops: Hops = 1
     limit: int = _limit(25, 200)
     min_score: float | None = Field(None, ge=0.0, le=1.0, description=(
-        "Leave facts scoring below this relevance out. Not available in this version yet: leave it unset."))
+        "Leave out facts that answer less than this share of the question (0..1, e.g. 0.5); if none is left, "
+        "the result says it abstained instead of returning weakly related facts."))
     cursor: Cursor = None
 
 
@@ -108,9 +110,23 @@ class FeedbackArgs(Arguments):
 
 
 class DigestArgs(Arguments):
-    """Arguments of ``memory_digest`` (published once the library's ``Memory.digest`` exists)."""
-
     limit: int = _limit(20, 200)
+
+
+class PinArgs(Arguments):
+    fact_id: str | None = Field(None, min_length=1, max_length=64, description=(
+        "The id of a fact from an earlier result; or give subject, predicate and object instead."))
+    subject: str | None = Field(None, min_length=1, description="The fact's subject (with predicate and object).")
+    predicate: str | None = Field(None, min_length=1, description="The fact's relation (UPPER_SNAKE_CASE).")
+    object: str | None = Field(None, min_length=1, description="The fact's object.")
+    pinned: bool = Field(True, description="true: pin it; false: unpin it.")
+
+    @model_validator(mode="after")
+    def _one_way(self) -> Self:
+        parts = [v is not None for v in (self.subject, self.predicate, self.object)]
+        if (self.fact_id is not None) == all(parts) or (not all(parts) and any(parts)):
+            raise ValueError("give either fact_id, or subject, predicate and object (all three)")
+        return self
 
 
 class PurgeArgs(Arguments):
@@ -146,13 +162,20 @@ class FactOut(BaseModel):
     expired_at: datetime | None = None
     confidence: float
     confirmations: int
+    confirmed_at: datetime | None = Field(None, description="When it was last written again, if ever.")
     status: str = "believed"
     source: str | None = None
     flag: str | None = None
+    pinned: Literal[True] | None = Field(None, description="Present when the fact is pinned (see memory_digest).")
+    qualifiers: list[str] | None = Field(None, description=(
+        "Warnings to weigh before asserting the fact (stored long ago, disputed, unreviewed candidate, low "
+        "confidence, no longer valid); absent when none applies."))
 
     @classmethod
-    def of(cls, fact: Fact) -> Self:
-        return cls.model_validate(fact.model_dump(include=set(cls.model_fields)))
+    def of(cls, fact: Fact, qualifiers: Sequence[str]) -> Self:
+        fields = fact.model_dump(include=set(cls.model_fields) - {"pinned", "qualifiers"})
+        return cls.model_validate({**fields, "pinned": True if fact.pinned else None,
+                                   "qualifiers": list(qualifiers) or None})
 
 
 class RecalledFactOut(FactOut):
@@ -161,6 +184,23 @@ class RecalledFactOut(FactOut):
     hop: int
     entry: str
     relevance: float
+    score: float = Field(description="The share of the question the fact answers, 0..1 (min_score compares it).")
+
+
+class ObservationOut(BaseModel):
+    """Free text recorded about an entity."""
+
+    id: str
+    entity: str
+    text: str
+    recorded_at: datetime
+    source: str | None = None
+    qualifiers: list[str] | None = Field(None, description="Warnings to weigh (stored long ago); absent if none.")
+
+    @classmethod
+    def of(cls, observation: Observation, qualifiers: Sequence[str]) -> Self:
+        return cls.model_validate({**observation.model_dump(include=set(cls.model_fields) - {"qualifiers"}),
+                                   "qualifiers": list(qualifiers) or None})
 
 
 class EntityOut(BaseModel):
@@ -199,8 +239,12 @@ class RecallResult(Listed):
     as_of: datetime
     known_at: str
     skipped: str | None = Field(None, description="Why the memory was not searched (small talk, no content words).")
+    abstained: str | None = Field(None, description="Why no fact is returned although some were found: none "
+                                                    "answers min_score of the question.")
     entities: list[EntityOut]
     facts: list[RecalledFactOut]
+    observations: list[ObservationOut] = Field(default_factory=list, description=(
+        "Observations about the entry entities that match words of the question (first page only)."))
 
 
 class SubgraphResult(Listed):
@@ -230,6 +274,17 @@ class ForgetOut(BaseModel):
 class FeedbackOut(BaseModel):
     notice: str
     fact: FactOut
+
+
+class DigestResult(BaseModel):
+    notice: str
+    scope: str
+    as_of: datetime
+    pinned: list[FactOut] = Field(description="Facts pinned because the user wants them always in mind.")
+    about_user: list[FactOut] = Field(description="The most confirmed and most recent facts about the user.")
+    entities: list[str] = Field(description="The scope's most connected entities (the user aside).")
+    about_entities: list[FactOut] = Field(description="The most confirmed and most recent facts about them.")
+    omitted: int = Field(0, description="Facts of the digest left out to fit the result budget (the last ones).")
 
 
 class PurgeOut(BaseModel):

@@ -8,27 +8,32 @@ Errors it raises are turned into tool errors by the server.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from pydantic import BaseModel
 
-from synapse_graph.errors import InvalidInputError
+from synapse_graph.errors import NotFoundError
 from synapse_graph.mcp.calls import MemoryCalls, now_iso
 from synapse_graph.mcp.formatting import (
     Answer,
     Snapshot,
+    Trust,
     decode_cursor,
     encode_cursor,
     entity_line,
     fact_line,
+    observation_line,
     page_size,
     when,
 )
 from synapse_graph.mcp.schemas import (
     ApproveArgs,
     Arguments,
+    DigestArgs,
+    DigestResult,
     EntityOut,
     FactHistoryArgs,
     FactOut,
@@ -37,7 +42,9 @@ from synapse_graph.mcp.schemas import (
     FeedbackOut,
     ForgetArgs,
     ForgetOut,
+    ObservationOut,
     PendingArgs,
+    PinArgs,
     PurgeArgs,
     PurgeOut,
     QueryFactsArgs,
@@ -53,7 +60,8 @@ from synapse_graph.mcp.schemas import (
     UpsertArgs,
     WriteOut,
 )
-from synapse_graph.models import RECALL_NOTICE, Triple
+from synapse_graph.models import RECALL_NOTICE, Fact, Triple
+from synapse_graph.rules.qualifiers import STALE_AFTER
 
 
 @dataclass(frozen=True)
@@ -61,6 +69,12 @@ class ToolContext:
     calls: MemoryCalls
     budget_chars: int
     """Size limit of one result (both channels), in characters."""
+    stale_after: timedelta = STALE_AFTER
+    """A fact neither recorded nor confirmed for this long is shown as possibly outdated."""
+
+    def trust(self) -> Trust:
+        """How this call's results qualify facts: judged now."""
+        return Trust.at_now(self.stale_after)
 
 
 Handler = Callable[[ToolContext, Any], Awaitable[Answer]]
@@ -71,12 +85,17 @@ class ToolSpec:
     name: str
     title: str
     description: str
-    arguments: type[Arguments]
+    arguments: type[BaseModel]
     result: type[BaseModel]
     handler: Handler
     read_only: bool = True
     destructive: bool = False
     idempotent: bool = False
+    read_hints: bool = False
+    """Publish the destructive and idempotent hints of a read-only tool too (the reference server does)."""
+    input_schema: Mapping[str, Any] | None = None
+    """The published input schema when it is not derived from ``arguments`` (the reference profile's
+    are the reference server's own)."""
 
 
 # -- listings ------------------------------------------------------------------------------------
@@ -94,12 +113,16 @@ def _snapshot(tool: str, args: Arguments, as_of: str | None = None, known_at: st
 
 def _listing(ctx: ToolContext, tool: str, args: Arguments, snap: Snapshot, head: str,
              rows: Sequence[tuple[str, BaseModel]], make: Callable[[list[Any], str | None], BaseModel],
-             empty: str = "none") -> Answer:
-    """The page of ``rows`` starting at the snapshot's offset that fits the budget, with a cursor if more remain."""
+             empty: str = "none", first_page: Sequence[str] = ()) -> Answer:
+    """The page of ``rows`` starting at the snapshot's offset that fits the budget, with a cursor if more remain.
+
+    ``first_page`` lines follow the rows on the first page only (``make`` puts their data there too).
+    """
     lines = [line for line, _ in rows]
     items = [item for _, item in rows]
     preface = f"{RECALL_NOTICE}\n"
-    fixed = len(preface) + len(head) + len(make([], None).model_dump_json(exclude_none=True))
+    tail = "".join(f"\n{line}" for line in first_page) if snap.offset == 0 else ""
+    fixed = len(preface) + len(head) + len(tail) + len(make([], None).model_dump_json(exclude_none=True))
     start = min(snap.offset, len(rows))
     count = page_size(lines, items, start, ctx.budget_chars, fixed) if start < len(rows) else 0
     while True:
@@ -107,7 +130,7 @@ def _listing(ctx: ToolContext, tool: str, args: Arguments, snap: Snapshot, head:
         cursor = None if end >= len(rows) else encode_cursor(tool, args, Snapshot(end, snap.as_of, snap.known_at))
         shown = f"showing {start + 1}-{end} of {len(rows)}" if count else f"{len(rows)} in all, none from {start + 1}"
         text = preface + head + (f": {shown}" if rows else f": {empty}" if empty else "")
-        text += "".join(f"\n{line}" for line in lines[start:end])
+        text += "".join(f"\n{line}" for line in lines[start:end]) + tail
         if cursor is not None:
             text += f'\nmore: call {tool} again with the same arguments and cursor="{cursor}"'
         answer = Answer(text, make(items[start:end], cursor))
@@ -116,9 +139,16 @@ def _listing(ctx: ToolContext, tool: str, args: Arguments, snap: Snapshot, head:
         count -= 1  # the estimate was short (long values): give up the last item
 
 
+def _fact_rows(ctx: ToolContext, facts: Sequence[Fact], out: type[FactOut] = FactOut
+               ) -> list[tuple[str, BaseModel]]:
+    """Each fact as its line and its data, both with the qualifiers that apply to it now."""
+    trust = ctx.trust()
+    return [(fact_line(f, q), out.of(f, q)) for f in facts for q in (trust.of(f),)]
+
+
 def _facts_page(ctx: ToolContext, tool: str, args: Arguments, snap: Snapshot, head: str,
-                facts: Sequence[Any], as_of: str | None) -> Answer:
-    rows = [(fact_line(f), FactOut.of(f)) for f in facts]
+                facts: Sequence[Fact], as_of: str | None) -> Answer:
+    rows = _fact_rows(ctx, facts)
 
     def make(page: list[Any], cursor: str | None) -> BaseModel:
         return FactsResult(total=len(rows), offset=snap.offset, next_cursor=cursor, notice=RECALL_NOTICE,
@@ -145,15 +175,15 @@ async def upsert_graph_triples(ctx: ToolContext, args: UpsertArgs) -> Answer:
 
 
 async def recall_context(ctx: ToolContext, args: RecallArgs) -> Answer:
-    if args.min_score is not None:
-        raise InvalidInputError("min_score is not available in this version of synapse-graph yet; "
-                                "call again without it (facts come most relevant first)")
     tool = "recall_context"
     snap = _snapshot(tool, args, args.as_of, args.known_at)
     recall = await ctx.calls.recall(args.query, as_of=snap.as_of, known_at=snap.known_at, hops=args.hops,
-                                    limit=args.limit)
+                                    limit=args.limit, min_score=args.min_score)
     entities = [EntityOut.of(e) for e in recall.entities]
-    rows = [(fact_line(f), RecalledFactOut.of(f)) for f in recall.facts]
+    rows = _fact_rows(ctx, recall.facts, RecalledFactOut)
+    trust = ctx.trust()
+    notes = [(observation_line(o, q), ObservationOut.of(o, q)) for o in recall.observations
+             for q in (trust.of_observation(o),)]
     head = f"recall {args.query[:200]!r}, {_times('now' if args.as_of is None else when(recall.as_of), args.known_at)}"
     if recall.skipped:
         head += f"; nothing recalled: {recall.skipped}"
@@ -161,13 +191,18 @@ async def recall_context(ctx: ToolContext, args: RecallArgs) -> Answer:
         head += "; no entity in the memory matches the question"
     else:
         head += f"; entry entities: {', '.join(e.name for e in entities)}"
+    if recall.abstained:
+        head += f"; abstained: {recall.abstained}"
+    first_page = [f"observations matching the question ({len(notes)}):", *(line for line, _ in notes)] if notes else []
 
     def make(page: list[Any], cursor: str | None) -> BaseModel:
         return RecallResult(total=len(rows), offset=snap.offset, next_cursor=cursor, notice=recall.notice,
                             query=recall.query, as_of=recall.as_of, known_at=snap.known_at or "",
-                            skipped=recall.skipped, entities=entities, facts=page)
+                            skipped=recall.skipped, abstained=recall.abstained, entities=entities, facts=page,
+                            observations=[item for _, item in notes] if snap.offset == 0 else [])
 
-    return _listing(ctx, tool, args, snap, head, rows, make, empty="" if recall.skipped or not entities else "none")
+    quiet = recall.skipped or recall.abstained or not entities
+    return _listing(ctx, tool, args, snap, head, rows, make, empty="" if quiet else "none", first_page=first_page)
 
 
 async def query_facts(ctx: ToolContext, args: QueryFactsArgs) -> Answer:
@@ -207,7 +242,7 @@ async def query_subgraph(ctx: ToolContext, args: SubgraphArgs) -> Answer:
     snap = _snapshot(tool, args, args.as_of)
     facts = await ctx.calls.subgraph(args.entities, hops=args.hops, as_of=snap.as_of, known_at=snap.known_at,
                                      limit=args.limit)
-    rows = [(fact_line(f), RecalledFactOut.of(f)) for f in facts]
+    rows = _fact_rows(ctx, facts, RecalledFactOut)
     head = f"{args.hops}-hop subgraph of {', '.join(args.entities)}, {_times(args.as_of or 'now', None)}"
 
     def make(page: list[Any], cursor: str | None) -> BaseModel:
@@ -229,8 +264,56 @@ async def memory_feedback(ctx: ToolContext, args: FeedbackArgs) -> Answer:
     fact = await ctx.calls.feedback(args.fact_id, args.verdict)
     effect = ("it is now disputed: hidden from default reads" if fact.status == "disputed"
               else f"its confidence is now {fact.confidence:g}")
-    text = f"{RECALL_NOTICE}\nfeedback {args.verdict!r} recorded; {effect}:\n{fact_line(fact)}"
-    return Answer(text, FeedbackOut(notice=RECALL_NOTICE, fact=FactOut.of(fact)))
+    qualifiers = ctx.trust().of(fact)
+    text = f"{RECALL_NOTICE}\nfeedback {args.verdict!r} recorded; {effect}:\n{fact_line(fact, qualifiers)}"
+    return Answer(text, FeedbackOut(notice=RECALL_NOTICE, fact=FactOut.of(fact, qualifiers)))
+
+
+async def memory_digest(ctx: ToolContext, args: DigestArgs) -> Answer:
+    digest = await ctx.calls.digest(limit=args.limit)
+    trust = ctx.trust()
+    central = ", ".join(digest.entities) or "the scope's entities"
+    sections = [("pinned", digest.pinned), ("about the user", digest.about_user),
+                (f"about {central}", digest.about_entities)]
+    rows = [(title, fact_line(f, q), FactOut.of(f, q)) for title, facts in sections for f in facts
+            for q in (trust.of(f),)]
+    shown = len(rows)
+    while True:  # the digest is short by design; a budget smaller than it loses its last facts, said so
+        kept = rows[:shown]
+        text = f"{RECALL_NOTICE}\ndigest of scope {digest.scope!r} as of {when(digest.as_of)}: "
+        text += f"{len(rows)} fact(s)" if rows else "nothing stored yet"
+        for title, _ in sections:
+            lines = [line for section, line, _ in kept if section == title]
+            text += f"\n{title}:" + "".join(f"\n  {line}" for line in lines) if lines else ""
+        if shown < len(rows):
+            text += (f"\n{len(rows) - shown} more left out to fit the result budget: call memory_digest with a "
+                     "smaller limit, or query_facts")
+        data = DigestResult(
+            notice=RECALL_NOTICE, scope=digest.scope, as_of=digest.as_of, entities=digest.entities,
+            omitted=len(rows) - shown,
+            **{key: [out for section, _, out in kept if section == title]
+               for key, (title, _) in zip(("pinned", "about_user", "about_entities"), sections, strict=True)})
+        answer = Answer(text, data)
+        if shown == 0 or answer.size() <= ctx.budget_chars:
+            return answer
+        shown -= 1
+
+
+async def pin_fact(ctx: ToolContext, args: PinArgs) -> Answer:
+    fact_id = args.fact_id
+    if fact_id is None:
+        assert args.subject is not None and args.predicate is not None and args.object is not None  # checked
+        holding = await ctx.calls.facts(args.subject, args.predicate, args.object, as_of=None, known_at=None,
+                                        limit=1)
+        if not holding:
+            raise NotFoundError(f"no fact {args.subject} {args.predicate} {args.object} holds now; save it first "
+                                "with upsert_graph_triples, then pin it")
+        fact_id = holding[0].id
+    fact = await ctx.calls.pin(fact_id, args.pinned)
+    qualifiers = ctx.trust().of(fact)
+    effect = "pinned: it comes first in memory_digest" if args.pinned else "unpinned"
+    text = f"{RECALL_NOTICE}\n{effect}:\n{fact_line(fact, qualifiers)}"
+    return Answer(text, FeedbackOut(notice=RECALL_NOTICE, fact=FactOut.of(fact, qualifiers)))
 
 
 async def purge_entity(ctx: ToolContext, args: PurgeArgs) -> Answer:
@@ -274,8 +357,11 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "recall_context", "Recall facts",
         "Facts relevant to a question in words, most relevant first: the entities it names, then the facts around "
-        "them (hops 1 or 2), valid now or at as_of. Use it before answering anything that may depend on what was "
-        "learned in earlier conversations." + _DATA,
+        "them (hops 1 or 2), valid now or at as_of, and observations about those entities that match the words. "
+        "Use it before answering anything that may depend on what was learned in earlier conversations. Facts "
+        "with qualifiers (stored long ago, disputed, unreviewed, low confidence) call for hedging, not "
+        "asserting. With min_score, it abstains rather than return facts that answer little of the question."
+        + _DATA,
         RecallArgs, RecallResult, recall_context),
     ToolSpec(
         "query_facts", "Look up facts",
@@ -305,6 +391,18 @@ TOOLS: tuple[ToolSpec, ...] = (
         "Say whether a fact (by id) was helpful, stale or wrong. Stale and wrong facts are hidden from default "
         "reads; helpful raises confidence.",
         FeedbackArgs, FeedbackOut, memory_feedback, read_only=False),
+    ToolSpec(
+        "memory_digest", "What to know at session start",
+        "Call at the start of a session: what you should just know about the user and their world, in a few "
+        "lines. Pinned facts first, then the most confirmed and most recent facts about the user and about the "
+        "scope's most connected entities; only believed facts valid now." + _DATA,
+        DigestArgs, DigestResult, memory_digest),
+    ToolSpec(
+        "pin_fact", "Pin a fact",
+        "When the user asks you to always remember something: pin that fact (by fact_id, or by subject, "
+        "predicate and object; save it first if it is new) so it comes first in memory_digest. pinned=false "
+        "unpins it.",
+        PinArgs, FeedbackOut, pin_fact, read_only=False, idempotent=True),
 )
 
 ERASURE_TOOLS: tuple[ToolSpec, ...] = (

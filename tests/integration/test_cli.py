@@ -288,3 +288,14 @@ def test_init_creates_a_store_and_reads_never_do(tmp_path: Path) -> None:
     assert cli.error("facts", "Dana")["error"] == "NotFoundError" and not store.parent.exists()
     assert "store ready" in cli("init")
     assert cli.json("facts", "Dana") == []
+
+
+def test_digest_tells_what_to_know_first(cli: Cli) -> None:
+    cli("add", "me", "LIVES_IN", "Lisbon")
+    cli("add", "Acme", "LOCATED_IN", "Berlin")
+    cli("add", "Acme", "MAKES", "bikes")
+    digest = cli.json("digest")
+    assert [(f["subject"], f["object"]) for f in digest["about_user"]] == [("User", "Lisbon")]
+    assert digest["entities"][0] == "Acme" and len(digest["about_entities"]) == 2
+    shown = cli("digest", "--limit", "1")
+    assert "about the user" in shown and "Lisbon" in shown and "Berlin" not in shown

@@ -16,7 +16,8 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,12 +25,44 @@ from typing import Any
 import pytest
 from mcp import Client, StdioServerParameters
 
+from synapse_graph import Memory
+from synapse_graph.aio import AsyncMemory
+from synapse_graph.mcp import ServerOptions, build_server
 from tests.conftest import IN_CI
 
 SYNAPSE_GRAPH = Path(sys.executable).with_name("synapse-graph")
 NODE_TOOLS = Path(sys.prefix) / "node-tools" / "node_modules" / ".bin"
 NATIVE_TOOLS = ["upsert_graph_triples", "recall_context", "query_facts", "fact_history", "search_graph_nodes",
-                "query_subgraph", "forget", "memory_feedback"]
+                "query_subgraph", "forget", "memory_feedback", "memory_digest", "pin_fact"]
+REFERENCE_TOOLS = ["create_entities", "create_relations", "add_observations", "delete_entities",
+                   "delete_observations", "delete_relations", "read_graph", "search_nodes", "open_nodes"]
+Serve = Callable[..., AbstractAsyncContextManager[Client]]
+
+
+@pytest.fixture
+def api() -> str:
+    """The server always holds an AsyncMemory; the tests fill the store with the synchronous Memory."""
+    return "sync"
+
+
+@pytest.fixture
+def serve(request: pytest.FixtureRequest, backend_name: str) -> Serve:
+    """``async with serve(memory, options) as client``: an in-process server on an AsyncMemory of ``memory``'s
+    store and scope, opened on the test's event loop, with the SDK's client connected to it."""
+    if backend_name == "falkordb":
+        location, auth = request.getfixturevalue("falkordb_location"), None
+    else:
+        settings = request.getfixturevalue("neo4j_settings")
+        location, auth = settings["location"], settings["auth"]
+
+    @contextlib.asynccontextmanager
+    async def serving(memory: Memory, options: ServerOptions | None = None, **memory_options: Any
+                      ) -> AsyncIterator[Client]:
+        async with AsyncMemory(location, scope=memory.scope, auth=auth, **memory_options) as served, \
+                Client(build_server(served, options)) as client:
+            yield client
+
+    return serving
 
 
 def _unavailable(reason: str) -> None:
@@ -92,6 +125,8 @@ class NodeTools:
     path: str
     inspector: Path
     conformance: Path
+    memory_server: Path
+    """``@modelcontextprotocol/server-memory``: the reference server the reference-memory profile copies."""
 
     def env(self, **extra: str) -> dict[str, str]:
         return {**os.environ, "PATH": self.path, **extra}
@@ -108,11 +143,11 @@ def node_tools() -> NodeTools:
     major = int(version.stdout.strip().lstrip("v").split(".")[0] or 0) if version.returncode == 0 else 0
     if major < 22:
         _unavailable(f"Node >= 22 is needed for the MCP Inspector, found {version.stdout.strip() or 'none'}")
-    inspector, conformance = NODE_TOOLS / "mcp-inspector", NODE_TOOLS / "conformance"
-    for tool in (inspector, conformance):
+    tools = NODE_TOOLS / "mcp-inspector", NODE_TOOLS / "conformance", NODE_TOOLS / "mcp-server-memory"
+    for tool in tools:
         if not tool.exists():
             _unavailable(f"{tool} is missing: run scripts/dev setup (it installs tests/mcp/node/package-lock.json)")
-    return NodeTools(f"{node_bin}{os.pathsep}{os.environ.get('PATH', '')}", inspector, conformance)
+    return NodeTools(f"{node_bin}{os.pathsep}{os.environ.get('PATH', '')}", *tools)
 
 
 def free_port() -> int:

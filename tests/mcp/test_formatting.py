@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import base64
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from synapse_graph.mcp.formatting import InvalidCursorError, Snapshot, decode_cursor, encode_cursor, fact_line, when
+from synapse_graph.mcp.formatting import (
+    InvalidCursorError,
+    Snapshot,
+    Trust,
+    decode_cursor,
+    encode_cursor,
+    fact_line,
+    observation_line,
+    when,
+)
 from synapse_graph.mcp.schemas import QueryFactsArgs, RecallArgs
-from synapse_graph.models import Fact
+from synapse_graph.models import Fact, Observation
 
 
 def test_times_are_as_short_as_they_are_exact() -> None:
@@ -20,11 +29,29 @@ def test_times_are_as_short_as_they_are_exact() -> None:
     assert when(None) == "now"
 
 
-def test_a_fact_line_says_its_interval_trust_and_id() -> None:
+def test_a_fact_line_says_its_interval_its_qualifiers_and_id() -> None:
     fact = Fact(id="f1", subject="Dana", predicate="LIVES_IN", object="Paris",
                 valid_at=datetime(2019, 3, 1, tzinfo=UTC), invalid_at=datetime(2022, 9, 15, 9, 30, tzinfo=UTC),
                 recorded_at=datetime(2024, 1, 1, tzinfo=UTC), confidence=0.4, confirmations=2, status="disputed")
-    assert fact_line(fact) == "Dana LIVES_IN Paris  [2019-03-01 → 2022-09-15T09:30:00Z)  conf 0.4  disputed  id f1"
+    trust = Trust(datetime(2024, 9, 10, tzinfo=UTC))
+    assert fact_line(fact, trust.of(fact)) == (
+        "Dana LIVES_IN Paris  [2019-03-01 → 2022-09-15T09:30:00Z)  conf 0.4  ⚠ disputed: feedback said it is stale "
+        "or wrong; no longer valid since 2022-09-15; stored 8 months ago — may be outdated; low confidence (0.40)"
+        "  id f1")
+    fresh = fact.model_copy(update={"status": "believed", "invalid_at": None, "confidence": 1.0, "pinned": True})
+    assert fact_line(fresh, Trust(datetime(2024, 3, 1, tzinfo=UTC)).of(fresh)) == (
+        "Dana LIVES_IN Paris  [2019-03-01 → now]  conf 1  pinned  id f1")
+    # The threshold is the server's option: a shorter one calls the same fact old sooner.
+    assert Trust(datetime(2024, 3, 1, tzinfo=UTC), timedelta(days=30)).of(fresh) == [
+        "stored 2 months ago — may be outdated"]
+
+
+def test_an_observation_is_one_quoted_line_and_can_be_old() -> None:
+    note = Observation(id="o1", entity="Dana", text='Speaks "fluent" Spanish\nand Basque',
+                       recorded_at=datetime(2023, 1, 5, tzinfo=UTC))
+    assert observation_line(note, Trust(datetime(2023, 2, 1, tzinfo=UTC)).of_observation(note)) == (
+        'Dana: "Speaks \\"fluent\\" Spanish\\nand Basque"  recorded 2023-01-05')
+    assert Trust(datetime(2024, 2, 1, tzinfo=UTC)).of_observation(note) == ["stored 1 year ago — may be outdated"]
 
 
 def _forge(body: object) -> str:

@@ -15,10 +15,10 @@ import pytest
 from mcp import Client, MCPError
 
 from synapse_graph import Memory, Triple
-from synapse_graph.mcp import ServerOptions, build_server
+from synapse_graph.mcp import ServerOptions
 from synapse_graph.mcp.formatting import CHARS_PER_TOKEN, DEFAULT_MAX_RESULT_TOKENS
 from synapse_graph.models import RECALL_NOTICE
-from tests.mcp.conftest import NATIVE_TOOLS
+from tests.mcp.conftest import NATIVE_TOOLS, Serve
 
 pytestmark = pytest.mark.integration
 BUDGET = 1_000  # tokens: small, so a few hundred facts need many pages
@@ -59,14 +59,15 @@ def knows(memory: Memory, start: int, count: int) -> None:
                   source="the team page of the intranet, imported during onboarding")
 
 
-def test_long_listings_come_in_pages_within_the_budget_and_lose_nothing(make_memory: Callable[..., Memory]) -> None:
+def test_long_listings_come_in_pages_within_the_budget_and_lose_nothing(make_memory: Callable[..., Memory],
+                                                                        serve: Serve) -> None:
     memory = make_memory()
     knows(memory, 0, 150)
     expected = {f.id for f in memory.facts(None, "KNOWS", "Dana")}
     assert len(expected) == 150
 
     async def main() -> None:
-        async with Client(build_server(memory, ServerOptions(max_result_tokens=BUDGET))) as client:
+        async with serve(memory, ServerOptions(max_result_tokens=BUDGET)) as client:
             for tool, arguments in (
                 ("query_facts", {"predicate": "KNOWS", "object": "Dana", "limit": 1000}),
                 ("recall_context", {"query": "who knows Dana", "limit": 200}),
@@ -83,7 +84,8 @@ def test_long_listings_come_in_pages_within_the_budget_and_lose_nothing(make_mem
     anyio.run(main)
 
 
-def test_later_pages_read_the_snapshot_of_the_first(make_memory: Callable[..., Memory]) -> None:
+def test_later_pages_read_the_snapshot_of_the_first(make_memory: Callable[..., Memory],
+                                                    serve: Serve) -> None:
     memory = make_memory()
     knows(memory, 0, 80)
     before = {f.id for f in memory.facts(None, "KNOWS", "Dana")}
@@ -93,7 +95,7 @@ def test_later_pages_read_the_snapshot_of_the_first(make_memory: Callable[..., M
         memory.retract("Colleague 005 of the billing team", "KNOWS", "Dana")
 
     async def main() -> None:
-        async with Client(build_server(memory, ServerOptions(max_result_tokens=BUDGET))) as client:
+        async with serve(memory, ServerOptions(max_result_tokens=BUDGET)) as client:
             listing = await pages(client, "query_facts", {"predicate": "KNOWS", "object": "Dana"}, between=meanwhile)
             assert {f["id"] for page in listing for f in page["facts"]} == before
             assert {page["total"] for page in listing} == {80}
@@ -108,13 +110,14 @@ def test_later_pages_read_the_snapshot_of_the_first(make_memory: Callable[..., M
     anyio.run(main)
 
 
-def test_every_result_with_stored_data_carries_the_notice(make_memory: Callable[..., Memory]) -> None:
+def test_every_result_with_stored_data_carries_the_notice(make_memory: Callable[..., Memory],
+                                                          serve: Serve) -> None:
     memory = make_memory()
     memory.upsert([("Dana", "WORKS_AT", "Acme"), ("Acme", "LOCATED_IN", "Berlin")])
     fact_id = memory.facts("Dana")[0].id
 
     async def main() -> None:
-        async with Client(build_server(memory)) as client:
+        async with serve(memory) as client:
             for tool, arguments in (
                 ("recall_context", {"query": "where does Dana work"}),
                 ("query_facts", {"subject": "Dana"}),
@@ -130,7 +133,8 @@ def test_every_result_with_stored_data_carries_the_notice(make_memory: Callable[
     anyio.run(main)
 
 
-def test_erasure_and_review_are_tools_only_when_a_human_enabled_them(make_memory: Callable[..., Memory]) -> None:
+def test_erasure_and_review_are_tools_only_when_a_human_enabled_them(make_memory: Callable[..., Memory],
+                                                                     serve: Serve) -> None:
     memory = make_memory()
     memory.upsert([("Dana", "WORKS_AT", "Acme"), ("Dana", "LIKES", "tea")])
     memory.upsert([Triple(subject="Dana", predicate="LIKES", object="opera", confidence=0.3),
@@ -140,14 +144,14 @@ def test_erasure_and_review_are_tools_only_when_a_human_enabled_them(make_memory
     assert DEFAULT_MAX_RESULT_TOKENS <= 10_000
 
     async def main() -> None:
-        async with Client(build_server(memory)) as plain:
+        async with serve(memory) as plain:
             assert [t.name for t in (await plain.list_tools()).tools] == NATIVE_TOOLS
             with pytest.raises(MCPError, match="unknown tool 'purge_entity'"):
                 await plain.call_tool("purge_entity", {"entity": "Dana"})
         assert {f.object for f in memory.facts("Dana")} == {"Acme", "tea"}  # the refused call erased nothing
 
         options = ServerOptions(allow_erasure=True, allow_review=True)
-        async with Client(build_server(memory, options)) as trusted:
+        async with serve(memory, options) as trusted:
             names = [t.name for t in (await trusted.list_tools()).tools]
             assert names == [*NATIVE_TOOLS, "purge_entity", "pending_facts", "approve_fact", "reject_fact"]
             _, pending = await call(trusted, "pending_facts", {})

@@ -49,7 +49,7 @@ def test_tools_are_listed_with_their_schemas(server: ServerCommand) -> None:
     async def main() -> None:
         async with connect(server) as client:
             tools = (await client.list_tools()).tools
-            assert [t.name for t in tools] == NATIVE_TOOLS  # no memory_digest yet, no erasure or review tools
+            assert [t.name for t in tools] == NATIVE_TOOLS  # no erasure or review tools
             for tool in tools:
                 assert tool.description and tool.output_schema is not None
                 for schema in (tool.input_schema, tool.output_schema):
@@ -128,7 +128,10 @@ BAD_CALLS: list[tuple[str, dict[str, Any], list[str]]] = [
     ("recall_context", {"query": "Dana", "as_of": "01/02/2024"}, ["as_of", "ambiguous"]),
     ("recall_context", {"query": "Dana", "as_of": "sometime soonish"}, ["as_of"]),
     ("recall_context", {"query": "Dana", "as_of": 20240101}, ["as_of", "string"]),
-    ("recall_context", {"query": "Dana", "min_score": 0.5}, ["min_score", "without it"]),
+    ("recall_context", {"query": "Dana", "min_score": 1.5}, ["min_score", "<= 1"]),
+    ("pin_fact", {"fact_id": "x", "subject": "Dana"}, ["fact_id, or subject, predicate and object"]),
+    ("pin_fact", {"subject": "Dana", "predicate": "LIVES_IN", "object": "Rome"}, ["no fact Dana LIVES_IN Rome"]),
+    ("memory_digest", {"limit": 0}, ["limit", ">= 1"]),
     ("query_facts", {"subject": "Dana", "predicate": "lives in"}, ["predicate", "UPPER_SNAKE_CASE"]),
     ("query_facts", {"subject": "Dana", "cursor": "not-a-cursor"}, ["cursor"]),
     ("query_subgraph", {"entities": []}, ["entities", "at least 1"]),

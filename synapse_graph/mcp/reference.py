@@ -1,0 +1,453 @@
+"""The ``reference-memory`` profile: the reference MCP memory server's nine tools, on our store.
+
+``synapse-graph mcp --profile reference-memory`` offers the tools of
+``@modelcontextprotocol/server-memory`` under the same names, with the same input schemas
+(published exactly as that server publishes them; the three reads add an optional ``cursor``)
+and the same observable behaviour: creating an existing entity or relation is skipped and only
+the new ones come back; observations for a missing entity are an error and nothing is written;
+deleting an entity removes its relations; search is case-insensitive over names, types and
+observations; the relations touching a matched entity come back. So a user switches by changing
+one line of configuration and keeps their prompts.
+
+What the store adds (see :mod:`synapse_graph.reference_memory` for the mapping): a relation is a
+fact valid from its creation, and deleting one closes it, so history and ``as_of`` keep working
+through the native tools (``synapse-graph mcp`` on the same store and scope); observations keep
+when they were recorded and are found by recall; reads come in pages within the result budget
+instead of the whole graph at once. Deleting an entity erases it (``Memory.purge``), as the
+reference does: its facts' history goes with it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from synapse_graph.errors import InvalidInputError, NotFoundError
+from synapse_graph.mcp.calls import now_iso
+from synapse_graph.mcp.formatting import Answer, Snapshot, decode_cursor, encode_cursor
+from synapse_graph.mcp.tools import ToolContext, ToolSpec
+from synapse_graph.models import RECALL_NOTICE, Fact, Triple
+from synapse_graph.reference_memory import (
+    ReferenceEntity,
+    ReferenceGraph,
+    export_lines,
+    identity,
+    predicate_of,
+    relation_source,
+    relation_type_of,
+)
+
+REFERENCE_INSTRUCTIONS = (
+    "A knowledge graph memory (synapse-graph, with the tools of the reference memory server): entities with "
+    "observations, and relations between them. Reads come in pages: when a result has nextCursor, call the same "
+    "tool again with cursor set to it. " + RECALL_NOTICE
+)
+_ALL = 1_000_000
+"""No limit on the facts and observations of one entity (a page shows an entity whole)."""
+_SUCCESS = {"entities": "Entities deleted successfully", "observations": "Observations deleted successfully",
+            "relations": "Relations deleted successfully"}
+
+# -- input schemas: the reference server's, as it publishes them (draft-07, unknown fields ignored) -------
+
+_DRAFT = "http://json-schema.org/draft-07/schema#"
+_STRINGS: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
+_ENTITY: dict[str, Any] = {"type": "object", "properties": {
+    "name": {"type": "string", "description": "The name of the entity"},
+    "entityType": {"type": "string", "description": "The type of the entity"},
+    "observations": {**_STRINGS, "description": "An array of observation contents associated with the entity"},
+}, "required": ["name", "entityType", "observations"]}
+_RELATION: dict[str, Any] = {"type": "object", "properties": {
+    "from": {"type": "string", "description": "The name of the entity where the relation starts"},
+    "to": {"type": "string", "description": "The name of the entity where the relation ends"},
+    "relationType": {"type": "string", "description": "The type of the relation"},
+}, "required": ["from", "to", "relationType"]}
+_CURSOR: dict[str, Any] = {"type": "string", "description": (
+    "nextCursor of the previous page, to continue it (repeat the other arguments unchanged).")}
+
+
+def _schema(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"$schema": _DRAFT, "type": "object", "properties": properties, **({"required": required}
+                                                                                 if required else {})}
+
+
+def _list_of(item: dict[str, Any], what: str | None = None) -> dict[str, Any]:
+    return {"type": "array", "items": item, **({"description": what} if what else {})}
+
+
+SCHEMAS: dict[str, dict[str, Any]] = {
+    "create_entities": _schema({"entities": _list_of(_ENTITY)}, ["entities"]),
+    "create_relations": _schema({"relations": _list_of(_RELATION)}, ["relations"]),
+    "add_observations": _schema({"observations": _list_of({"type": "object", "properties": {
+        "entityName": {"type": "string", "description": "The name of the entity to add the observations to"},
+        "contents": {**_STRINGS, "description": "An array of observation contents to add"},
+    }, "required": ["entityName", "contents"]})}, ["observations"]),
+    "delete_entities": _schema({"entityNames": {**_STRINGS, "description": "An array of entity names to delete"}},
+                               ["entityNames"]),
+    "delete_observations": _schema({"deletions": _list_of({"type": "object", "properties": {
+        "entityName": {"type": "string", "description": "The name of the entity containing the observations"},
+        "observations": {**_STRINGS, "description": "An array of observations to delete"},
+    }, "required": ["entityName", "observations"]})}, ["deletions"]),
+    "delete_relations": _schema({"relations": _list_of(_RELATION, "An array of relations to delete")},
+                                ["relations"]),
+    "read_graph": _schema({"cursor": _CURSOR}, []),
+    "search_nodes": _schema({"query": {"type": "string", "description": (
+        "The search query to match against entity names, types, and observation content")}, "cursor": _CURSOR},
+        ["query"]),
+    "open_nodes": _schema({"names": {**_STRINGS, "description": "An array of entity names to retrieve"},
+                           "cursor": _CURSOR}, ["names"]),
+}
+
+
+# -- arguments (checked against the schemas above first) ------------------------------------------------
+
+
+class _Args(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)  # as the reference: unknown fields ignored
+
+
+class EntityArg(_Args):
+    name: str
+    entityType: str
+    observations: list[str]
+
+
+class RelationArg(_Args):
+    source: str = Field(alias="from")
+    to: str
+    relationType: str
+
+
+class CreateEntitiesArgs(_Args):
+    entities: list[EntityArg]
+
+
+class RelationsArgs(_Args):
+    relations: list[RelationArg]
+
+
+class ObservationsArg(_Args):
+    entityName: str
+    contents: list[str]
+
+
+class AddObservationsArgs(_Args):
+    observations: list[ObservationsArg]
+
+
+class DeleteEntitiesArgs(_Args):
+    entityNames: list[str]
+
+
+class DeletionArg(_Args):
+    entityName: str
+    observations: list[str]
+
+
+class DeleteObservationsArgs(_Args):
+    deletions: list[DeletionArg]
+
+
+class ReadGraphArgs(_Args):
+    cursor: str | None = None
+
+
+class SearchNodesArgs(_Args):
+    query: str
+    cursor: str | None = None
+
+
+class OpenNodesArgs(_Args):
+    names: list[str]
+    cursor: str | None = None
+
+
+# -- results ---------------------------------------------------------------------------------------------
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+
+
+class EntityOut(_Out):
+    name: str = Field(description="The name of the entity")
+    entityType: str = Field(description="The type of the entity")
+    observations: list[str] = Field(description="An array of observation contents associated with the entity")
+
+
+class RelationOut(_Out):
+    source: str = Field(alias="from", description="The name of the entity where the relation starts")
+    to: str = Field(description="The name of the entity where the relation ends")
+    relationType: str = Field(description="The type of the relation")
+    qualifiers: list[str] | None = Field(None, description=(
+        "Warnings to weigh before asserting the relation (e.g. stored long ago); absent when none applies."))
+
+
+def _relation(source: str, to: str, relation_type: str, qualifiers: Sequence[str] = ()) -> RelationOut:
+    return RelationOut.model_validate({"from": source, "to": to, "relationType": relation_type,
+                                       "qualifiers": list(qualifiers) or None})
+
+
+class EntitiesOut(_Out):
+    entities: list[EntityOut]
+
+
+class RelationsOut(_Out):
+    relations: list[RelationOut]
+
+
+class AddedOut(_Out):
+    entityName: str
+    addedObservations: list[str]
+
+
+class ResultsOut(_Out):
+    results: list[AddedOut]
+
+
+class SuccessOut(_Out):
+    success: bool
+    message: str
+
+
+class GraphOut(_Out):
+    entities: list[EntityOut]
+    relations: list[RelationOut]
+    nextCursor: str | None = Field(None, description=(
+        "Present when more follows: call the same tool again with cursor set to it."))
+
+
+def _json_answer(payload: Any, data: BaseModel) -> Answer:
+    """The reference's text (its result as indented JSON) and its structured content."""
+    shown = payload.model_dump(mode="json", exclude_none=True) if isinstance(payload, BaseModel) else payload
+    return Answer(json.dumps(shown, indent=2, ensure_ascii=False), data)
+
+
+def _dump(items: Sequence[BaseModel]) -> list[Any]:
+    return [item.model_dump(mode="json", exclude_none=True) for item in items]
+
+
+# -- writes ----------------------------------------------------------------------------------------------
+
+
+async def create_entities(ctx: ToolContext, args: CreateEntitiesArgs) -> Answer:
+    new: dict[str, tuple[str, EntityArg]] = {}
+    for entity in args.entities:
+        display, key = identity(entity.name)
+        if key not in new and await ctx.calls.entity(entity.name) is None:
+            new[key] = (display, entity)
+    created: list[EntityOut] = []
+    if new:
+        # Until Memory.observe takes an entity type, a typed entity is created as an import of one (see calls.py).
+        graph = ReferenceGraph(entities=[ReferenceEntity(display, e.entityType, e.observations)
+                                         for display, e in new.values()])
+        await ctx.calls.import_lines(export_lines(graph, scope=ctx.calls.scope, now=datetime.now(UTC),
+                                                  secrets="redact").lines)
+        for display, entity in new.values():
+            kept = await ctx.calls.observations(display, known_at=None, limit=_ALL)
+            created.append(EntityOut(name=display, entityType=entity.entityType,
+                                     observations=[o.text for o in kept]))
+    return _json_answer(_dump(created), EntitiesOut(entities=created))
+
+
+async def create_relations(ctx: ToolContext, args: RelationsArgs) -> Answer:
+    new: dict[tuple[str, str, str], RelationArg] = {}
+    for relation in args.relations:
+        predicate = predicate_of(relation.relationType)
+        slot = (identity(relation.source, field="from")[1], predicate, identity(relation.to, field="to")[1])
+        if slot not in new and not await _holding(ctx, relation.source, predicate, relation.to):
+            new[slot] = relation
+    by_type: dict[str, list[RelationArg]] = defaultdict(list)
+    for relation in new.values():
+        by_type[relation.relationType].append(relation)
+    for relation_type, relations in by_type.items():  # one write per relation type: its text is the source
+        await ctx.calls.upsert([Triple(subject=r.source, predicate=predicate_of(relation_type), object=r.to)
+                                for r in relations], replace=False, source=relation_source(relation_type))
+    created = []
+    for relation in new.values():
+        for fact in await _holding(ctx, relation.source, predicate_of(relation.relationType), relation.to):
+            created.append(_relation(fact.subject, fact.object, relation.relationType))
+    return _json_answer(_dump(created), RelationsOut(relations=created))
+
+
+async def _holding(ctx: ToolContext, subject: str, predicate: str, object: str) -> list[Fact]:
+    return await ctx.calls.facts(subject, predicate, object, as_of=None, known_at=None, limit=1)
+
+
+async def add_observations(ctx: ToolContext, args: AddObservationsArgs) -> Answer:
+    for item in args.observations:  # all or nothing, as the reference: check every entity first
+        if await ctx.calls.entity(item.entityName) is None:
+            raise NotFoundError(f"Entity with name {item.entityName} not found")
+    results = []
+    for item in args.observations:
+        added = await ctx.calls.observe(item.entityName, item.contents) if item.contents else []
+        results.append(AddedOut(entityName=item.entityName, addedObservations=[o.text for o in added]))
+    return _json_answer(_dump(results), ResultsOut(results=results))
+
+
+async def delete_entities(ctx: ToolContext, args: DeleteEntitiesArgs) -> Answer:
+    for name in args.entityNames:
+        await ctx.calls.purge(name)  # erasure, as the reference: the entity, its relations and their history
+    return _success("entities")
+
+
+async def delete_observations(ctx: ToolContext, args: DeleteObservationsArgs) -> Answer:
+    for item in args.deletions:
+        if item.observations:
+            await ctx.calls.unobserve(item.entityName, item.observations)  # they expire; history keeps them
+    return _success("observations")
+
+
+async def delete_relations(ctx: ToolContext, args: RelationsArgs) -> Answer:
+    for relation in args.relations:  # closed now; history and as_of keep them
+        await ctx.calls.retract(relation.source, predicate_of(relation.relationType), relation.to, at=None)
+    return _success("relations")
+
+
+def _success(what: str) -> Answer:
+    return Answer(_SUCCESS[what], SuccessOut(success=True, message=_SUCCESS[what]))
+
+
+# -- reads -----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Node:
+    """An entity a read returns: its name, type and (when the listing had them) its observations."""
+
+    name: str
+    type: str | None
+    created_at: datetime
+    observations: list[str] | None = None
+    """None: read them when the entity is shown."""
+
+    @property
+    def order(self) -> str:
+        """Oldest first, as the reference lists them; the name breaks ties."""
+        micros = (self.created_at - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(microseconds=1)
+        return f"{micros:020d}:{self.name}"
+
+
+async def _listed(ctx: ToolContext, at: datetime) -> list[tuple[_Node, list[str]]]:
+    """Every entity of the scope known at ``at``, with the observations it held then and its aliases."""
+    return [(_Node(e.name, e.type, e.created_at, [o.text for o in e.observations if o.held_at(at)]), list(e.aliases))
+            for e in await ctx.calls.entities() if e.created_at <= at]
+
+
+async def _page(ctx: ToolContext, tool: str, args: ReadGraphArgs | SearchNodesArgs | OpenNodesArgs,
+                snap: Snapshot, nodes: Sequence[_Node], everything: bool) -> Answer:
+    """The entities after the cursor, as many as fit the budget, each with the relations it owns.
+
+    A relation comes back with its subject if the subject is among ``nodes``, else with its object:
+    once in all pages, always beside an entity it touches. ``everything``: every entity is among them,
+    so incoming relations need no reading.
+    """
+    at = snap.known_at
+    assert at is not None  # pinned by the first page
+    names = {n.name for n in nodes}
+    trust = ctx.trust()
+    shown: list[tuple[_Node, EntityOut, list[RelationOut]]] = []
+    answer: Answer | None = None
+    for node in [n for n in sorted(nodes, key=lambda n: n.order) if snap.after is None or n.order > snap.after]:
+        observations = node.observations
+        if observations is None:
+            observations = [o.text for o in await ctx.calls.observations(node.name, known_at=at, limit=_ALL)]
+        facts = await ctx.calls.facts(node.name, None, None, as_of=at, known_at=at, limit=_ALL)
+        if not everything:
+            facts += [f for f in await ctx.calls.facts(None, None, node.name, as_of=at, known_at=at, limit=_ALL)
+                      if f.subject not in names]
+        relations = [_relation(f.subject, f.object, relation_type_of(f.predicate, f.source), trust.of(f))
+                     for f in sorted(facts, key=lambda f: (f.recorded_at, f.id))]
+        entity = EntityOut(name=node.name, entityType=node.type or "", observations=observations)
+        candidate = _graph_answer(tool, args, snap, [*shown, (node, entity, relations)], more=True)
+        if shown and candidate.size() > ctx.budget_chars:
+            return answer or _graph_answer(tool, args, snap, shown, more=True)
+        shown.append((node, entity, relations))
+        answer = candidate
+    return _graph_answer(tool, args, snap, shown, more=False)
+
+
+def _graph_answer(tool: str, args: ReadGraphArgs | SearchNodesArgs | OpenNodesArgs, snap: Snapshot,
+                  shown: Sequence[tuple[_Node, EntityOut, list[RelationOut]]], *, more: bool) -> Answer:
+    cursor = encode_cursor(tool, args, Snapshot(0, None, snap.known_at, after=shown[-1][0].order)) \
+        if more and shown else None
+    data = GraphOut(entities=[entity for _, entity, _ in shown],
+                    relations=[r for _, _, relations in shown for r in relations], nextCursor=cursor)
+    return _json_answer(data, data)
+
+
+def _snapshot(tool: str, args: ReadGraphArgs | SearchNodesArgs | OpenNodesArgs) -> tuple[Snapshot, datetime]:
+    snap = decode_cursor(tool, args, args.cursor) if args.cursor is not None else Snapshot(0, None, now_iso())
+    assert snap.known_at is not None
+    return snap, datetime.fromisoformat(snap.known_at)
+
+
+async def read_graph(ctx: ToolContext, args: ReadGraphArgs) -> Answer:
+    snap, at = _snapshot("read_graph", args)
+    nodes = [node for node, _ in await _listed(ctx, at)]
+    return await _page(ctx, "read_graph", args, snap, nodes, everything=True)
+
+
+async def search_nodes(ctx: ToolContext, args: SearchNodesArgs) -> Answer:
+    """Case-insensitive substring of a name (or alias), a type or an observation, as the reference searches."""
+    snap, at = _snapshot("search_nodes", args)
+    query = args.query.lower()
+    found = []
+    for node, aliases in await _listed(ctx, at):
+        texts = (node.name, node.type or "", *aliases, *(node.observations or []))
+        if any(query in text.lower() for text in texts):
+            found.append(node)
+    return await _page(ctx, "search_nodes", args, snap, found, everything=False)
+
+
+async def open_nodes(ctx: ToolContext, args: OpenNodesArgs) -> Answer:
+    snap, at = _snapshot("open_nodes", args)
+    found: dict[str, _Node] = {}
+    for name in args.names:
+        try:
+            entity = await ctx.calls.entity(name)
+        except InvalidInputError:  # not a name the store could hold: no such entity, as for the reference
+            continue
+        if entity is not None and entity.created_at <= at:
+            found[entity.key] = _Node(entity.name, entity.type, entity.created_at)
+    return await _page(ctx, "open_nodes", args, snap, list(found.values()), everything=False)
+
+
+# -- the catalogue ---------------------------------------------------------------------------------------
+
+_PAGES = (" Results come in pages within the result budget: when nextCursor is present, call again with cursor "
+          "set to it.")
+
+
+def _spec(name: str, title: str, description: str, arguments: type[BaseModel], result: type[BaseModel],
+          handler: Any, *, read_only: bool = False, destructive: bool = False, idempotent: bool = False) -> ToolSpec:
+    return ToolSpec(name, title, description, arguments, result, handler, read_only=read_only,
+                    destructive=destructive, idempotent=idempotent, read_hints=True, input_schema=SCHEMAS[name])
+
+
+REFERENCE_TOOLS: tuple[ToolSpec, ...] = (
+    _spec("create_entities", "Create Entities", "Create multiple new entities in the knowledge graph",
+          CreateEntitiesArgs, EntitiesOut, create_entities),
+    _spec("create_relations", "Create Relations", "Create multiple new relations between entities in the knowledge "
+          "graph. Relations should be in active voice", RelationsArgs, RelationsOut, create_relations),
+    _spec("add_observations", "Add Observations", "Add new observations to existing entities in the knowledge graph",
+          AddObservationsArgs, ResultsOut, add_observations),
+    _spec("delete_entities", "Delete Entities", "Delete multiple entities and their associated relations from the "
+          "knowledge graph", DeleteEntitiesArgs, SuccessOut, delete_entities, destructive=True, idempotent=True),
+    _spec("delete_observations", "Delete Observations", "Delete specific observations from entities in the "
+          "knowledge graph", DeleteObservationsArgs, SuccessOut, delete_observations, destructive=True,
+          idempotent=True),
+    _spec("delete_relations", "Delete Relations", "Delete multiple relations from the knowledge graph",
+          RelationsArgs, SuccessOut, delete_relations, destructive=True, idempotent=True),
+    _spec("read_graph", "Read Graph", "Read the entire knowledge graph." + _PAGES, ReadGraphArgs, GraphOut,
+          read_graph, read_only=True, idempotent=True),
+    _spec("search_nodes", "Search Nodes", "Search for nodes in the knowledge graph based on a query." + _PAGES,
+          SearchNodesArgs, GraphOut, search_nodes, read_only=True, idempotent=True),
+    _spec("open_nodes", "Open Nodes", "Open specific nodes in the knowledge graph by their names." + _PAGES,
+          OpenNodesArgs, GraphOut, open_nodes, read_only=True, idempotent=True),
+)

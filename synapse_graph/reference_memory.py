@@ -1,0 +1,284 @@
+"""The reference MCP memory server's knowledge graph in synapse-graph's terms (pure: no I/O).
+
+The reference server (``@modelcontextprotocol/server-memory``) keeps entities (a name, an
+``entityType``, a list of observations) and relations (``from``, ``to``, a free-text
+``relationType``) in a JSON Lines file. Here:
+
+- an entity is an entity, its ``entityType`` the entity's type (set when it is created);
+- an observation is an observation (``Memory.observe``): kept with when it was recorded, found
+  by recall, counted in the fact quota;
+- a relation is a fact valid from when it was created. Our predicates are ``UPPER_SNAKE_CASE``,
+  so its predicate is the relation type in that case (``works at`` -> ``WORKS_AT``), and the
+  exact text rides along as the fact's source, ``relationType: works at``, from which it is read
+  back. Relation types that differ only in case, spacing or punctuation name one predicate, and
+  so one relation between two entities.
+
+:func:`read_reference` reads a reference file and :func:`export_lines` writes what it holds as
+synapse-graph export lines, which ``Memory.import_`` loads (lossless: every name, type,
+observation and relation type comes back as it was, normalised only as the library normalises
+all text: Unicode NFC, surrounding whitespace trimmed, runs of spaces in names collapsed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from synapse_graph.errors import InvalidImportError, InvalidInputError
+from synapse_graph.rules.predicates import MAX_PREDICATE_LENGTH, SAME_AS
+from synapse_graph.rules.redaction import SecretMode, guard
+from synapse_graph.rules.text import clean_text, entity_name, name_key
+
+RELATION_SOURCE = "relationType: "
+"""How a relation's exact type is kept in its fact's source."""
+MAX_RELATION_TYPE = 512 - len(RELATION_SOURCE)
+MAX_ENTITY_TYPE = 64
+MAX_OBSERVATION = 10_000
+EXPORT_FORMAT = "synapse-graph/2"
+"""The export format the lines of :func:`export_lines` are written in."""
+
+
+# -- relation types and predicates --------------------------------------------------------------------
+
+
+def predicate_of(relation_type: str) -> str:
+    """The predicate of a relation type: ``works at``, ``works_at``, ``worksAt`` -> ``WORKS_AT``.
+
+    Accents are dropped (``connaît`` -> ``CONNAIT``); a type that starts with a digit gets ``REL_`` in
+    front; one with no Latin letter or digit at all gets ``RELATION_`` and a digest of its text, so
+    different ones stay apart. ``same as`` becomes ``IS_SAME_AS``: ``SAME_AS`` merges entities.
+    """
+    plain = unicodedata.normalize("NFKD", relation_type).encode("ascii", "ignore").decode()
+    words = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", plain)
+    predicate = re.sub(r"[^A-Za-z0-9]+", "_", words).strip("_").upper()
+    if not predicate:
+        return "RELATION_" + hashlib.sha256(relation_type.encode()).hexdigest()[:8].upper()
+    if predicate[0].isdigit():
+        predicate = "REL_" + predicate
+    if predicate == SAME_AS:
+        predicate = "IS_SAME_AS"
+    return predicate[:MAX_PREDICATE_LENGTH].rstrip("_")
+
+
+def relation_source(relation_type: str) -> str:
+    """The source a relation's fact is written with: its exact type, readable back."""
+    return RELATION_SOURCE + relation_type
+
+
+def relation_type_of(predicate: str, source: str | None) -> str:
+    """A fact's relation type: the exact text it was created with, else its predicate in lower case."""
+    if source is not None and source.startswith(RELATION_SOURCE):
+        return source[len(RELATION_SOURCE):]
+    return predicate.lower()
+
+
+def identity(name: str, *, field: str = "name") -> tuple[str, str]:
+    """A name as the store keeps it, and its identity key (raises the library's error for a bad name)."""
+    display = entity_name(name, "reject", field=field)
+    return display, name_key(display)
+
+
+# -- a reference store -------------------------------------------------------------------------------------
+
+
+@dataclass
+class ReferenceEntity:
+    name: str
+    entity_type: str
+    observations: list[str]
+    line: int = 0
+
+
+@dataclass
+class ReferenceRelation:
+    source: str
+    target: str
+    relation_type: str
+    line: int = 0
+
+
+@dataclass
+class ReferenceGraph:
+    entities: list[ReferenceEntity] = field(default_factory=list)
+    relations: list[ReferenceRelation] = field(default_factory=list)
+
+
+def read_reference(lines: Iterable[str]) -> ReferenceGraph:
+    """The entities and relations of a reference server's ``memory.jsonl``; raises
+    :class:`InvalidImportError` naming the first line that is not one of them."""
+    graph = ReferenceGraph()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InvalidImportError(f"not JSON ({exc.msg} at column {exc.colno}); a reference memory file holds "
+                                     "one JSON object per line", number) from None
+        if not isinstance(item, dict):
+            raise InvalidImportError("a reference memory line is a JSON object", number)
+        kind = item.get("type")
+        if kind == "entity":
+            observations = item.get("observations")
+            if not isinstance(observations, list) or not all(isinstance(o, str) for o in observations):
+                raise InvalidImportError("an entity's observations must be a list of strings", number)
+            graph.entities.append(ReferenceEntity(_string(item, "name", number), _string(item, "entityType", number),
+                                                  list(observations), number))
+        elif kind == "relation":
+            graph.relations.append(ReferenceRelation(_string(item, "from", number), _string(item, "to", number),
+                                                     _string(item, "relationType", number), number))
+        else:
+            raise InvalidImportError(f"unknown type {str(kind)[:40]!r}; a reference memory file holds lines of "
+                                     "type 'entity' and 'relation'", number)
+    return graph
+
+
+def _string(item: Mapping[str, object], key: str, line: int) -> str:
+    value = item.get(key)
+    if not isinstance(value, str):
+        raise InvalidImportError(f"{key} must be a string", line)
+    return value
+
+
+# -- as synapse-graph export lines ---------------------------------------------------------------------------
+
+
+@dataclass
+class Translation:
+    """Export lines for ``Memory.import_``, and what they hold."""
+
+    lines: list[str]
+    entities: int = 0
+    """Entities of the file (several lines of one name count once)."""
+    implied: list[str] = field(default_factory=list)
+    """Names that relations use without an entity line: they become entities without a type."""
+    observations: int = 0
+    relations: int = 0
+    skipped_observations: int = 0
+    """Observations the scope holds already (same entity, same text)."""
+    skipped_relations: int = 0
+    """Relations the scope holds already as current facts, or repeated in the file."""
+
+
+def export_lines(graph: ReferenceGraph, *, scope: str, now: datetime, secrets: SecretMode,
+                 client: str | None = None, held_observations: Mapping[str, set[str]] | None = None,
+                 held_facts: set[tuple[str, str, str]] | None = None) -> Translation:
+    """The graph as synapse-graph export lines, checked first (raises :class:`InvalidImportError` naming the line
+    of the reference file): names, types and texts must be storable; with ``secrets="reject"`` a secret is
+    refused rather than stored redacted; two entities whose names are one in synapse-graph (names are
+    case-insensitive) are refused, as are two relation types that would be one relation. ``held_observations``
+    (texts by entity key) and ``held_facts`` ((subject key, predicate, object key) holding now) are skipped.
+
+    Ids are digests of the content (an observation's led by its position), so loading the same file twice adds
+    nothing the second time.
+    """
+    at = now.isoformat(timespec="microseconds")
+    out = Translation(lines=[_json({"kind": "header", "format": EXPORT_FORMAT, "scope": scope})])
+    names: dict[str, tuple[str, ReferenceEntity]] = {}
+    entity_lines: dict[str, dict[str, object]] = {}
+    observation_lines: list[dict[str, object]] = []
+    for entity in graph.entities:
+        with _at(entity.line):
+            display, key = identity(entity.name)
+            kind = clean_text(entity.entity_type, field="entityType", max_length=MAX_ENTITY_TYPE)
+            texts = [_text(text, secrets) for text in entity.observations]
+        first = names.get(key)
+        if first is not None and (first[1].name != entity.name or first[1].entity_type != entity.entity_type):
+            raise InvalidImportError(
+                f"entity {entity.name[:70]!r} ({entity.entity_type!r}) and entity {first[1].name[:70]!r} of line "
+                f"{first[1].line} ({first[1].entity_type!r}) would be one entity in synapse-graph, where names are "
+                "case-insensitive; rename one of them in the file, then import again. Nothing was written",
+                entity.line)
+        if first is None:
+            names[key] = (display, entity)
+            entity_lines[key] = {"kind": "entity", "name": display, "type": kind, "aliases": [], "created_at": at,
+                                 "updated_at": at}
+        held = set((held_observations or {}).get(key, set()))
+        for position, checked in enumerate(texts):
+            if checked in held:
+                out.skipped_observations += 1
+                continue
+            held.add(checked)
+            # The position first: observations recorded at one instant are listed in id order (as observe does).
+            observation_lines.append({
+                "kind": "observation", "id": f"{position:06x}{_digest('observation', key, checked)[:26]}",
+                "entity": key, "text": checked,
+                "recorded_at": at, "expired_at": None, "source": None, "client": client, "session": None})
+    out.entities = len(names)
+    fact_lines: dict[tuple[str, str, str], tuple[str, ReferenceRelation, dict[str, object]]] = {}
+    for relation in graph.relations:
+        ends = []
+        with _at(relation.line):
+            named = [identity(relation.source, field="from"), identity(relation.target, field="to")]
+            label = _relation_type(relation.relation_type, secrets)
+        for display, key in named:
+            if key not in names and key not in entity_lines:
+                entity_lines[key] = {"kind": "entity", "name": display, "type": None, "aliases": [],
+                                     "created_at": at, "updated_at": at}
+                out.implied.append(display)
+            ends.append(key)
+        predicate = predicate_of(label)
+        slot = (ends[0], predicate, ends[1])
+        seen = fact_lines.get(slot)
+        if seen is not None:
+            if seen[0] != label:
+                raise InvalidImportError(
+                    f"relation types {label[:70]!r} and {seen[0][:70]!r} (line {seen[1].line}) between the same "
+                    f"entities are one relation in synapse-graph (predicate {predicate}); keep one of them in the "
+                    "file, then import again. Nothing was written", relation.line)
+            out.skipped_relations += 1
+            continue
+        if held_facts is not None and slot in held_facts:
+            out.skipped_relations += 1
+            continue
+        fact_lines[slot] = (label, relation, {
+            "kind": "fact", "id": _digest("relation", *slot), "subject": slot[0], "predicate": predicate,
+            "object": slot[2], "valid_at": at, "invalid_at": None, "recorded_at": at, "expired_at": None,
+            "confidence": 1.0, "confirmations": 1, "source": relation_source(label), "client": client,
+            "model": None, "session": None, "status": "believed", "flag": None, "confirmed_at": None,
+            "pinned": False})
+    out.observations, out.relations = len(observation_lines), len(fact_lines)
+    out.lines += [_json(item) for item in (*entity_lines.values(), *observation_lines,
+                                            *(line for _, _, line in fact_lines.values()))]
+    return out
+
+
+@contextmanager
+def _at(line: int) -> Iterator[None]:
+    """The library's refusal of a value, as the refusal of the reference file's line that holds it."""
+    try:
+        yield
+    except InvalidImportError:
+        raise
+    except InvalidInputError as exc:
+        raise InvalidImportError(f"{exc}; nothing was written", line) from None
+
+
+def _text(text: str, secrets: SecretMode) -> str:
+    checked = clean_text(text, field="observation", max_length=MAX_OBSERVATION)
+    if checked is None:
+        raise InvalidInputError("an observation is empty")
+    guard(checked, secrets, field="observation")  # refused here under "reject"; the import redacts otherwise
+    return checked
+
+
+def _relation_type(text: str, secrets: SecretMode) -> str:
+    checked = clean_text(text, field="relationType", max_length=MAX_RELATION_TYPE)
+    if checked is None:
+        raise InvalidInputError("a relation's relationType is empty")
+    guard(checked, secrets, field="relationType")
+    return checked
+
+
+def _digest(*parts: str) -> str:
+    return hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:32]
+
+
+def _json(item: Mapping[str, object]) -> str:
+    return json.dumps(item, ensure_ascii=False)
