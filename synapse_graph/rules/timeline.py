@@ -202,7 +202,7 @@ class TimelinePlanner:
                 holder.record,
                 confirmations=holder.record.confirmations + write.confirmations,
                 confidence=max(holder.record.confidence, write.confidence),
-                status=holder.record.status if write.moved is None else weakest(holder.record.status, write.status),
+                status=weakest(holder.record.status, write.status),
                 flag=holder.record.flag or write.flag,
             )
             self._confirmed += 1
@@ -232,8 +232,9 @@ class TimelinePlanner:
             confidence=max([write.confidence, *(w.record.confidence for w in same)]),
             confirmations=write.confirmations + sum(w.record.confirmations for w in same),
             provenance=write.provenance,
-            status=write.status if moved is None else weakest(write.status, *(w.record.status for w in same)),
-            flag=write.flag,
+            # A write never ends a dispute (only feedback does): what it unites with keeps the weakest state.
+            status=weakest(write.status, *(w.record.status for w in same)),
+            flag=write.flag or next((w.record.flag for w in same if w.record.flag), None),
         )
         self._slots.setdefault((write.subject, write.predicate), []).append(_Work(merged, None))
         self._created += 1

@@ -43,10 +43,10 @@ def rows(facts: list[Fact]) -> list[Row]:
 
 
 def hold(memory: Memory, name: str, state: str, triple: tuple[str, str] = ("LIKES", "Tea"),
-         valid_at: str = "2021-01-01") -> None:
+         valid_at: str = "2021-01-01", invalid_at: str | None = None) -> None:
     """Write ``name predicate object`` so that it is believed, a candidate, or disputed."""
     predicate, obj = triple
-    written = Triple(subject=name, predicate=predicate, object=obj, valid_at=valid_at,
+    written = Triple(subject=name, predicate=predicate, object=obj, valid_at=valid_at, invalid_at=invalid_at,
                      confidence=0.4 if state == "candidate" else 1.0)
     memory.upsert(written, model="extractor" if state == "candidate" else None)
     if state == "disputed":
@@ -70,38 +70,55 @@ def measured(memory: Memory) -> tuple[int, int]:
 # -- trust states -----------------------------------------------------------------------------------------
 
 
+INTERVALS = {  # Bob's and Robert's intervals of the fact
+    "same-interval": (("2021-01-01", None), ("2021-01-01", None)),
+    "overlapping": (("2020-01-01", "2022-01-01"), ("2021-01-01", "2023-01-01")),
+}
+
+
 @pytest.mark.parametrize("merge", MERGES)
+@pytest.mark.parametrize("intervals", INTERVALS)
 @pytest.mark.parametrize(("bob", "robert", "expected"), [
-    ("candidate", "candidate", [("candidate", 2)]),
-    ("disputed", "disputed", [("disputed", 2)]),
-    ("disputed", "believed", [("disputed", 2)]),
-    ("believed", "disputed", [("disputed", 2)]),
-    ("candidate", "believed", [("believed", 1), ("candidate", 1)]),
+    ("candidate", "candidate", ["candidate"]),
+    ("disputed", "disputed", ["disputed"]),
+    ("disputed", "believed", ["disputed"]),
+    ("believed", "disputed", ["disputed"]),
+    ("candidate", "believed", ["believed", "candidate"]),
 ])
 def test_a_merge_keeps_candidates_and_disputed_facts_as_they_were(
-        make_memory: MakeMemory, merge: str, bob: str, robert: str, expected: list[tuple[str, int]]) -> None:
+        make_memory: MakeMemory, merge: str, intervals: str, bob: str, robert: str, expected: list[str]) -> None:
+    (bob_from, bob_until), (robert_from, robert_until) = INTERVALS[intervals]
+
+    def write(memory: Memory, names: tuple[str, str], order: tuple[int, int] = (0, 1)) -> None:
+        hold(memory, "Robert", "believed", ("WORKS_AT", "Acme"))  # Robert exists whatever his Tea fact is
+        writes = [(names[0], bob, bob_from, bob_until), (names[1], robert, robert_from, robert_until)]
+        for i in order:
+            name, state, since, until = writes[i]
+            hold(memory, name, state, valid_at=since, invalid_at=until)
+
     memory = make_memory()
-    hold(memory, "Robert", "believed", ("WORKS_AT", "Acme"))  # Robert exists whatever his Tea fact is
-    hold(memory, "Bob", bob)
-    hold(memory, "Robert", robert)
+    write(memory, ("Bob", "Robert"))
 
     assert MERGES[merge](memory) is True
 
-    tea = [f for f in memory.facts("Robert", "LIKES", include_history=True, **EVERY_STATE)]
-    assert sorted((f.status, f.confirmations) for f in tea) == expected
-    assert all(spans([f]) == [("Tea", utc("2021-01-01"), None)] for f in tea)
+    tea = memory.facts("Robert", "LIKES", include_history=True, **EVERY_STATE)
+    assert sorted(f.status for f in tea) == expected
+    if len(tea) == 1:  # one fact: both intervals united, both writes counted
+        ends = [bob_until, robert_until]
+        assert spans(tea) == [("Tea", utc(min(bob_from, robert_from)),
+                               None if None in ends else max(utc(e) for e in ends if e))]
+        assert tea[0].confirmations == 2
     # Nothing was approved: reads that ask for believed facts only see no Tea unless one was believed.
-    believed = [f.object for f in memory.facts("Robert", "LIKES")]
-    assert believed == (["Tea"] if ("believed", 1) in expected else [])
-    assert [f.status for f in memory.pending()] == ["candidate"] * sum(s == "candidate" for s, _ in expected)
-    # The same store as if both writes had named Robert from the start.
-    control = make_memory()
-    hold(control, "Robert", "believed", ("WORKS_AT", "Acme"))
-    hold(control, "Robert", bob)
-    hold(control, "Robert", robert)
-    assert rows(memory.facts(include_history=True, **EVERY_STATE)) == rows(
-        control.facts(include_history=True, **EVERY_STATE))
-    assert counters(memory) == measured(memory) == counters(control)
+    assert [f.object for f in memory.facts("Robert", "LIKES", as_of=robert_from)] == (
+        ["Tea"] if "believed" in expected else [])
+    assert [f.status for f in memory.pending()] == ["candidate"] * expected.count("candidate")
+    # The same store as if both writes had named Robert from the start, in either order.
+    for order in ((0, 1), (1, 0)):
+        control = make_memory()
+        write(control, ("Robert", "Robert"), order)
+        assert rows(memory.facts(include_history=True, **EVERY_STATE)) == rows(
+            control.facts(include_history=True, **EVERY_STATE)), f"written to Robert in order {order}"
+        assert counters(memory) == measured(memory) == counters(control)
 
 
 @pytest.mark.parametrize("merge", MERGES)
