@@ -63,7 +63,7 @@ CALL {
   UNWIND $updates AS x
   MATCH ()-[r:FACT {id: x.id}]->()
   WHERE r.scope = $scope AND r.expired_at IS NULL
-  SET r.confirmations = x.confirmations, r.confidence = x.confidence, r.status = x.status
+  SET r.confirmations = x.confirmations, r.confidence = x.confidence, r.status = x.status, r.flag = x.flag
 }
 CALL {
   WITH s

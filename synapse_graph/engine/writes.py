@@ -144,8 +144,8 @@ def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> 
         "aliases": changes.aliases,
         "alias_names": [{"key": k, "names": v} for k, v in changes.alias_names.items()],
         "expires": [r.id for r in plan.expires],
-        "updates": [{"id": r.id, "confirmations": r.confirmations, "confidence": r.confidence, "status": r.status}
-                    for r in plan.updates],
+        "updates": [{"id": r.id, "confirmations": r.confirmations, "confidence": r.confidence, "status": r.status,
+                     "flag": r.flag} for r in plan.updates],
         "creates": [{"subject": r.subject, "object": r.object, "props": record_props(ctx.scope, r)}
                     for r in plan.creates],
         "tombstones": mutation.tombstones,

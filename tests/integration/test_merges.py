@@ -133,6 +133,7 @@ def test_a_merged_candidate_can_still_be_reviewed(memory: Memory, merge: str) ->
     assert memory.pending() == []
     [tea] = memory.facts("Bob", "LIKES")
     assert (tea.subject, tea.object, tea.status) == ("Robert", "Tea", "believed")
+    assert tea.confirmations == 2  # both names' writes still count once believed
     assert counters(memory) == measured(memory)
 
 
@@ -183,6 +184,28 @@ def test_a_rejection_moves_with_an_entity_merged_in_the_same_write(memory: Memor
     assert memory.facts("Robert", "WORKS_AT") == []
     [globex] = flagged(memory, "Bob never worked at Globex")
     assert (globex.subject, globex.object) == ("Robert", "Globex")
+
+
+@pytest.mark.parametrize("rejected_as", ["Bob", "Robert"])
+def test_a_rejected_fact_written_again_flags_the_candidate_it_confirms(memory: Memory, rejected_as: str) -> None:
+    """The write comes back flagged even when it only confirms a candidate that was never rejected itself."""
+    memory.upsert(Triple(subject="Robert", predicate="LIKES", object="Tea", valid_at="2020-01-01", confidence=0.3),
+                  model="extractor")
+    memory.upsert(Triple(subject=rejected_as, predicate="LIKES", object="Tea", valid_at="2010-01-01",
+                         invalid_at="2011-01-01", confidence=0.3), model="extractor")
+    [old] = [f for f in memory.pending() if f.valid_at == utc("2010-01-01")]
+    memory.reject(old, "Robert hates tea")
+    memory.alias("Robert", "Bob")
+    [waiting] = memory.pending()
+    assert waiting.flag is None
+
+    memory.upsert(Triple(subject="Bob", predicate="LIKES", object="Tea", valid_at="2021-01-01",
+                         invalid_at="2022-01-01"))
+
+    [again] = memory.pending()
+    assert (again.id, again.confirmations, again.status) == (waiting.id, 2, "candidate")
+    assert again.flag is not None and "Robert hates tea" in again.flag
+    assert memory.facts("Robert", "LIKES") == []
 
 
 # -- single-valued predicates -------------------------------------------------------------------------------

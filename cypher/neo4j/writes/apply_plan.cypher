@@ -59,7 +59,7 @@ CALL (s) {
   UNWIND $updates AS x
   MATCH ()-[r:FACT {id: x.id}]->()
   WHERE r.scope = $scope AND r.expired_at IS NULL
-  SET r.confirmations = x.confirmations, r.confidence = x.confidence, r.status = x.status
+  SET r.confirmations = x.confirmations, r.confidence = x.confidence, r.status = x.status, r.flag = x.flag
 }
 CALL (s) {
   UNWIND $creates AS x
