@@ -1,4 +1,4 @@
-"""A real ``Memory`` against a small reference model, on every backend.
+"""A real ``Memory`` (and ``AsyncMemory``) against a small reference model, on every backend.
 
 Hypothesis drives random sequences of upserts (single- and multi-valued
 predicates, ``replace=True``, batches), retractions, aliases and purges against a
@@ -56,6 +56,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 
 from synapse_graph import Fact, Memory, Triple
+from synapse_graph.aio import AsyncMemory
+from tests.adapters import Blocking, EventLoopThread
 
 pytestmark = pytest.mark.integration
 
@@ -387,10 +389,16 @@ class MemoryMachine(RuleBasedStateMachine):
     location: ClassVar[str]
     options: ClassVar[dict[str, Any]]
     exhaustive: ClassVar[bool]  # check every point of CHECK_POINTS after every step (cheap backends)
+    runner: ClassVar[EventLoopThread | None]  # drives an AsyncMemory instead of a Memory
 
     def __init__(self) -> None:
         super().__init__()
-        self.memory = Memory(self.location, scope=f"sm-{uuid.uuid4().hex[:16]}", **self.options)
+        scope = f"sm-{uuid.uuid4().hex[:16]}"
+        if self.runner is None:
+            self.memory = Memory(self.location, scope=scope, **self.options)
+        else:
+            opened = self.runner.run(AsyncMemory(self.location, scope=scope, **self.options).open())
+            self.memory = Blocking(opened, self.runner)  # type: ignore[assignment]
         self.memory.set_rules(single_valued=self.memory.rules.single_valued | {"HAS_MANAGER"})
         self.model = ReferenceModel(SINGLE_VALUED)
         self.nows: list[int] = []  # instants the store used for retract(at=now)
@@ -611,23 +619,25 @@ STATEFUL_SETTINGS = settings(
 )
 
 
+@pytest.mark.parametrize("api", ["sync", "async"])
 @pytest.mark.parametrize("backend", ["falkordb", "neo4j"])
-def test_memory_follows_the_reference_model(backend: str, request: pytest.FixtureRequest) -> None:
+def test_memory_follows_the_reference_model(backend: str, api: str, request: pytest.FixtureRequest) -> None:
     if backend == "falkordb":
         location: str = request.getfixturevalue("falkordb_location")
         options: dict[str, Any] = {}
     else:
         neo4j = request.getfixturevalue("neo4j_settings")
         location, options = neo4j["location"], {"auth": neo4j["auth"]}
+    runner = None if api == "sync" else request.getfixturevalue("event_loop_thread")
     machine = type(
-        f"MemoryMachine_{backend}",
+        f"MemoryMachine_{backend}_{api}",
         (MemoryMachine,),
-        {"location": location, "options": options, "exhaustive": backend == "falkordb"},
+        {"location": location, "options": options, "exhaustive": backend == "falkordb", "runner": runner},
     )
     MERGES_SEEN.clear()
     run_state_machine_as_test(machine, settings=STATEFUL_SETTINGS)
     seen = ", ".join(f"{kind}: {n}" for kind, n in sorted(MERGES_SEEN.items()))
-    print(f"\n[stateful] {backend}, what merges moved (steps, shrinking included): {seen}")
+    print(f"\n[stateful] {backend} {api}, what merges moved (steps, shrinking included): {seen}")
 
 
 def test_valid_at_defaults_to_now(make_memory: Any) -> None:
