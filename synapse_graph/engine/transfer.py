@@ -33,7 +33,8 @@ from synapse_graph.rules.numbers import confidence as checked_confidence
 from synapse_graph.rules.numbers import count
 from synapse_graph.rules.predicates import check_predicate
 from synapse_graph.rules.recall import search_text
-from synapse_graph.rules.text import name_key
+from synapse_graph.rules.redaction import redact
+from synapse_graph.rules.text import check_storable, name_key
 from synapse_graph.rules.timeline import Plan, Provenance, Record
 from synapse_graph.rules.timeparse import now_micros, to_micros
 
@@ -106,8 +107,10 @@ class ImportFile:
     aliases: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     records: list[tuple[int, Record]] = field(default_factory=list)
     observations: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
-    tombstones: list[dict[str, Any]] = field(default_factory=list)
-    audit: list[dict[str, Any]] = field(default_factory=list)
+    tombstones: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    audit: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    audit_secrets: list[tuple[int, set[str]]] = field(default_factory=list)
+    """Strings of each audit entry that look like secrets: allowed only as the keys of the file's entities."""
 
 
 def read_lines(ctx: Context, lines: Iterable[str]) -> ImportFile:
@@ -139,9 +142,11 @@ def read_lines(ctx: Context, lines: Iterable[str]) -> ImportFile:
             elif kind == "observation":
                 found.observations.append((number, _observation(ctx, item, now)))
             elif kind == "rejection":
-                found.tombstones.append(_rejection(ctx, item, now))
+                found.tombstones.append((number, _rejection(ctx, item, now)))
             elif kind == "audit":
-                found.audit.append(_audit(ctx, item, now))
+                entry, looks_secret = _audit(ctx, item, now)
+                found.audit.append((number, entry))
+                found.audit_secrets.append((number, looks_secret))
             else:
                 raise InvalidInputError(f"unknown kind {kind!r}; an export has header, rules, entity, alias, fact, "
                                         "observation, rejection and audit lines")
@@ -152,6 +157,7 @@ def read_lines(ctx: Context, lines: Iterable[str]) -> ImportFile:
     if not seen_header:
         raise InvalidImportError("the input holds no export: it is empty, or has no header line; nothing was "
                                  "written")
+    _check_audit_keys(found)
     return found
 
 
@@ -203,6 +209,23 @@ def _exact_name(ctx: Context, raw: object, field: str) -> str:
     return checked.display
 
 
+def _exact_text(ctx: Context, raw: object, field: str, max_length: int = 512) -> str | None:
+    """Stored free text as exported: it must pass the text rules unchanged (no secret in clear, normalised).
+
+    An export holds text as the store keeps it (secrets already redacted); text the rules would
+    change was not written by the store, and redacting it here would store a changed copy.
+    """
+    if raw is None:
+        return None
+    if not isinstance(raw, str):
+        raise InvalidInputError(f"{field} must be a string, got {type(raw).__name__}")
+    checked = text(ctx, raw, field, max_length)
+    if checked != raw:
+        raise InvalidInputError(f"{field} {redact(raw).text[:70]!r} is not text as the store keeps it (it holds a "
+                                "secret in clear, or is not normalised)")
+    return checked
+
+
 def _key_of(ctx: Context, item: Mapping[str, Any], field: str = "name") -> tuple[str, str]:
     display = _exact_name(ctx, item[field], field)
     key = name_key(display)
@@ -233,7 +256,7 @@ def _entity(ctx: Context, item: Mapping[str, Any]) -> dict[str, Any]:
     now = now_micros()
     created_at = _time(item, "created_at", now)
     assert created_at is not None  # required
-    row = entity_row(key, display, text(ctx, item.get("type"), "entity type", 64), created_at)
+    row = entity_row(key, display, _exact_text(ctx, item.get("type"), "entity type", 64), created_at)
     row["updated_at"] = _time(item, "updated_at", now)
     aliases = item.get("aliases") or []
     if not isinstance(aliases, list):
@@ -255,9 +278,7 @@ def _alias(ctx: Context, item: Mapping[str, Any]) -> dict[str, Any]:
 
 def _record(ctx: Context, item: Mapping[str, Any], now: int) -> Record:
     _only(item, _FACT_FIELDS)
-    record_id = item["id"]
-    if not isinstance(record_id, str) or not record_id.isalnum() or len(record_id) > 64:
-        raise InvalidInputError(f"fact id {str(record_id)[:70]!r} is not an export id")
+    record_id = _id(item["id"], "fact id")
     valid_at = _time(item, "valid_at", now, future=True)
     invalid_at = _time(item, "invalid_at", now, required=False, future=True)
     recorded_at = _time(item, "recorded_at", now)
@@ -275,12 +296,14 @@ def _record(ctx: Context, item: Mapping[str, Any], now: int) -> Record:
     return Record(
         id=record_id, subject=item["subject"], predicate=check_predicate(item["predicate"]), object=item["object"],
         valid_at=valid_at, invalid_at=invalid_at, recorded_at=recorded_at, expired_at=expired_at,
-        status=trust_state(item.get("status")), flag=text(ctx, item.get("flag"), "flag", 600),
+        status=trust_state(item.get("status")), flag=_exact_text(ctx, item.get("flag"), "flag", 600),
         confirmed_at=_time(item, "confirmed_at", now, required=False), pinned=_flag(item.get("pinned", False)),
         confidence=confidence, confirmations=confirmations,
         provenance=Provenance(
-            source=text(ctx, item.get("source"), "source"), client=text(ctx, item.get("client"), "client"),
-            model=text(ctx, item.get("model"), "model", 200), session=text(ctx, item.get("session"), "session", 200)),
+            source=_exact_text(ctx, item.get("source"), "source"),
+            client=_exact_text(ctx, item.get("client"), "client", 200),
+            model=_exact_text(ctx, item.get("model"), "model", 200),
+            session=_exact_text(ctx, item.get("session"), "session", 200)),
     )
 
 
@@ -316,27 +339,82 @@ def _rejection(ctx: Context, item: Mapping[str, Any], now: int) -> dict[str, Any
         if not isinstance(item[end], str) or not item[end]:
             raise InvalidInputError(f"{end} must be an entity key")
     return {"scope": ctx.scope, "subject": item["subject"], "predicate": check_predicate(item["predicate"]),
-            "object": item["object"], "reason": text(ctx, item["reason"], "reason", 500),
-            "rejected_at": _time(item, "rejected_at", now), "by": text(ctx, item.get("by"), "by", 200)}
+            "object": item["object"], "reason": _exact_text(ctx, item["reason"], "reason", 500),
+            "rejected_at": _time(item, "rejected_at", now), "by": _exact_text(ctx, item.get("by"), "by", 200)}
 
 
-def _audit(ctx: Context, item: dict[str, Any], now: int) -> dict[str, Any]:
+def _audit(ctx: Context, item: dict[str, Any], now: int) -> tuple[dict[str, Any], set[str]]:
+    """An audit entry as the store keeps it, and the strings in it that look like secrets.
+
+    Free text (client, source, model, session, action) must be exactly as the store keeps it. Entity
+    keys (in ``entities`` and in ``detail``) are case-folded names, so a key may look like a token
+    although its name does not (``ghp_aaaa...`` of ``GHP_AAAA...``): the strings that look like
+    secrets are returned, to be checked against the file's keys once every line is read.
+    """
     entry = AuditEntry.model_validate(item)
     if to_micros(entry.at) > now + CLOCK_SKEW_US:
         raise InvalidInputError(f"audit entry at {entry.at.isoformat()} is in the future")
-    checked = {name: text(ctx, getattr(entry, name), name, 200) for name in ("client", "source", "model", "session")}
-    detail = text(ctx, json.dumps(entry.detail, sort_keys=True, ensure_ascii=False), "audit detail", 100_000) or "{}"
-    try:
-        json.loads(detail)
-    except json.JSONDecodeError:
-        raise InvalidInputError("the audit entry's detail holds a secret that cannot be redacted in place") from None
+    checked = {f: _exact_text(ctx, getattr(entry, f), f, 512 if f == "source" else 200)
+               for f in ("client", "source", "model", "session")}
+    action = _exact_text(ctx, entry.action, "action", 64)
+    if action is None:
+        raise InvalidInputError("an audit entry needs its action")
     if len(entry.entities) > 100_000 or len(entry.facts) > 1_000_000:
         raise InvalidInputError("an audit entry names at most 100000 entities and 1000000 facts")
-    for listed in (*entry.entities, *entry.facts, *entry.secrets):
-        text(ctx, listed, "audit entry list item", 1_000)
-    return {**entry.model_dump(), **checked, "action": text(ctx, entry.action, "action", 64),
-            "id": text(ctx, entry.id, "audit id", 64), "scope": ctx.scope, "at": Instant(to_micros(entry.at)),
-            "detail": detail}
+    for fact_id in (entry.id, *entry.facts):
+        _id(fact_id, "audit entry id" if fact_id is entry.id else "fact id")
+    for kind in entry.secrets:
+        _exact_text(ctx, kind, "secret kind", 64)
+    looks_secret = {key for key in entry.entities if _looks_secret(key, "audit entity key")}
+    looks_secret |= _detail_strings(entry.detail)
+    detail = json.dumps(entry.detail, sort_keys=True)
+    if len(detail) > 100_000:
+        raise InvalidInputError(f"the audit entry's detail is {len(detail)} characters long; the limit is 100000")
+    row = {**entry.model_dump(), **checked, "action": action, "scope": ctx.scope, "at": Instant(to_micros(entry.at)),
+           "detail": detail}
+    return row, looks_secret
+
+
+MAX_DETAIL_DEPTH = 16
+"""An audit entry's detail nests a few levels (lists of objects); deeper is not an export."""
+
+
+def _detail_strings(detail: Mapping[str, Any]) -> set[str]:
+    """Check every string of an audit entry's detail (storable); return those that look like secrets."""
+    found: set[str] = set()
+    stack: list[tuple[object, int]] = [(detail, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DETAIL_DEPTH:
+            raise InvalidInputError(f"the audit entry's detail nests deeper than {MAX_DETAIL_DEPTH} levels")
+        if isinstance(value, Mapping):
+            stack += [(k, depth) for k in value] + [(v, depth + 1) for v in value.values()]
+        elif isinstance(value, list):
+            stack += [(v, depth + 1) for v in value]
+        elif isinstance(value, str) and _looks_secret(value, "audit detail"):
+            found.add(value)
+    return found
+
+
+def _looks_secret(value: str, field: str) -> bool:
+    """True if redaction would change a (storable) string."""
+    return redact(check_storable(value, field=field)).text != value
+
+
+def _check_audit_keys(file: ImportFile) -> None:
+    """A string of the audit log that looks like a secret is refused unless it is the key of one of the
+    file's entities or aliases (a key can look like a token its name is not)."""
+    keys = set(file.entities) | {alias["key"] for _, alias in file.aliases}
+    for number, looks_secret in file.audit_secrets:
+        if looks_secret - keys:
+            raise InvalidImportError("the audit entry holds a secret in clear (an export holds none: the store "
+                                     "redacts secrets before it keeps anything); nothing was written", number)
+
+
+def _id(value: object, field: str) -> str:
+    if not isinstance(value, str) or not value.isalnum() or not value.isascii() or len(value) > 64:
+        raise InvalidInputError(f"{field} {str(value)[:70]!r} is not an export id")
+    return value
 
 
 # -- import: writing -------------------------------------------------------------------------------------
@@ -344,11 +422,12 @@ def _audit(ctx: Context, item: dict[str, Any], now: int) -> dict[str, Any]:
 
 def import_names(ctx: Context, state: ScopeState, file: ImportFile, view: View) -> Op[Mutation]:
     """The import's first write: rules (into a scope without any), entities, aliases, rejections and the
-    audit log (into a scope never written). Checks that every alias and record refers to entities the
-    file or the scope holds, before anything is written."""
+    audit log (into a scope never written). Checks that every alias, record and rejection refers to
+    entities the file or the scope holds, before anything is written."""
     file_keys = set(file.entities)
-    referenced = {k for _, r in file.records for k in (r.subject, r.object)} | {o["entity"] for _, o in
-                                                                                  file.observations}
+    referenced = {k for _, r in file.records for k in (r.subject, r.object)}
+    referenced |= {o["entity"] for _, o in file.observations}
+    referenced |= {t[end] for _, t in file.tombstones for end in ("subject", "object")}
     asked = referenced | {a["target"] for _, a in file.aliases} | {a["key"] for _, a in file.aliases} | file_keys
     known = yield from lookup(ctx, asked)
     in_scope_entities = {k for k, target in known.items() if k == target}
@@ -374,6 +453,12 @@ def import_names(ctx: Context, state: ScopeState, file: ImportFile, view: View) 
             if end not in file_keys and end not in known and end not in aliases_in_file:
                 raise InvalidImportError(f"fact {record.id} refers to entity {end[:70]!r}, which neither the file "
                                          "nor the scope holds; add its entity line. Nothing was written", number)
+    for number, tombstone in file.tombstones:
+        for end in (tombstone["subject"], tombstone["object"]):
+            if end not in file_keys and end not in in_scope_entities:
+                # A rejection is kept under the entity's own key (merges move it): any other key never matches.
+                raise InvalidImportError(f"the rejection refers to entity {end[:70]!r}, which neither the file nor "
+                                         "the scope holds; nothing was written", number)
     view.entities.created.update({k: e for k, e in file.entities.items() if k not in known})
     view.entities.aliases += [a for _, a in file.aliases if known.get(a["key"]) != a["target"]]
     targets = {**{a["key"]: a["target"] for _, a in file.aliases}, **known}
@@ -384,7 +469,8 @@ def import_names(ctx: Context, state: ScopeState, file: ImportFile, view: View) 
     fresh = state.version == 0
     return Mutation.of(view, "import", Provenance(client=ctx.client),
                        rules=file.rules if state.stored is None else None, observe=observe,
-                       tombstones=file.tombstones if fresh else [], imported_audit=file.audit if fresh else [])
+                       tombstones=[t for _, t in file.tombstones] if fresh else [],
+                       imported_audit=[entry for _, entry in file.audit] if fresh else [])
 
 
 def import_records(ctx: Context, chunk: list[Record], view: View) -> Op[Mutation]:

@@ -35,14 +35,15 @@ def _candidate(ctx: Context, fact_id: str) -> Op[Record]:
 
 
 def approve(view: View, fact_id: str) -> Op[Mutation]:
-    """Believe a candidate: it joins its timeline as if written now (closing single-valued values)."""
+    """Believe a candidate: it joins its timeline as if written now (closing single-valued values), with
+    the confirmations it gathered as a candidate."""
     record = yield from _candidate(view.ctx, fact_id)
     current = yield from view.current([(record.subject, record.predicate, None, None)], TIMELINE_STATES)
     planner = TimelinePlanner(current, now=view.now)
     planner.add(Write(
         subject=record.subject, predicate=record.predicate, object=record.object, valid_at=record.valid_at,
         invalid_at=record.invalid_at, confidence=record.confidence, provenance=record.provenance,
-        single_valued=record.predicate in view.state.rules.single_valued,
+        single_valued=record.predicate in view.state.rules.single_valued, confirmations=record.confirmations,
     ))
     plan = planner.plan()
     plan.expires.append(record)

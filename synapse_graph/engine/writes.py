@@ -159,7 +159,8 @@ def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> 
         "alias_names": [{"key": k, "names": v} for k, v in changes.alias_names.items()],
         "expires": [r.id for r in plan.expires],
         "updates": [{"id": r.id, "confirmations": r.confirmations, "confidence": r.confidence, "status": r.status,
-                     "confirmed_at": optional(r.confirmed_at), "pinned": r.pinned} for r in plan.updates],
+                     "flag": r.flag, "confirmed_at": optional(r.confirmed_at), "pinned": r.pinned}
+                    for r in plan.updates],
         "creates": [{"subject": r.subject, "object": r.object, "props": record_props(ctx.scope, r)}
                     for r in plan.creates],
         "tombstones": mutation.tombstones,

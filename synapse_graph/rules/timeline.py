@@ -214,7 +214,8 @@ class TimelinePlanner:
                 confirmed_at=self._now if write.moved is None else _latest(holder.record.confirmed_at,
                                                                            write.moved.confirmed_at),
                 pinned=holder.record.pinned or (write.moved is not None and write.moved.pinned),
-                status=holder.record.status if write.moved is None else weakest(holder.record.status, write.status),
+                # A write never ends a dispute (only feedback does): what it unites with keeps the weakest state.
+                status=weakest(holder.record.status, write.status),
                 flag=holder.record.flag or write.flag,
             )
             self._confirmed += 1
@@ -244,8 +245,9 @@ class TimelinePlanner:
             confidence=max([write.confidence, *(w.record.confidence for w in same)]),
             confirmations=write.confirmations + sum(w.record.confirmations for w in same),
             provenance=write.provenance,
-            status=write.status if moved is None else weakest(write.status, *(w.record.status for w in same)),
-            flag=write.flag,
+            # A write never ends a dispute (only feedback does): what it unites with keeps the weakest state.
+            status=weakest(write.status, *(w.record.status for w in same)),
+            flag=write.flag or next((w.record.flag for w in same if w.record.flag), None),
             confirmed_at=_latest(*(w.record.confirmed_at for w in same), *([moved.confirmed_at] if moved else [])),
             pinned=any(w.record.pinned for w in same) or (moved is not None and moved.pinned),
         )

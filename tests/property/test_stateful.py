@@ -1,4 +1,4 @@
-"""A real ``Memory`` against a small reference model, on every backend.
+"""A real ``Memory`` (and ``AsyncMemory``) against a small reference model, on every backend.
 
 Hypothesis drives random sequences of upserts (single- and multi-valued
 predicates, ``replace=True``, batches), retractions, aliases and purges against a
@@ -18,28 +18,46 @@ rules alone (it shares no code with :mod:`synapse_graph.rules.timeline`):
   the order of subject, predicate, object, names case-folded), under the write rules above (intervals of one
   fact united, single-valued values resolved); ``B`` then resolves to ``A``; an unknown ``B``
   just becomes a name of ``A``;
-* ``purge(entity)``: the entity, its names and every fact touching it are gone.
+* ``purge(entity)``: the entity, its names, every fact touching it and its rejections are gone.
 
-After every step the store's currently believed intervals (with confirmations)
-must equal the model's, and so must the facts valid at a set of instants.
+Trust states (each interval is believed, disputed or a candidate):
+
+* a write by a model (``model="x"``) below confidence 0.6 is a candidate, and so is any write of a
+  fact rejected before (flagged); candidates form timelines of their own: they unite and confirm
+  among themselves, and never close or are closed by a single-valued value;
+* disputed intervals share the believed timeline; whatever an interval is united with or confirms
+  keeps the weakest state of the two (disputed over believed), and so does a flag;
+* ``feedback(fact, "wrong")`` disputes a believed interval; ``reject(candidate)`` removes it and
+  leaves a tombstone on the fact; ``approve(candidate)`` removes it and writes it as a believed
+  write of its interval, with its confirmations;
+* ``alias`` replays each of ``B``'s intervals with its state, flag and confirmations (candidates
+  into candidate timelines), and B's tombstones move to ``A``; ``retract`` ends believed and
+  disputed intervals only.
+
+After every step the store's current intervals (with confirmations, states and flags)
+must equal the model's, and so must the believed facts valid at a set of instants.
 """
 
 from __future__ import annotations
 
 import logging
 import math
+import os
 import uuid
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 
 from synapse_graph import Fact, Memory, Triple
+from synapse_graph.aio import AsyncMemory
+from tests.adapters import Blocking, EventLoopThread
 
 pytestmark = pytest.mark.integration
 
@@ -94,6 +112,12 @@ class Span:
     start: int
     end: int | None
     confirmations: int = 1
+    status: str = "believed"
+    flagged: bool = False
+
+    @property
+    def candidate(self) -> bool:
+        return self.status == "candidate"
 
     def holds_at(self, t: int) -> bool:
         return self.start <= t < end_of(self.end)
@@ -104,7 +128,12 @@ class Span:
 
 
 Fact3 = tuple[str, str, str]
-HistoryRow = tuple[str, str, str, int, int | None, int]
+HistoryRow = tuple[str, str, str, int, int | None, int, str, bool]
+_WEAKNESS = {"believed": 0, "candidate": 1, "disputed": 2}
+
+
+def weakest(*states: str) -> str:
+    return max(states, key=_WEAKNESS.__getitem__)
 
 
 class ReferenceModel:
@@ -114,6 +143,7 @@ class ReferenceModel:
         self.single_valued = set(single_valued)
         self.names: dict[str, str] = {}  # case-folded name -> entity (its display name)
         self.facts: dict[Fact3, list[Span]] = {}
+        self.tombstones: set[Fact3] = set()  # facts rejected before (by entity)
 
     def resolve(self, name: str, *, create: bool = False) -> str | None:
         key = name.casefold()
@@ -132,16 +162,26 @@ class ReferenceModel:
     def _spans(self, subject: str, predicate: str) -> list[tuple[Fact3, Span]]:
         return [(f, s) for f, spans in self.facts.items() if f[:2] == (subject, predicate) for s in spans]
 
-    def write(self, subject: str, predicate: str, obj: str, start: int, end: int | None, replace: bool) -> bool:
-        """Apply one write; True if it only confirmed an interval."""
+    def write(self, subject: str, predicate: str, obj: str, start: int, end: int | None, replace: bool,
+              extracted: bool = False) -> bool:
+        """Apply one write (``extracted``: by a model, below the confidence bar); True if it only confirmed."""
         s = self.resolve(subject, create=True)
         o = self.resolve(obj, create=True)
         assert s is not None and o is not None
-        return self._write(s, predicate, o, start, end, replace or predicate in self.single_valued, 1)
+        flagged = (s, predicate, o) in self.tombstones
+        candidate = extracted or flagged
+        single = (replace or predicate in self.single_valued) and not candidate
+        return self._write(s, predicate, o, start, end, single, 1, "candidate" if candidate else "believed", flagged)
 
-    def _write(self, s: str, predicate: str, o: str, start: int, end: int | None, single: bool, weight: int) -> bool:
+    def _write(self, s: str, predicate: str, o: str, start: int, end: int | None, single: bool, weight: int,
+               status: str = "believed", flagged: bool = False) -> bool:
+        candidate = status == "candidate"
+
+        def same_line(span: Span) -> bool:  # candidates and the rest are separate timelines
+            return span.candidate == candidate
+
         if single:
-            others = [(f, span) for f, span in self._spans(s, predicate) if f[2] != o]
+            others = [(f, span) for f, span in self._spans(s, predicate) if f[2] != o and same_line(span)]
             later = [span.start for _, span in others if span.start > start]
             if later and min(later) < end_of(end):
                 end = min(later)
@@ -153,18 +193,42 @@ class ReferenceModel:
                         span.end = start
         spans = self.facts.setdefault((s, predicate, o), [])
         for span in spans:
-            if span.start <= start and end_of(end) <= end_of(span.end):
+            if same_line(span) and span.start <= start and end_of(end) <= end_of(span.end):
                 span.confirmations += weight
+                span.status = weakest(span.status, status)
+                span.flagged = span.flagged or flagged
                 return True
-        touching = [span for span in spans if span.meets(start, end)]
+        touching = [span for span in spans if same_line(span) and span.meets(start, end)]
         top = max([end_of(end), *(end_of(t.end) for t in touching)])
         united = Span(
             start=min([start, *(t.start for t in touching)]),
             end=None if top == math.inf else int(top),
             confirmations=weight + sum(t.confirmations for t in touching),
+            status=weakest(status, *(t.status for t in touching)),
+            flagged=flagged or any(t.flagged for t in touching),
         )
         spans[:] = [span for span in spans if all(span is not t for t in touching)] + [united]
         return False
+
+    def find(self, fact: Fact3, start: int, end: int | None, *, candidate: bool) -> Span:
+        [span] = [x for x in self.facts.get(fact, []) if (x.start, x.end, x.candidate) == (start, end, candidate)]
+        return span
+
+    def dispute(self, fact: Fact3, start: int, end: int | None) -> None:
+        span = self.find(fact, start, end, candidate=False)
+        span.status = "disputed"
+
+    def reject(self, fact: Fact3, start: int, end: int | None) -> None:
+        self.facts[fact].remove(self.find(fact, start, end, candidate=True))
+        self.facts = {f: spans for f, spans in self.facts.items() if spans}
+        self.tombstones.add(fact)
+
+    def approve(self, fact: Fact3, start: int, end: int | None) -> None:
+        span = self.find(fact, start, end, candidate=True)
+        self.facts[fact].remove(span)
+        s, p, o = fact
+        self._write(s, p, o, start, end, p in self.single_valued, span.confirmations)
+        self.facts = {f: spans for f, spans in self.facts.items() if spans}
 
     def retract(self, subject: str, predicate: str, obj: str | None, at: int) -> int:
         s = self.resolve(subject)
@@ -173,7 +237,7 @@ class ReferenceModel:
             return 0
         ended = 0
         for fact, span in self._spans(s, predicate):
-            if (o is None or fact[2] == o) and span.holds_at(at):
+            if (o is None or fact[2] == o) and not span.candidate and span.holds_at(at):
                 ended += 1
                 if span.start == at:
                     self.facts[fact].remove(span)
@@ -187,7 +251,23 @@ class ReferenceModel:
         o = None if obj is None else self.resolve(obj)
         if s is None or (obj is not None and o is None):
             return 0
-        return sum(1 for f, span in self._spans(s, predicate) if (o is None or f[2] == o) and span.holds_at(at))
+        return sum(1 for f, span in self._spans(s, predicate)
+                   if (o is None or f[2] == o) and not span.candidate and span.holds_at(at))
+
+    def merge_kinds(self, canonical: str, alias: str) -> set[str]:
+        """What a merge of ``alias`` into ``canonical`` would move (for the test's statistics)."""
+        target, other = self.resolve(canonical), self.resolve(alias)
+        if other is None or other == target:
+            return set()
+        moved = [(f, span) for f, spans in self.facts.items() if other in (f[0], f[2]) for span in spans]
+        kinds = {f"merge moves a {span.status} interval" for _, span in moved}
+        kinds |= {"merge moves a flagged candidate" for _, span in moved if span.flagged}
+        kinds |= {"merge moves a tombstone" for f in self.tombstones if other in (f[0], f[2])}
+        held = {f[1] for f, spans in self.facts.items() if f[0] == target and f[1] in self.single_valued
+                for span in spans if not span.candidate}
+        kinds |= {"merge meets two values of a single-valued predicate" for f, span in moved
+                  if f[0] == other and f[1] in held and not span.candidate}
+        return kinds
 
     def alias(self, canonical: str, alias: str) -> bool:
         """Record ``alias`` as a name of ``canonical``; True if an entity was merged."""
@@ -208,8 +288,11 @@ class ReferenceModel:
             moved += [(renamed, span) for span in self.facts.pop(fact)]
         for (s, p, o), span in sorted(moved, key=lambda m: (m[1].start, m[0][0].casefold(), m[0][1],
                                                               m[0][2].casefold())):
-            self._write(s, p, o, span.start, span.end, p in self.single_valued, span.confirmations)
+            self._write(s, p, o, span.start, span.end, p in self.single_valued and not span.candidate,
+                        span.confirmations, span.status, span.flagged)
         self.facts = {f: spans for f, spans in self.facts.items() if spans}
+        self.tombstones = {(target if s == other else s, p, target if o == other else o)
+                           for s, p, o in self.tombstones}
         for key, entity in self.names.items():
             if entity == other:
                 self.names[key] = target
@@ -221,27 +304,33 @@ class ReferenceModel:
         if entity is None:
             return 0
         self.facts = {f: spans for f, spans in self.facts.items() if entity not in (f[0], f[2])}
+        self.tombstones = {f for f in self.tombstones if entity not in (f[0], f[2])}
         self.names = {k: e for k, e in self.names.items() if e != entity}
         return 1
 
     # views compared with the store
 
-    def history(self, subject: str | None = None) -> list[HistoryRow]:
+    def history(self, subject: str | None = None, statuses: Iterable[str] = ("believed", "disputed", "candidate")
+                ) -> list[HistoryRow]:
+        wanted = set(statuses)
         rows = [
-            (s, p, o, span.start, span.end, span.confirmations)
+            (s, p, o, span.start, span.end, span.confirmations, span.status, span.flagged)
             for (s, p, o), spans in self.facts.items()
             if subject is None or s == subject
             for span in spans
+            if span.status in wanted
         ]
         return sorted(rows, key=_row_key)
 
     def at(self, t: int) -> list[Fact3]:
-        return sorted(f for f, spans in self.facts.items() for span in spans if span.holds_at(t))
+        """Believed facts valid at ``t``."""
+        return sorted(f for f, spans in self.facts.items() for span in spans
+                      if span.status == "believed" and span.holds_at(t))
 
 
 def _row_key(row: HistoryRow) -> tuple[Any, ...]:
-    s, p, o, start, end, confirmations = row
-    return (s, p, o, start, end_of(end), confirmations)
+    s, p, o, start, end, confirmations, status, flagged = row
+    return (s, p, o, start, end_of(end), confirmations, status, flagged)
 
 
 def store_rows(facts: list[Fact]) -> list[HistoryRow]:
@@ -253,6 +342,8 @@ def store_rows(facts: list[Fact]) -> list[HistoryRow]:
             us(f.valid_at),
             None if f.invalid_at is None else us(f.invalid_at),
             f.confirmations,
+            f.status,
+            f.flag is not None,
         )
         for f in facts
     ]
@@ -279,6 +370,9 @@ def intervals(draw: st.DrawFn) -> tuple[int, int | None]:
 
 
 writes = st.tuples(names, predicates, names, intervals())
+MERGES_SEEN: Counter[str] = Counter()  # what the merges of a run moved, printed with the result
+CANDIDATE_BELOW = 0.6  # the default rule: a model's fact below this confidence is a candidate
+confidences = st.none() | st.sampled_from([0.3, 0.59, 0.6, 0.9])  # None: a direct write
 time_styles = st.sampled_from(["datetime", "iso"])
 
 
@@ -295,10 +389,16 @@ class MemoryMachine(RuleBasedStateMachine):
     location: ClassVar[str]
     options: ClassVar[dict[str, Any]]
     exhaustive: ClassVar[bool]  # check every point of CHECK_POINTS after every step (cheap backends)
+    runner: ClassVar[EventLoopThread | None]  # drives an AsyncMemory instead of a Memory
 
     def __init__(self) -> None:
         super().__init__()
-        self.memory = Memory(self.location, scope=f"sm-{uuid.uuid4().hex[:16]}", **self.options)
+        scope = f"sm-{uuid.uuid4().hex[:16]}"
+        if self.runner is None:
+            self.memory = Memory(self.location, scope=scope, **self.options)
+        else:
+            opened = self.runner.run(AsyncMemory(self.location, scope=scope, **self.options).open())
+            self.memory = Blocking(opened, self.runner)  # type: ignore[assignment]
         self.memory.set_rules(single_valued=self.memory.rules.single_valued | {"HAS_MANAGER"})
         self.model = ReferenceModel(SINGLE_VALUED)
         self.nows: list[int] = []  # instants the store used for retract(at=now)
@@ -320,8 +420,10 @@ class MemoryMachine(RuleBasedStateMachine):
         shared: bool,
         style: str,
         same_as: tuple[int, str, str] | None = None,
+        confidence: float | None = None,
     ) -> None:
-        kwargs: dict[str, Any] = {}
+        """Upsert a batch (by a model, ``model="x"``, when a confidence is given) and check what it returned."""
+        kwargs: dict[str, Any] = {} if confidence is None else {"model": "x"}
         if shared:
             # Every triple takes valid_at from the call; drop ends that would come before it.
             start = batch[0][3][0]
@@ -334,6 +436,7 @@ class MemoryMachine(RuleBasedStateMachine):
                 object=o,
                 valid_at=None if shared else encode(start, style),
                 invalid_at=None if end is None else encode(end, style),
+                confidence=1.0 if confidence is None else confidence,
             )
             for s, p, o, (start, end) in batch
         ]
@@ -345,7 +448,8 @@ class MemoryMachine(RuleBasedStateMachine):
             merged = int(self.model.alias(canonical, alias))
         result = self.memory.upsert(triples if len(triples) > 1 else triples[0], replace=replace, **kwargs)
         self.model.introduce(name for s, _, o, _ in batch for name in (s, o))
-        confirmed = sum(self.model.write(s, p, o, start, end, replace) for s, p, o, (start, end) in batch)
+        extracted = confidence is not None and confidence < CANDIDATE_BELOW
+        confirmed = sum(self.model.write(s, p, o, start, end, replace, extracted) for s, p, o, (start, end) in batch)
         assert (result.confirmed, result.created, result.aliases_merged) == (
             confirmed,
             len(batch) - confirmed,
@@ -354,7 +458,7 @@ class MemoryMachine(RuleBasedStateMachine):
         self.focus = {t for _, _, _, (start, end) in batch for t in (start, end) if t is not None}
         subject_name, _, object_name, (start, _) = batch[0]
         subject, obj = self.model.resolve(subject_name), self.model.resolve(object_name)
-        assert store_rows(self.memory.history(subject_name)) == self.model.history(subject)
+        assert store_rows(self.memory.history(subject_name)) == self.model.history(subject, ["believed"])
         by_object = self.memory.facts(object=object_name, as_of=dt(start))
         assert sorted((f.subject, f.predicate, f.object) for f in by_object) == [
             f for f in self.model.at(start) if f[2] == obj
@@ -362,11 +466,12 @@ class MemoryMachine(RuleBasedStateMachine):
         if same_as is not None:
             self._check_names()
 
-    @rule(write=writes, replace=st.booleans(), shared=st.booleans(), style=time_styles)
+    @rule(write=writes, replace=st.booleans(), shared=st.booleans(), style=time_styles, confidence=confidences)
     def upsert(
-        self, write: tuple[str, str, str, tuple[int, int | None]], replace: bool, shared: bool, style: str
+        self, write: tuple[str, str, str, tuple[int, int | None]], replace: bool, shared: bool, style: str,
+        confidence: float | None,
     ) -> None:
-        self._write([write], replace, shared, style)
+        self._write([write], replace, shared, style, confidence=confidence)
 
     @rule(
         batch=st.lists(writes, min_size=2, max_size=3),
@@ -374,6 +479,7 @@ class MemoryMachine(RuleBasedStateMachine):
         shared=st.booleans(),
         style=time_styles,
         same_as=st.none() | st.tuples(st.integers(0, 3), names, names),
+        confidence=confidences,
     )
     def upsert_batch(
         self,
@@ -382,8 +488,9 @@ class MemoryMachine(RuleBasedStateMachine):
         shared: bool,
         style: str,
         same_as: tuple[int, str, str] | None,
+        confidence: float | None,
     ) -> None:
-        self._write(batch, replace, shared, style, same_as)
+        self._write(batch, replace, shared, style, same_as, confidence)
 
     @rule(subject=names, predicate=predicates, obj=st.none() | names, at=st.none() | st.sampled_from(INSTANTS))
     def retract(self, subject: str, predicate: str, obj: str | None, at: int | None) -> None:
@@ -405,7 +512,7 @@ class MemoryMachine(RuleBasedStateMachine):
             return
         ends = {
             us(f.invalid_at)
-            for f in self.memory.facts(include_history=True)
+            for f in self.memory.facts(include_history=True, include_disputed=True)
             if f.invalid_at is not None and before <= us(f.invalid_at) <= after
         }
         assert len(ends) == 1, f"retract at now ended facts at {ends}, expected one instant in [{before}, {after}]"
@@ -414,8 +521,20 @@ class MemoryMachine(RuleBasedStateMachine):
         self.nows.append(now)
         self.focus = {now}
 
+    @precondition(lambda self: len(set(self.model.names.values())) >= 2)
+    @rule(data=st.data(), same_as=st.booleans())
+    def merge(self, data: st.DataObject, same_as: bool) -> None:
+        """Merge two entities that exist (what they hold is what merges must get right), by any of their names."""
+        entities = sorted(set(self.model.names.values()))
+        canonical, other = data.draw(st.permutations(entities).map(lambda e: e[:2]))
+        spellings = sorted(k for k, e in self.model.names.items() if e == other and k in {n.casefold() for n in NAMES})
+        self.alias(canonical, data.draw(st.sampled_from(spellings or [other.casefold()])), same_as)
+
     @rule(canonical=names, alias=names, same_as=st.booleans())
     def alias(self, canonical: str, alias: str, same_as: bool) -> None:
+        for kind in sorted(self.model.merge_kinds(canonical, alias)):
+            event(kind)
+            MERGES_SEEN[kind] += 1
         if same_as:
             merged = self.memory.upsert(Triple(subject=canonical, predicate="SAME_AS", object=alias)).aliases_merged
         else:
@@ -423,6 +542,38 @@ class MemoryMachine(RuleBasedStateMachine):
         assert merged == int(self.model.alias(canonical, alias))
         self.focus = set()
         self._check_names()
+
+    @rule(index=st.integers(0, 30))
+    def dispute(self, index: int) -> None:
+        """``feedback(fact, "wrong")`` on one of the current believed or disputed intervals."""
+        current = sorted(self.memory.facts(include_history=True, include_disputed=True), key=lambda f: store_rows([f]))
+        if not current:
+            return
+        fact = current[index % len(current)]
+        judged = self.memory.feedback(fact, "wrong")
+        assert (judged.id, judged.status) == (fact.id, "disputed")
+        self.model.dispute(*self._span_of(fact))
+        self.focus = {t for t in self._span_of(fact)[1:] if t is not None}
+
+    @rule(index=st.integers(0, 30), approve=st.booleans())
+    def review(self, index: int, approve: bool) -> None:
+        """Approve or reject one of the candidates waiting for review."""
+        pending = sorted(self.memory.pending(), key=lambda f: store_rows([f]))
+        if not pending:
+            return
+        fact = pending[index % len(pending)]
+        if approve:
+            self.memory.approve(fact)
+            self.model.approve(*self._span_of(fact))
+        else:
+            self.memory.reject(fact, "not so")
+            self.model.reject(*self._span_of(fact))
+        self.focus = {t for t in self._span_of(fact)[1:] if t is not None}
+
+    @staticmethod
+    def _span_of(fact: Fact) -> tuple[Fact3, int, int | None]:
+        return (fact.subject, fact.predicate, fact.object), us(fact.valid_at), (
+            None if fact.invalid_at is None else us(fact.invalid_at))
 
     @rule(name=names)
     def purge(self, name: str) -> None:
@@ -440,7 +591,8 @@ class MemoryMachine(RuleBasedStateMachine):
 
     @invariant()
     def intervals_agree(self) -> None:
-        assert store_rows(self.memory.facts(include_history=True)) == self.model.history()
+        every = self.memory.facts(include_history=True, include_candidates=True, include_disputed=True)
+        assert store_rows(every) == self.model.history()
 
     @invariant()
     def facts_at_instants_agree(self) -> None:
@@ -460,27 +612,32 @@ class MemoryMachine(RuleBasedStateMachine):
 
 
 STATEFUL_SETTINGS = settings(
-    max_examples=40,
+    max_examples=int(os.environ.get("SYNAPSE_STATEFUL_EXAMPLES", "40")),  # more for a longer hunt
     stateful_step_count=15,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 
 
+@pytest.mark.parametrize("api", ["sync", "async"])
 @pytest.mark.parametrize("backend", ["falkordb", "neo4j"])
-def test_memory_follows_the_reference_model(backend: str, request: pytest.FixtureRequest) -> None:
+def test_memory_follows_the_reference_model(backend: str, api: str, request: pytest.FixtureRequest) -> None:
     if backend == "falkordb":
         location: str = request.getfixturevalue("falkordb_location")
         options: dict[str, Any] = {}
     else:
         neo4j = request.getfixturevalue("neo4j_settings")
         location, options = neo4j["location"], {"auth": neo4j["auth"]}
+    runner = None if api == "sync" else request.getfixturevalue("event_loop_thread")
     machine = type(
-        f"MemoryMachine_{backend}",
+        f"MemoryMachine_{backend}_{api}",
         (MemoryMachine,),
-        {"location": location, "options": options, "exhaustive": backend == "falkordb"},
+        {"location": location, "options": options, "exhaustive": backend == "falkordb", "runner": runner},
     )
+    MERGES_SEEN.clear()
     run_state_machine_as_test(machine, settings=STATEFUL_SETTINGS)
+    seen = ", ".join(f"{kind}: {n}" for kind, n in sorted(MERGES_SEEN.items()))
+    print(f"\n[stateful] {backend} {api}, what merges moved (steps, shrinking included): {seen}")
 
 
 def test_valid_at_defaults_to_now(make_memory: Any) -> None:

@@ -525,6 +525,22 @@ def test_new_records_carry_the_writes_trust_state() -> None:
     assert (created.status, created.flag) == ("candidate", "rejected before")
 
 
+@pytest.mark.parametrize("written", [(0, 10), (5, 20), (10, 30)])  # inside, overlapping, touching
+def test_a_write_never_ends_a_dispute(written: tuple[int, int]) -> None:
+    """Only feedback ends a dispute: a write united with a disputed record keeps the fact disputed, whatever
+    its interval (before, a write that extended the interval made the whole fact believed again)."""
+    disputed = replace(rec("x", 0, 10, id="d1"), status="disputed")
+    after, _ = step([disputed], wr("x", *written))
+    assert [(r.status, r.confirmations) for r in after] == [("disputed", 2)]
+
+
+def test_a_candidate_united_with_a_flagged_one_keeps_the_flag() -> None:
+    flagged = replace(rec("x", 0, 10, id="c1"), status="candidate", flag="rejected before: no")
+    after, _ = step([flagged], replace(wr("x", 5, 20), status="candidate"))
+    assert [(r.status, r.flag, r.valid_at, r.invalid_at) for r in after] == [
+        ("candidate", "rejected before: no", 0, 20)]
+
+
 def test_merge_unites_only_records_in_the_same_trust_state() -> None:
     target = rec("x", 0, 10, id="t1")
     moved = replace(rec("x", 5, 20, id="m1"), status="candidate")

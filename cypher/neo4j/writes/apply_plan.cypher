@@ -65,7 +65,7 @@ CALL (s) {
   UNWIND $updates AS x
   MATCH ()-[r:FACT {id: x.id}]->()
   WHERE r.scope = $scope AND r.expired_at IS NULL
-  SET r.confirmations = x.confirmations, r.confidence = x.confidence, r.status = x.status,
+  SET r.confirmations = x.confirmations, r.confidence = x.confidence, r.status = x.status, r.flag = x.flag,
       r.confirmed_at = datetime(x.confirmed_at), r.pinned = x.pinned
 }
 CALL (s) {
