@@ -75,7 +75,8 @@ class _LockedSession:
 
     def _renew(self) -> None:
         if time.monotonic() - self._renewed > steps.RENEW_AFTER_S:
-            self._backend.drive(steps.renew(self._backend.graph, self._scope, self._token))
+            backend = self._backend
+            backend.drive(steps.renew(backend.graph, self._scope, self._token, backend.location))
             self._renewed = time.monotonic()
 
     def read(self, name: str, params: Params) -> list[Row]:
@@ -196,7 +197,8 @@ class _AsyncLockedSession:
 
     async def _renew(self) -> None:
         if time.monotonic() - self._renewed > steps.RENEW_AFTER_S:
-            await self._backend.drive(steps.renew(self._backend.graph, self._scope, self._token))
+            backend = self._backend
+            await backend.drive(steps.renew(backend.graph, self._scope, self._token, backend.location))
             self._renewed = time.monotonic()
 
     async def read(self, name: str, params: Params) -> list[Row]:
