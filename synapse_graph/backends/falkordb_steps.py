@@ -100,15 +100,18 @@ def acquire(graph: str, scope: str, token: str, timeout: float, location: str) -
         yield ("XREAD", "BLOCK", wait_ms, "STREAMS", wake + token, "0-0")
 
 
-def renew(graph: str, scope: str, token: str, location: str) -> Steps:
-    """Keep a holder's lease alive during a long write; ConcurrencyConflictError if it lost the lock
-    (it was paused longer than its lease and the next writer went ahead): its write must be planned again."""
+def renew(graph: str, scope: str, token: str) -> Steps:
+    """Keep a holder's lease alive during a long write; False if it lost the lock (it was paused longer
+    than its lease, or ran a statement longer than that, and the next writer went ahead)."""
     queue, lease, _ = _keys(graph, scope)
-    still = yield ("EVAL", _RENEW, 2, queue, lease + token, token, int(LEASE_S * 1000))
-    if still != 1:
-        raise ConcurrencyConflictError(
-            f"this writer lost the write lock of scope {scope!r} on {location}: it was paused longer than its "
-            f"{LEASE_S:g} s lease and another writer went ahead; the write is planned again")
+    return (yield ("EVAL", _RENEW, 2, queue, lease + token, token, int(LEASE_S * 1000))) == 1
+
+
+def lost_lock(scope: str, location: str) -> ConcurrencyConflictError:
+    """What a writer that lost the lock before writing anything raises: its write is planned again."""
+    return ConcurrencyConflictError(
+        f"this writer lost the write lock of scope {scope!r} on {location}: it was paused longer than its "
+        f"{LEASE_S:g} s lease and another writer went ahead; the write is planned again")
 
 
 def release(graph: str, scope: str, token: str) -> Steps:

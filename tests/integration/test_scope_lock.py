@@ -271,16 +271,54 @@ def test_falkordb_a_writer_paused_past_its_lease_plans_again_instead_of_failing(
 
 
 class Stalling:
-    """A locked session whose first read of an entity waits for something else to happen first."""
+    """A locked session whose first statement ``at`` waits for something else to happen first."""
 
-    def __init__(self, inner: Any, stalled: list[str], meanwhile: Callable[[], Any]) -> None:
-        self._inner, self._stalled, self._meanwhile = inner, stalled, meanwhile
+    def __init__(self, inner: Any, stalled: list[str], meanwhile: Callable[[], Any], at: str = Q.ENTITY) -> None:
+        self._inner, self._stalled, self._meanwhile, self._at = inner, stalled, meanwhile, at
 
-    def read(self, name: str, params: Any) -> Any:
-        if name == Q.ENTITY and not self._stalled:
+    def _stall(self, name: str) -> None:
+        if name == self._at and not self._stalled:
             self._stalled.append(name)
             self._meanwhile()
+
+    def read(self, name: str, params: Any) -> Any:
+        self._stall(name)
         return self._inner.read(name, params)
 
     def write(self, name: str, params: Any) -> Any:
+        self._stall(name)
         return self._inner.write(name, params)
+
+
+class TinyEmbedder:
+    """A deterministic stand-in for a local model (recall's vector leg is not under test here)."""
+
+    name, dimensions = "tiny-test-embedder", 4
+
+    def embed(self, texts: Any) -> list[list[float]]:
+        return [[0.5, 0.5, 0.5, 0.5] for _ in texts]
+
+
+def test_falkordb_a_writer_whose_lease_runs_out_after_it_applied_its_write_does_not_write_twice(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the apply, a write only stores the new entities' vectors: losing the lock then must not make
+    it plan and apply the whole batch again (its own store, for the small vector index)."""
+    db_file = str(tmp_path / "lease.db")
+    with Memory(db_file, scope="lease", embedder=TinyEmbedder()) as memory, \
+            Memory(db_file, scope="lease", lock_timeout=60) as other:
+        backend, locked, stalled = memory.backend, memory.backend.locked, []
+
+        @contextlib.contextmanager
+        def stalling(scope: str, init: Any, timeout: float) -> Iterator[Any]:
+            with locked(scope, init, timeout) as session:
+                yield Stalling(session, stalled, lambda: other.upsert(("Eve", "KNOWS", "Zed")),
+                               at=Q.SET_EMBEDDINGS)
+
+        monkeypatch.setattr(backend, "locked", stalling)
+        result = memory.upsert(Triple(subject="Ann", predicate="LIKES", object="jazz", valid_at=T0))
+        assert stalled == [Q.SET_EMBEDDINGS]
+        assert (result.created, result.confirmed) == (1, 0)
+        [fact] = memory.facts("Ann")
+        assert fact.confirmations == 1
+        assert sorted(e.action for e in memory.audit()) == ["upsert", "upsert"]  # Ann's once, Eve's once
+        assert memory.reindex_embeddings() == 2  # Eve and Zed (written without a model); Ann and jazz have theirs
