@@ -67,15 +67,24 @@ def _connect_error(exc: Exception, shown: str) -> SynapseError:
 
 
 class _LockedSession:
-    """Statements run while holding a scope's lock; renews the lease during long writes."""
+    """Statements run while holding a scope's lock; renews the lease during long writes.
+
+    A writer that lost the lock before its first write statement (its reads may no longer describe
+    the scope) raises a retryable error, so the write is planned again; once it has written (the
+    apply is guarded by the scope's version), what follows runs to the end.
+    """
 
     def __init__(self, backend: FalkorDBBackend, scope: str, token: str) -> None:
         self._backend, self._scope, self._token = backend, scope, token
         self._renewed = time.monotonic()
+        self._wrote = False
 
     def _renew(self) -> None:
         if time.monotonic() - self._renewed > steps.RENEW_AFTER_S:
-            self._backend.drive(steps.renew(self._backend.graph, self._scope, self._token))
+            backend = self._backend
+            held = backend.drive(steps.renew(backend.graph, self._scope, self._token))
+            if not held and not self._wrote:
+                raise steps.lost_lock(self._scope, backend.location)
             self._renewed = time.monotonic()
 
     def read(self, name: str, params: Params) -> list[Row]:
@@ -84,6 +93,7 @@ class _LockedSession:
 
     def write(self, name: str, params: Params) -> list[Row]:
         self._renew()
+        self._wrote = True
         return self._backend.write(name, params)
 
 
@@ -193,10 +203,14 @@ class _AsyncLockedSession:
     def __init__(self, backend: AsyncFalkorDBBackend, scope: str, token: str) -> None:
         self._backend, self._scope, self._token = backend, scope, token
         self._renewed = time.monotonic()
+        self._wrote = False
 
     async def _renew(self) -> None:
         if time.monotonic() - self._renewed > steps.RENEW_AFTER_S:
-            await self._backend.drive(steps.renew(self._backend.graph, self._scope, self._token))
+            backend = self._backend
+            held = await backend.drive(steps.renew(backend.graph, self._scope, self._token))
+            if not held and not self._wrote:
+                raise steps.lost_lock(self._scope, backend.location)
             self._renewed = time.monotonic()
 
     async def read(self, name: str, params: Params) -> list[Row]:
@@ -205,6 +219,7 @@ class _AsyncLockedSession:
 
     async def write(self, name: str, params: Params) -> list[Row]:
         await self._renew()
+        self._wrote = True
         return await self._backend.write(name, params)
 
 

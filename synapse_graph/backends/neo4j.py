@@ -90,6 +90,9 @@ def connect_error(exc: Exception, shown: str) -> SynapseError:
     return BackendUnavailableError(f"cannot connect to Neo4j at {shown}: {exc}")
 
 
+_TIMED_OUT = ("TransactionTimedOut", "LockAcquisitionTimeout", "LockClientStopped")
+
+
 def query_error(exc: BaseException, location: str, *, locking: bool = False, timeout: float = 0.0) -> BackendError:
     """A driver error while running a statement, as the library's error."""
     if isinstance(exc, neo4j_errors.ConstraintError):
@@ -97,7 +100,8 @@ def query_error(exc: BaseException, location: str, *, locking: bool = False, tim
     if isinstance(exc, neo4j_errors.ServiceUnavailable | neo4j_errors.SessionExpired):
         return BackendUnavailableError(f"Neo4j at {location} is unreachable: {exc}")
     if isinstance(exc, neo4j_errors.Neo4jError):
-        if "TransactionTimedOut" in (exc.code or "") or "LockAcquisitionTimeout" in (exc.code or ""):
+        # A transaction that times out while it waits for a lock is stopped as a lock client (LockClientStopped).
+        if any(code in (exc.code or "") for code in _TIMED_OUT):
             if locking:
                 return ScopeBusyError(f"the scope's write lock on {location} was not had within {timeout:g} s "
                                       "(lock_timeout); another writer holds it: retry, or open the Memory with a "

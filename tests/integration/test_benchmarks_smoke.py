@@ -52,3 +52,18 @@ def test_smoke_benchmark_is_correct(backend: str, tmp_path: Path) -> None:
     mix = results["dataset"]["mix"]
     assert mix["supersede"] > 0.15 * results["writes"] and mix["repeat"] > 0.07 * results["writes"]
     assert found["write_total"]["writes"] == results["writes"]
+
+
+def test_concurrency_benchmark_runs_and_checks_the_end_state(backend: str, tmp_path: Path) -> None:
+    """``python -m benchmarks.concurrency`` at a tiny size: every writer acknowledged, the store as they were told."""
+    import json
+
+    from benchmarks import concurrency
+
+    assert concurrency.main(["--backend", backend, "--writers", "1,4", "--total", "8", "--rounds", "1",
+                             "--out", str(tmp_path)]) == 0
+    [written] = tmp_path.glob("*-concurrency.json")
+    [result] = json.loads(written.read_text())["backends"]
+    assert [(row["writers"], row["acked"], row["errors"], row["end_state_ok"]) for row in result["summary"]] == [
+        (1, 8, 0, True), (4, 8, 0, True)]
+    assert all(run["check"]["audit_entries"] == 8 for run in result["runs"])
