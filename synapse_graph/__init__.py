@@ -27,6 +27,7 @@ from synapse_graph.errors import (
 )
 from synapse_graph.memory import Memory
 from synapse_graph.models import (
+    AliasResult,
     AuditEntry,
     Digest,
     Entity,
@@ -46,6 +47,7 @@ from synapse_graph.models import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "AliasResult",
     "AsyncMemory",
     "AuditEntry",
     "AuthenticationError",

@@ -28,6 +28,7 @@ from synapse_graph.engine.transfer import import_chunks
 from synapse_graph.errors import ConfigurationError, NotFoundError
 from synapse_graph.memory import OFFLOAD_CLOSE_TIMEOUT_S
 from synapse_graph.models import (
+    AliasResult,
     AuditEntry,
     Digest,
     Entity,
@@ -141,7 +142,7 @@ class AsyncMemory(MemoryOptions):
                       at: TimeInput | None = None) -> int:
         return await self._write(ops.retract(self._ctx, subject, predicate, object, at))
 
-    async def alias(self, canonical: str, alias: str) -> bool:
+    async def alias(self, canonical: str, alias: str) -> AliasResult:
         return await self._write(ops.alias(self._ctx, canonical, alias))
 
     async def observe(self, entity: str, texts: Iterable[str], *, source: str | None = None,
@@ -223,14 +224,13 @@ class AsyncMemory(MemoryOptions):
         await self._write(ops.reject(self._ctx, fact, reason))
 
     async def feedback(self, fact: Fact | str, verdict: str) -> Fact:
-        fact_id = await self._write(ops.feedback(self._ctx, fact, verdict))
-        return await self._read(ops.fact_by_id(self._ctx, fact_id))
+        return await self._write(ops.feedback(self._ctx, fact, verdict))
 
     async def pin(self, fact: Fact | str) -> Fact:
-        return await self._read(ops.fact_by_id(self._ctx, await self._write(ops.pin(self._ctx, fact, True))))
+        return await self._write(ops.pin(self._ctx, fact, True))
 
     async def unpin(self, fact: Fact | str) -> Fact:
-        return await self._read(ops.fact_by_id(self._ctx, await self._write(ops.pin(self._ctx, fact, False))))
+        return await self._write(ops.pin(self._ctx, fact, False))
 
     async def digest(self, *, limit: int = 20, as_of: TimeInput | None = None) -> Digest:
         return await self._read(ops.digest(self._ctx, limit, as_of))

@@ -20,6 +20,7 @@ from synapse_graph.engine.settings import MemoryOptions
 from synapse_graph.engine.transfer import import_chunks
 from synapse_graph.errors import ConfigurationError, NotFoundError
 from synapse_graph.models import (
+    AliasResult,
     AuditEntry,
     Digest,
     Entity,
@@ -165,8 +166,8 @@ class Memory(MemoryOptions):
         """End the validity of matching facts at ``at`` (default now); history keeps them. Returns how many."""
         return self._write(ops.retract(self._ctx, subject, predicate, object, at))
 
-    def alias(self, canonical: str, alias: str) -> bool:
-        """Record ``alias`` as another name of ``canonical``; True if an entity was merged.
+    def alias(self, canonical: str, alias: str) -> AliasResult:
+        """Record ``alias`` as another name of ``canonical``; says whether anything changed and what merged.
 
         If the alias names an entity of its own, that entity is merged into the canonical one:
         the result is the store as if its facts had been written to the canonical entity in the
@@ -311,15 +312,15 @@ class Memory(MemoryOptions):
         Helpful raises its confidence (and ends a dispute); stale or wrong lower it and mark it
         disputed, which hides it from default reads.
         """
-        return self._read(ops.fact_by_id(self._ctx, self._write(ops.feedback(self._ctx, fact, verdict))))
+        return self._write(ops.feedback(self._ctx, fact, verdict))
 
     def pin(self, fact: Fact | str) -> Fact:
         """Pin a fact: it comes first in :meth:`digest`, whatever else the scope holds. Returns it."""
-        return self._read(ops.fact_by_id(self._ctx, self._write(ops.pin(self._ctx, fact, True))))
+        return self._write(ops.pin(self._ctx, fact, True))
 
     def unpin(self, fact: Fact | str) -> Fact:
         """Unpin a fact. Returns it."""
-        return self._read(ops.fact_by_id(self._ctx, self._write(ops.pin(self._ctx, fact, False))))
+        return self._write(ops.pin(self._ctx, fact, False))
 
     def digest(self, *, limit: int = 20, as_of: TimeInput | None = None) -> Digest:
         """What an agent should just know at the start of a session: pinned facts first, then the most

@@ -240,6 +240,28 @@ class WriteResult(_Readable, BaseModel):
                 + (f", {render.plural(self.aliases_merged, 'alias', 'aliases')} merged" if self.aliases_merged else ""))
 
 
+class AliasResult(_Readable, BaseModel):
+    """What ``alias`` changed."""
+
+    canonical: str
+    """The canonical name, as asked."""
+    alias: str
+    """The other name, as asked."""
+    changed: bool
+    """False if the alias already named the canonical entity (nothing was written)."""
+    merged: bool = False
+    """True if the alias named an entity of its own, now merged into the canonical one."""
+    facts_moved: int = 0
+    """Fact records (validity intervals, closed ones included) the merged entity held, now the canonical
+    entity's; earlier beliefs (history) move with them."""
+
+    def __str__(self) -> str:
+        if not self.changed:
+            return f"nothing changed: {self.alias!r} already names {self.canonical!r}"
+        merged = f" (entities merged: {render.plural(self.facts_moved, 'fact record')} moved)" if self.merged else ""
+        return f"{self.alias!r} is now an alias of {self.canonical!r}{merged}"
+
+
 class PurgeResult(_Readable, BaseModel):
     """What a purge removed for good."""
 

@@ -180,22 +180,9 @@ def alias(
 ) -> None:
     """Record ALIAS as another name of CANONICAL (merging ALIAS's entity into it if it exists)."""
     with _open(db, scope, user, password) as memory:
-        target, named = memory.entity(canonical), memory.entity(other_name)
-        if _same_name(canonical, other_name) or (target is not None and named is not None
-                                                 and target.key == named.key):
-            shown = target.name if target is not None else canonical
-            _emit({"merged": False, "changed": False}, as_json, lambda r: say(
-                f"nothing changed: {other_name!r} already names {shown!r}"))
-            return
-        merged = memory.alias(canonical, other_name)
-        _emit({"merged": merged, "changed": True}, as_json, lambda r: say(
-            f"{other_name!r} is now an alias of {canonical!r}" + (" (entities merged)" if merged else "")))
+        result = memory.alias(canonical, other_name)
+        _emit(result.model_dump(), as_json, lambda r: say(str(result)))
 
-def _same_name(first: str, second: str) -> bool:
-    """Do two names have one identity key (the library's rule: NFC, whitespace collapsed, case-folded)?"""
-    from synapse_graph.browse import entity_key
-
-    return entity_key(first) == entity_key(second)
 
 @command()
 def retract(

@@ -34,6 +34,7 @@ from synapse_graph.engine.view import View
 from synapse_graph.engine.writes import Mutation, apply, store_embeddings
 from synapse_graph.errors import InvalidInputError
 from synapse_graph.models import (
+    AliasResult,
     AuditEntry,
     Digest,
     Entity,
@@ -121,12 +122,14 @@ def retract(ctx: Context, subject: str, predicate: str, obj: str | None, at: Tim
     return step
 
 
-def alias(ctx: Context, canonical: str, other: str) -> WriteStep[bool]:
+def alias(ctx: Context, canonical: str, other: str) -> WriteStep[AliasResult]:
     canonical_name, alias_name = inputs.name(ctx, canonical, "canonical"), inputs.name(ctx, other, "alias")
 
-    def step(view: View) -> Op[tuple[Mutation | None, bool]]:
-        merged = yield from planning.alias_name(view, canonical_name, alias_name)
-        return Mutation.of(view, "alias", inputs.provenance(ctx, None, None, None)), bool(merged)
+    def step(view: View) -> Op[tuple[Mutation | None, AliasResult]]:
+        result = yield from planning.alias_name(view, canonical_name, alias_name)
+        if not result.changed:
+            return None, result
+        return Mutation.of(view, "alias", inputs.provenance(ctx, None, None, None)), result
     return step
 
 
@@ -284,12 +287,12 @@ def reject(ctx: Context, fact: object, reason: str) -> WriteStep[None]:
     return step
 
 
-def feedback(ctx: Context, fact: object, verdict: str) -> WriteStep[str]:
+def feedback(ctx: Context, fact: object, verdict: str) -> WriteStep[Fact]:
     fact_id, judged = inputs.fact_id(fact), check_verdict(verdict)
     return lambda view: trust.feedback(view, fact_id, judged)
 
 
-def pin(ctx: Context, fact: object, pinned: bool) -> WriteStep[str]:
+def pin(ctx: Context, fact: object, pinned: bool) -> WriteStep[Fact]:
     fact_id = inputs.fact_id(fact)
     return lambda view: trust.pin(view, fact_id, pinned)
 

@@ -15,7 +15,7 @@ from synapse_graph.engine.inputs import Batch, CheckedTriple, Name
 from synapse_graph.engine.io import Op, Read
 from synapse_graph.engine.view import SlotKey, View
 from synapse_graph.instants import Instant, to_iso
-from synapse_graph.models import WriteResult
+from synapse_graph.models import AliasResult, WriteResult
 from synapse_graph.rules.timeline import Plan, TimelinePlanner, Write, merge_plan
 from synapse_graph.rules.trust import TIMELINE_STATES, rejection_flag
 
@@ -24,7 +24,7 @@ def upsert(view: View, batch: Batch) -> Op[WriteResult]:
     """Plan a batch: its aliases first (merging entities), then its facts, as one write."""
     result = WriteResult()
     for canonical, alias in batch.aliases:
-        result.aliases_merged += yield from alias_name(view, canonical, alias)
+        result.aliases_merged += (yield from alias_name(view, canonical, alias)).merged
     if batch.triples:
         plan = yield from facts(view, batch)
         result.created, result.confirmed, result.closed = plan.created, plan.confirmed, plan.closed
@@ -113,27 +113,25 @@ def retract(view: View, subject: Name, predicate: str, obj: Name | None, at: Ins
     return ended
 
 
-def alias_name(view: View, canonical: Name, alias: Name) -> Op[int]:
-    """Record ``alias`` as another name of ``canonical``; merge the alias's entity if it has one.
-
-    Returns 1 if an entity was merged, else 0.
-    """
+def alias_name(view: View, canonical: Name, alias: Name) -> Op[AliasResult]:
+    """Record ``alias`` as another name of ``canonical``; merge the alias's entity if it has one."""
+    unchanged = AliasResult(canonical=canonical.display, alias=alias.display, changed=False)
     if alias.key == canonical.key:
-        return 0
+        return unchanged
     target = (yield from view.resolve([canonical]))[canonical.key]
     other = (yield from view.lookup([alias])).get(alias.key)
     if other == target:
-        return 0
+        return unchanged
     if other is None:
         view.add_alias(alias.key, alias.display, target)
-        return 0
-    yield from merge(view, other, target)
+        return unchanged.model_copy(update={"changed": True})
+    moved = yield from merge(view, other, target)
     if alias.key != other:
         view.add_alias(alias.key, alias.display, target)
-    return 1
+    return unchanged.model_copy(update={"changed": True, "merged": True, "facts_moved": moved})
 
 
-def merge(view: View, source: str, target: str) -> Op[None]:
+def merge(view: View, source: str, target: str) -> Op[int]:
     """Merge entity ``source`` into ``target``: the store as if every fact of the source had been
     written to the target in the first place (see :func:`~synapse_graph.rules.timeline.merge_plan`);
     its aliases and rejections move with it, and its name becomes an alias of the target."""
@@ -148,3 +146,4 @@ def merge(view: View, source: str, target: str) -> Op[None]:
     # The moved records leave with the source entity; the ones still current count out of the scope.
     removed = [r for r in moved_from if r.expired_at is None]
     view.merge(source, target, source_entity["name"], source_entity["aliases"] or [], plan, removed)
+    return len(removed)

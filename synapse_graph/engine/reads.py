@@ -18,6 +18,7 @@ from synapse_graph.engine.inputs import Name
 from synapse_graph.engine.io import Op, Read
 from synapse_graph.instants import Instant
 from synapse_graph.models import Entity, Fact, Stats
+from synapse_graph.rules.distinct import distinct_facts, meet
 from synapse_graph.rules.slots import fact_slot
 from synapse_graph.rules.timeparse import now_micros
 
@@ -87,37 +88,27 @@ def facts(ctx: Context, ask: FactQuery) -> Op[list[Fact]]:
 
 
 def _distinct(found: list[dict[str, Any]], ask: FactQuery) -> list[Fact]:
-    """The facts of rows; a read never returns the same fact twice.
+    """The facts of rows; a read never returns the same fact twice (see :mod:`~synapse_graph.rules.distinct`)."""
+    return past_belief_once([rows.fact(row["fact"]) for row in found], ask.known_at)
 
-    Within the current belief the store never holds two records of one fact whose intervals meet
-    (writes unite them). A past belief (``known_at``) can: an alias merge keeps the merged-away
-    entity's records as history under the entity they joined, beside its own. Those are united here:
-    the earliest record, over the union of their intervals.
+
+def past_belief_once[F: Fact](facts: list[F], known_at: Instant | None) -> list[F]:
+    """Facts as read, with a past belief's records of one fact whose intervals meet united into one.
+
+    Within the current belief writes keep them united; a past belief (``known_at``) can hold a merged
+    entity's records beside its target's. The earliest recorded stands for its group, at the place of
+    the first record of the group as read.
     """
-    result = [rows.fact(row["fact"]) for row in found]
-    if ask.known_at is None:
-        return result
-    kept: list[Fact] = []
-    for fact in sorted(result, key=lambda f: (f.recorded_at, f.id)):
-        same = next((k for k in kept if (k.subject, k.predicate, k.object) == (fact.subject, fact.predicate,
-                                                                               fact.object) and _meet(k, fact)), None)
-        if same is None:
-            kept.append(fact)
-            continue
-        ends = [same.invalid_at, fact.invalid_at]
-        union = same.model_copy(update={
-            "valid_at": min(same.valid_at, fact.valid_at),
-            "invalid_at": None if ends[0] is None or ends[1] is None else max(ends[0], ends[1]),
-            "confidence": max(same.confidence, fact.confidence),
-        })
-        kept[kept.index(same)] = union
-    order = {f.id: i for i, f in enumerate(result)}
-    return sorted(kept, key=lambda f: order[f.id])
-
-
-def _meet(a: Fact, b: Fact) -> bool:
-    """True if the validity intervals of two facts overlap or touch."""
-    return (a.invalid_at is None or b.valid_at <= a.invalid_at) and (b.invalid_at is None or a.valid_at <= b.invalid_at)
+    if known_at is None:
+        return facts
+    united = {f.id: f for f in distinct_facts(sorted(facts, key=lambda f: (f.recorded_at, f.id)))}
+    first_place: dict[str, int] = {}
+    for place, fact in enumerate(facts):
+        # Each record's group is the united fact of the same triple whose interval contains it.
+        group = next((u.id for u in united.values() if (u.subject, u.predicate, u.object) == (
+            fact.subject, fact.predicate, fact.object) and meet(u, fact)), fact.id)
+        first_place.setdefault(group, place)
+    return sorted(united.values(), key=lambda f: first_place.get(f.id, len(facts)))
 
 
 def neighbourhood(ctx: Context, entity: Name, hops: int, as_of: Instant | None, known_at: Instant | None,
@@ -136,7 +127,7 @@ def neighbourhood(ctx: Context, entity: Name, hops: int, as_of: Instant | None, 
             remaining = limit - len(found)
             found += (yield Read(Q.NEIGHBOURHOOD_HOP2, {
                 **params, "centre": key, "neighbours": neighbours, "limit": remaining, "per_neighbour": remaining}))
-    return [rows.fact(row["fact"]) for row in found]
+    return past_belief_once([rows.fact(row["fact"]) for row in found], known_at)
 
 
 def entity(ctx: Context, name: Name) -> Op[Entity | None]:

@@ -60,22 +60,25 @@ def reject(view: View, fact_id: str, reason: str) -> Op[Mutation]:
     return Mutation.of(view, "reject", Provenance(client=view.ctx.client), tombstones=[tombstone])
 
 
-def feedback(view: View, fact_id: str, verdict: Verdict) -> Op[tuple[Mutation, str]]:
-    """Raise or lower a fact's confidence; stale or wrong mark it disputed. Returns the mutation and the id."""
-    record, _ = yield from record_by_id(view.ctx, fact_id)
+def feedback(view: View, fact_id: str, verdict: Verdict) -> Op[tuple[Mutation, Fact]]:
+    """Raise or lower a fact's confidence; stale or wrong mark it disputed. Returns the mutation and the
+    fact as this write leaves it (read under the scope's lock: a later writer cannot turn it into a miss)."""
+    record, fact = yield from record_by_id(view.ctx, fact_id)
     confidence, status = after_feedback(record.confidence, record.status, verdict)
     view.plan.updates.append(replace(record, confidence=confidence, status=status))  # type: ignore[arg-type]
     mutation = Mutation.of(view, f"feedback:{verdict}", Provenance(client=view.ctx.client), before=[record])
-    return mutation, fact_id
+    return mutation, fact.model_copy(update={"confidence": confidence, "status": status})
 
 
-def pin(view: View, fact_id: str, pinned: bool) -> Op[tuple[Mutation | None, str]]:
-    """Pin a fact (it comes first in the digest) or unpin it; a fact already so changes nothing."""
-    record, _ = yield from record_by_id(view.ctx, fact_id)
+def pin(view: View, fact_id: str, pinned: bool) -> Op[tuple[Mutation | None, Fact]]:
+    """Pin a fact (it comes first in the digest) or unpin it; a fact already so changes nothing.
+    Returns the mutation (None if nothing changed) and the fact as this write leaves it."""
+    record, fact = yield from record_by_id(view.ctx, fact_id)
     if record.pinned == pinned:
-        return None, fact_id
+        return None, fact
     view.plan.updates.append(replace(record, pinned=pinned))
-    return Mutation.of(view, "pin" if pinned else "unpin", Provenance(client=view.ctx.client), before=[record]), fact_id
+    mutation = Mutation.of(view, "pin" if pinned else "unpin", Provenance(client=view.ctx.client), before=[record])
+    return mutation, fact.model_copy(update={"pinned": pinned})
 
 
 def pending(ctx: Context, limit: int) -> Op[list[Fact]]:

@@ -10,7 +10,7 @@ from synapse_graph import Memory, Triple
 from tests.integration.helpers import objects, snapshot, spans, utc
 
 MERGES: dict[str, Callable[[Memory], bool]] = {
-    "alias-call": lambda memory: memory.alias("Robert", "Bob"),
+    "alias-call": lambda memory: memory.alias("Robert", "Bob").merged,
     "same-as-triple": lambda memory: memory.upsert(("Robert", "SAME_AS", "Bob")).aliases_merged == 1,
 }
 
@@ -54,6 +54,16 @@ def test_merge_moves_facts_and_history_onto_the_canonical_entity(memory: Memory,
     assert memory.facts("Robert", "LIKES", as_of="2021-03-01") == [tea]  # once, not once per former entity
     # Facts pointing at Bob now point at Robert.
     assert [(f.subject, f.object) for f in memory.facts(object="Robert")] == [("Carol", "Robert")]
+
+
+def test_alias_says_what_it_merged(memory: Memory) -> None:
+    bob_and_robert(memory)
+    result = memory.alias("Robert", "bob")
+    # Bob's records: Paris and London (LIVES_IN), Tea (LIKES), Carol KNOWS Bob; history moves with them.
+    assert (result.canonical, result.alias, result.changed, result.merged, result.facts_moved) == (
+        "Robert", "bob", True, True, 4)
+    assert str(result) == "'bob' is now an alias of 'Robert' (entities merged: 4 fact records moved)"
+    assert memory.audit()[0].action == "alias"
 
 
 @pytest.mark.parametrize("merge", MERGES)
@@ -101,12 +111,15 @@ def test_merging_twice_changes_nothing(memory: Memory, merge: str) -> None:
 
 def test_a_new_alias_name_is_recorded_once(memory: Memory) -> None:
     memory.upsert(("Robert", "LIKES", "Tea"))
-    assert memory.alias("Robert", "Rob") is False  # no entity merged, only a name added
-    before = (memory.stats(), snapshot(memory))
+    first = memory.alias("Robert", "Rob")  # no entity merged, only a name added
+    assert (first.changed, first.merged, first.facts_moved) == (True, False, 0)
+    before = (memory.stats(), snapshot(memory), len(memory.audit()))
 
-    assert memory.alias("Robert", "Rob") is False
+    again = memory.alias("Robert", "Rob")
+    assert (again.changed, again.merged) == (False, False)
+    assert str(again) == "nothing changed: 'Rob' already names 'Robert'"
     assert memory.upsert(("Robert", "SAME_AS", "Rob")).aliases_merged == 0
-    assert (memory.stats(), snapshot(memory)) == before
+    assert (memory.stats(), snapshot(memory), len(memory.audit())) == before  # nothing written, nothing logged
     robert = memory.entity("Rob")
     assert robert is not None
     assert (robert.name, robert.aliases) == ("Robert", ["Rob"])

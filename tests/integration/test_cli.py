@@ -91,7 +91,8 @@ def test_alias_entity_neighbourhood_and_stats(cli: Cli) -> None:
     cli("add", "Dana Reyes", "WORKS_AT", "Globex")
     cli("add", "Globex", "LOCATED_IN", "London")
     cli("add", "Dana", "LIKES", "tea")
-    assert cli.json("alias", "Dana Reyes", "Dana") == {"merged": True, "changed": True}
+    assert cli.json("alias", "Dana Reyes", "Dana") == {"canonical": "Dana Reyes", "alias": "Dana", "changed": True,
+                                                       "merged": True, "facts_moved": 1}
     entity = cli.json("entity", "dana")
     assert entity["name"] == "Dana Reyes" and "Dana" in entity["aliases"]
     near = {(f["subject"], f["object"]) for f in cli.json("neighbourhood", "Dana", "--hops", "2")}
@@ -229,7 +230,8 @@ def test_alias_to_the_same_entity_changes_nothing(cli: Cli) -> None:
     for args in (("Dana", "Dana"), ("Dana", "  DANA ")):
         output = cli("alias", *args)
         assert output.startswith("nothing changed") and "is now an alias" not in output
-    assert cli.json("alias", "Dana", "dana") == {"merged": False, "changed": False}
+    assert cli.json("alias", "Dana", "dana") == {"canonical": "Dana", "alias": "dana", "changed": False,
+                                                 "merged": False, "facts_moved": 0}
     assert "is now an alias of 'Dana'" in cli("alias", "Dana", "Dana Reyes")
     assert cli("alias", "Dana", "Dana Reyes").startswith("nothing changed: 'Dana Reyes' already names 'Dana'")
     assert len(cli.json("audit")) == before + 1  # only the real alias was logged

@@ -248,12 +248,12 @@ def merge_worker(settings: dict[str, Any], api: str, scope: str, worker: int, ba
         if api == "sync":
             with Memory(location, scope=scope, **options) as memory:
                 barrier.wait(timeout=120)
-                merged = memory.alias("Main", f"P{worker}")
+                merged = memory.alias("Main", f"P{worker}").merged
         else:
             async def run() -> bool:
                 async with AsyncMemory(location, scope=scope, **options) as memory:
                     barrier.wait(timeout=120)
-                    return await memory.alias("Main", f"P{worker}")
+                    return (await memory.alias("Main", f"P{worker}")).merged
             merged = asyncio.run(run())
         results.put((worker, merged, None))
     except BaseException as exc:  # reported to the parent, which fails the test
@@ -355,8 +355,7 @@ NEEDS_DISTINCT_READS = pytest.mark.xfail(
 
 @pytest.mark.parametrize("merge", MERGES)
 @pytest.mark.parametrize("overlap", [
-    *(o for o in OVERLAPS if o != "bridged-by-a-third-name"),
-    pytest.param("bridged-by-a-third-name", marks=NEEDS_DISTINCT_READS),
+    *OVERLAPS,
 ])
 def test_fact_reads_from_before_a_merge_never_return_a_fact_twice(memory: Memory, merge: str, overlap: str) -> None:
     before = before_merging(memory, merge, overlap)

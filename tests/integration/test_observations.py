@@ -62,7 +62,7 @@ def test_observations_count_toward_the_fact_quota(make_memory: MakeMemory) -> No
 def test_observations_move_in_a_merge_and_are_erased_by_purge(memory: Memory) -> None:
     memory.observe("Bob", ["Has a diagnosis of asthma"])
     memory.observe("Robert", ["Lives near the park"])
-    assert memory.alias("Robert", "Bob")
+    assert memory.alias("Robert", "Bob").merged
     assert texts(memory.observations("Robert")) == ["Has a diagnosis of asthma", "Lives near the park"]
     memory.purge("Bob")
     assert memory.observations() == []

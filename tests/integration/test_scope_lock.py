@@ -258,7 +258,8 @@ def test_falkordb_a_writer_paused_past_its_lease_plans_again_instead_of_failing(
     finally:
         other.close()
     assert stalled == [Q.ENTITY], "the write did not stall where intended"
-    assert merged is False  # planned again after the purge: Bob is a plain alias of Ann now
+    # Planned again after the purge: Bob is a plain alias of Ann now.
+    assert (merged.changed, merged.merged) == (True, False)
     entity = memory.entity("Bob")
     assert entity is not None and entity.name == "Ann" and entity.aliases == ["Bob"]
     assert [(f.subject, f.predicate, f.object) for f in memory.facts("Ann")] == [("Ann", "LIVES_IN", "Paris")]

@@ -206,11 +206,6 @@ def settings(backend_name: str, request: pytest.FixtureRequest) -> dict[str, Any
     return dict(request.getfixturevalue("neo4j_settings"))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Memory.feedback applies the feedback under the lock, then reads the fact back by id in a separate read: "
-    "a writer that supersedes the fact in between turns an applied feedback into NotFoundError. Needs the write "
-    "to return the updated fact (trust.feedback -> (Mutation, Fact); ops.feedback: WriteStep[Fact]; "
-    "Memory/AsyncMemory.feedback return the write's result)"))
 def test_an_applied_feedback_is_reported_even_if_the_fact_is_superseded_right_after(
         backend_name: str, settings: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
     options = dict(settings)

@@ -174,14 +174,7 @@ def test_the_digest_is_the_library_digest_pinned_first_capped_and_deterministic(
     anyio.run(main)
 
 
-def test_a_busy_scope_is_a_tool_error_that_says_to_call_again(make_memory: Callable[..., Memory], serve: Serve,
-                                                              backend_name: str, request: pytest.FixtureRequest
-                                                              ) -> None:
-    if backend_name == "neo4j":  # runs, and must fail until the library is fixed (strict: a pass is reported)
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "library defect: on Neo4j a write that waits for the scope's lock past lock_timeout raises "
-            "QueryRefusedError (Neo.ClientError.Transaction.LockClientStopped, not retryable) instead of "
-            "ScopeBusyError: backends/neo4j.py query_error does not know that code")))
+def test_a_busy_scope_is_a_tool_error_that_says_to_call_again(make_memory: Callable[..., Memory], serve: Serve) -> None:
     memory = make_memory()
     memory.upsert(("Dana", "LIVES_IN", "Paris"))
 

@@ -538,7 +538,7 @@ class MemoryMachine(RuleBasedStateMachine):
         if same_as:
             merged = self.memory.upsert(Triple(subject=canonical, predicate="SAME_AS", object=alias)).aliases_merged
         else:
-            merged = int(self.memory.alias(canonical, alias))
+            merged = int(self.memory.alias(canonical, alias).merged)
         assert merged == int(self.model.alias(canonical, alias))
         self.focus = set()
         self._check_names()
