@@ -28,7 +28,7 @@ pytestmark = pytest.mark.integration
 
 MakeMemory = Callable[..., Memory]
 MERGES: dict[str, Callable[[Memory], bool]] = {
-    "alias-call": lambda memory: memory.alias("Robert", "Bob"),
+    "alias-call": lambda memory: memory.alias("Robert", "Bob").merged,
     "same-as-triple": lambda memory: memory.upsert(("Robert", "SAME_AS", "Bob")).aliases_merged == 1,
 }
 EVERY_STATE = {"include_candidates": True, "include_disputed": True}
