@@ -24,7 +24,9 @@ from synapse_graph.rules.recall import (
 )
 from synapse_graph.rules.timeparse import now_micros
 
-CANDIDATES = 1_000
+CANDIDATES = 100
+"""Candidates per search leg, the index's best first: a common word or prefix matches thousands of names,
+and only the best leave the database (BM25 then ranks these; all of them on a store with fewer matches)."""
 VECTOR_HITS = 10
 MIN_COSINE = 0.5
 EXPAND_CANDIDATES = 400
@@ -37,7 +39,7 @@ def lexical_ranking(ctx: Context, terms: Sequence[str], state: ScopeState | None
     if state is None:
         state = yield from read_state(ctx)
     found = yield Read(Q.SEARCH_LEXICAL, {"scope": ctx.scope, "terms": list(terms), "limit": CANDIDATES})
-    return bm25_rank(terms, (Candidate(r["key"], "", r["text"] or "") for r in found),
+    return bm25_rank(terms, (Candidate(key, "", text or "") for r in found for key, text in r["found"]),
                      corpus_size=state.entities)
 
 
@@ -85,14 +87,16 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
     With ``min_score``, facts that answer less of the question (:attr:`RecalledFact.score`) are left
     out; when none is left, the result says it abstained rather than return weakly related facts.
     """
+    terms = content_terms(query)
+    if not terms:  # the gate: small talk never touches the database
+        now = Instant(now_micros())
+        return Recall(query=query, as_of=to_datetime(now if as_of is None else as_of), legs=legs,
+                      skipped="no content words (empty question or small talk)")
     state = yield from read_state(ctx)
     # The instant the facts are read at: now by the scope's clock, never before its last write
     # (as cypher/fragments/read_clock.cypher takes it), so the answer names when its facts hold.
     now = Instant(max(now_micros(), state.updated_at))
     result = Recall(query=query, as_of=to_datetime(now if as_of is None else as_of), legs=legs)
-    terms = content_terms(query)
-    if not terms:
-        return result.model_copy(update={"skipped": "no content words (empty question or small talk)"})
     entries = yield from entry_entities(ctx, query, terms, MAX_ENTRY_ENTITIES, state)
     found = yield from expand(ctx, entries, hops=hops, as_of=now if as_of is None else as_of, known_at=known_at,
                               limit=limit, terms=terms)
