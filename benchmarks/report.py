@@ -88,10 +88,14 @@ def markdown(results: Mapping[str, Any]) -> str:
     for name, found in backends.items():
         for point in found.get("checkpoints", []):
             hood, recall = point["neighbourhood_2hop"], point.get("recall", {})
-            rows.append((name, point["size"], hood["median_ms"], hood["p95_ms"], hood["mean_facts"],
-                         recall.get("median_ms"), recall.get("p95_ms"), recall.get("failed")))
-    lines += _table(("backend", "writes", "2-hop p50 ms", "2-hop p95 ms", "facts returned (mean)", "recall p50 ms",
-                     "recall p95 ms", "recall errors"), rows)
+            rows.append((name, point["size"], hood["median_ms"], hood["p95_ms"], hood.get("p95_vs_pit"),
+                         hood["mean_facts"], recall.get("median_ms"), recall.get("p95_ms"), recall.get("failed")))
+    lines += _table(("backend", "writes", "2-hop p50 ms", "2-hop p95 ms", "2-hop p95 / PIT p95 (<= 5)",
+                     "facts returned (mean)", "recall p50 ms", "recall p95 ms", "recall errors"), rows)
+    lines += ["", "## Recall with shared-word names (`recall_bench.py`)", ""]
+    rows = [(name, p["size"], p["entities"], p["median_ms"], p["p95_ms"], f"{p['expected_first']}/{p['questions']}")
+            for name, found in backends.items() for p in found.get("recall_shared_words", {}).get("points", [])]
+    lines += _table(("backend", "facts", "entities", "recall p50 ms", "recall p95 ms", "named entity first"), rows)
     lines += ["", "## Correctness counts", ""]
     rows = []
     for name, found in backends.items():

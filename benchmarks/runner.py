@@ -26,6 +26,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from benchmarks import recall_bench
 from benchmarks.baseline import RawStore, answers, plan_batches
 from benchmarks.generate import SIZES, Checkpoint, Dataset, Question, generate
 from benchmarks.measure import (
@@ -257,7 +258,7 @@ def bench_backend(
     target: Target, dataset: Dataset, config: RunConfig, run_id: str, saved: Callable[[dict[str, Any]], None],
 ) -> dict[str, Any]:
     """Load, ask and measure on one backend; ``saved`` gets the partial result after each store size."""
-    scope_ours, scope_raw = f"bench-ours-{run_id}", f"bench-raw-{run_id}"
+    scope_ours, scope_raw, scope_recall = f"bench-ours-{run_id}", f"bench-raw-{run_id}", f"bench-recall-{run_id}"
     memory = target.memory(scope_ours, dataset)
     raw = target.raw(scope_raw)
     probe = timed_backend(memory)
@@ -296,6 +297,8 @@ def bench_backend(
                 reads = ask(memory, raw, checkpoint)
                 read_breakdown = probe.reset()
                 around = explore(memory, checkpoint, dataset)
+                around["neighbourhood_2hop"]["p95_vs_pit"] = ratio(around["neighbourhood_2hop"]["p95_ms"],
+                                                                   reads["ours"]["p95_ms"])
                 probe.reset()
                 result["checkpoints"].append({
                     "size": checkpoint.size,
@@ -309,6 +312,12 @@ def bench_backend(
                 saved(result)
                 if progress is not None:
                     progress.update(task, description=f"{target.name}: loading")
+        console.log(f"{target.name}: recall with shared-word names")
+        result["recall_shared_words"] = recall_bench.run(
+            lambda scope, facts, entities: Memory(target.location, scope=scope, auth=target.auth, max_facts=facts,
+                                                  max_entities=entities),
+            [c.size for c in dataset.checkpoints], scope=scope_recall, questions_per_size=config.questions // 3)
+        saved(result)
         if config.peer == "graphiti":
             from benchmarks.graphiti_peer import run_peer
 
@@ -317,7 +326,7 @@ def bench_backend(
     finally:
         memory.close()
         if not config.keep:
-            drop_scopes(target, [scope_ours, scope_raw])
+            drop_scopes(target, [scope_ours, scope_raw, scope_recall])
         raw.close()
     return result
 

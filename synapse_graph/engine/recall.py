@@ -9,6 +9,7 @@ from synapse_graph.catalogue import Q
 from synapse_graph.engine import observations, rows
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.io import Embed, Op, Read
+from synapse_graph.engine.scope import ScopeState, read_state
 from synapse_graph.instants import Instant, to_datetime
 from synapse_graph.models import EntryEntity, Recall, RecalledFact
 from synapse_graph.rules.recall import (
@@ -23,7 +24,9 @@ from synapse_graph.rules.recall import (
 )
 from synapse_graph.rules.timeparse import now_micros
 
-CANDIDATES = 1_000
+CANDIDATES = 100
+"""Candidates per search leg, the index's best first: a common word or prefix matches thousands of names,
+and only the best leave the database (BM25 then ranks these; all of them on a store with fewer matches)."""
 VECTOR_HITS = 10
 MIN_COSINE = 0.5
 EXPAND_CANDIDATES = 400
@@ -31,11 +34,13 @@ EXPAND_CANDIDATES = 400
 so the database's cut must leave the relevant ones in (it keeps the nearest, then the newest)."""
 
 
-def lexical_ranking(ctx: Context, terms: Sequence[str]) -> Op[list[tuple[str, float]]]:
-    [state] = yield Read(Q.SCOPE_STATE, {"scope": ctx.scope})
+def lexical_ranking(ctx: Context, terms: Sequence[str], state: ScopeState | None = None
+                    ) -> Op[list[tuple[str, float]]]:
+    if state is None:
+        state = yield from read_state(ctx)
     found = yield Read(Q.SEARCH_LEXICAL, {"scope": ctx.scope, "terms": list(terms), "limit": CANDIDATES})
-    return bm25_rank(terms, (Candidate(r["key"], "", r["text"] or "") for r in found),
-                     corpus_size=state["state"]["entities"])
+    return bm25_rank(terms, (Candidate(key, "", text or "") for r in found for key, text in r["found"]),
+                     corpus_size=state.entities)
 
 
 def vector_ranking(ctx: Context, model: str, query: str, min_cosine: float = MIN_COSINE
@@ -50,9 +55,10 @@ def vector_ranking(ctx: Context, model: str, query: str, min_cosine: float = MIN
     return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:VECTOR_HITS]
 
 
-def entry_entities(ctx: Context, text: str, terms: list[str], limit: int) -> Op[list[EntryEntity]]:
+def entry_entities(ctx: Context, text: str, terms: list[str], limit: int, state: ScopeState | None = None
+                   ) -> Op[list[EntryEntity]]:
     """Recall's entry step: entities matching the question, fused from the search legs."""
-    legs = {"lexical": (yield from lexical_ranking(ctx, terms))}
+    legs = {"lexical": (yield from lexical_ranking(ctx, terms, state))}
     if ctx.embedder is not None:
         legs["vector"] = yield from vector_ranking(ctx, ctx.embedder, text)
     return (yield from fuse(ctx, legs, limit))
@@ -81,13 +87,19 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
     With ``min_score``, facts that answer less of the question (:attr:`RecalledFact.score`) are left
     out; when none is left, the result says it abstained rather than return weakly related facts.
     """
-    now = Instant(now_micros())
-    result = Recall(query=query, as_of=to_datetime(now if as_of is None else as_of), legs=legs)
     terms = content_terms(query)
-    if not terms:
-        return result.model_copy(update={"skipped": "no content words (empty question or small talk)"})
-    entries = yield from entry_entities(ctx, query, terms, MAX_ENTRY_ENTITIES)
-    found = yield from expand(ctx, entries, hops=hops, as_of=as_of, known_at=known_at, limit=limit, terms=terms)
+    if not terms:  # the gate: small talk never touches the database
+        now = Instant(now_micros())
+        return Recall(query=query, as_of=to_datetime(now if as_of is None else as_of), legs=legs,
+                      skipped="no content words (empty question or small talk)")
+    state = yield from read_state(ctx)
+    # The instant the facts are read at: now by the scope's clock, never before its last write
+    # (as cypher/fragments/read_clock.cypher takes it), so the answer names when its facts hold.
+    now = Instant(max(now_micros(), state.updated_at))
+    result = Recall(query=query, as_of=to_datetime(now if as_of is None else as_of), legs=legs)
+    entries = yield from entry_entities(ctx, query, terms, MAX_ENTRY_ENTITIES, state)
+    found = yield from expand(ctx, entries, hops=hops, as_of=now if as_of is None else as_of, known_at=known_at,
+                              limit=limit, terms=terms)
     kept = found if min_score is None else [f for f in found if f.score >= min_score]
     abstained = None if kept or not found else (
         f"no fact answers at least {min_score:g} of the question (the best answers {max(f.score for f in found):.2f})")

@@ -122,12 +122,21 @@ def bm25_rank(
         return []
     total = max(corpus_size, len(docs))
     average = sum(len(tokens) for tokens in docs.values()) / len(docs)
-    frequency = {t: sum(1 for tokens in docs.values() if any(_matches(t, w) for w in tokens)) for t in terms}
+    # the terms each distinct word matches, worked out once (names share most of their words)
+    matched = {w: [t for t in terms if _matches(t, w)] for tokens in docs.values() for w in tokens}
+    counts: dict[str, dict[str, int]] = {}
+    for key, tokens in docs.items():
+        tfs: dict[str, int] = {}
+        for w in tokens:
+            for t in matched[w]:
+                tfs[t] = tfs.get(t, 0) + 1
+        counts[key] = tfs
+    frequency = {t: sum(1 for tfs in counts.values() if t in tfs) for t in terms}
     scores: dict[str, float] = {}
     for key, tokens in docs.items():
         score = 0.0
         for term in terms:
-            tf = sum(1 for w in tokens if _matches(term, w))
+            tf = counts[key].get(term, 0)
             if tf == 0:
                 continue
             idf = math.log(1 + (total - frequency[term] + 0.5) / (frequency[term] + 0.5))
@@ -181,23 +190,33 @@ def stem(word: str) -> str:
 
 def predicate_terms(predicate: str, terms: Sequence[str]) -> set[str]:
     """The query terms that name the predicate ("work" names WORKS_AT, "owns" names OWNED_BY)."""
+    return set(_predicate_terms(predicate, tuple(terms)))
+
+
+@lru_cache(maxsize=8192)
+def _predicate_terms(predicate: str, terms: tuple[str, ...]) -> frozenset[str]:
     parts = [p for p in predicate.casefold().split("_") if len(p) >= MIN_PREFIX]
     stems = {stem(p) for p in parts}
-    return {
+    return frozenset(
         t for t in terms
         if any(_matches(t, p) or _matches(p, t) for p in parts) or (len(t) >= MIN_PREFIX and stem(t) in stems)
-    }
+    )
 
 
 def term_matches(text: str | None, terms: Sequence[str]) -> set[str]:
     """The query terms that a name or type matches as the fulltext index would (word or prefix)."""
     if not text:
         return set()
+    return set(_term_matches(text, tuple(terms)))
+
+
+@lru_cache(maxsize=65_536)
+def _term_matches(text: str, terms: tuple[str, ...]) -> frozenset[str]:
     tokens = _index_tokens(text)
-    return {t for t in terms if any(_matches(t, w) for w in tokens)}
+    return frozenset(t for t in terms if any(_matches(t, w) for w in tokens))
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=65_536)
 def _index_tokens(text: str) -> tuple[str, ...]:
     return tuple(search_text(text).split())
 

@@ -49,6 +49,10 @@ def test_smoke_benchmark_is_correct(backend: str, tmp_path: Path) -> None:
         assert counts["ours_confirmed"] == counts["expected_confirmed"]
         assert counts["ours_closed"] == counts["expected_closed"]
         assert point["neighbourhood_2hop"]["n"] == 10
+    shared = found["recall_shared_words"]["points"]
+    assert [p["size"] for p in shared] == [1_000, 3_000]
+    for point in shared:  # every question names one entity among thousands sharing its words: it comes first
+        assert point["questions"] == 33 and point["expected_first"] == point["questions"], point["misses"]
     mix = results["dataset"]["mix"]
     assert mix["supersede"] > 0.15 * results["writes"] and mix["repeat"] > 0.07 * results["writes"]
     assert found["write_total"]["writes"] == results["writes"]

@@ -102,10 +102,6 @@ def test_a_reader_whose_clock_is_behind_sees_a_writer_whose_clock_is_ahead(
     assert reader.facts("Ann", "LIVES_IN", as_of=before) == []
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Recall.as_of is the wall clock (engine/recall.py) while its facts are read at the scope's clock "
-    "(read_clock): with the clock behind the last write it names an instant at which they did not hold yet. "
-    "Needs the instant the read used (e.g. returned by recall_expand, or max(now, scope's updated_at))"))
 def test_recall_names_the_instant_its_facts_hold_at(make_memory: Callable[..., Memory], clock: Clock) -> None:
     memory = make_memory()
     clock.set(+3)
