@@ -142,6 +142,11 @@ def entity(ctx: Context, name: Name) -> Op[Entity | None]:
     return rows.entity(found[0]["entity"]) if found else None
 
 
+MAX_PAGE = 1_000
+MAX_MATCHING = 10_000
+"""The longest observation: a longer text matches nothing."""
+
+
 @dataclass(frozen=True)
 class EntityListing:
     """A checked request for a page of entities (see ``Memory.entities``)."""
@@ -155,20 +160,21 @@ class EntityListing:
 
 
 def entities(ctx: Context, ask: EntityListing) -> Op[EntityPage]:
-    """One page of the scope's entities, oldest first, read with one statement."""
-    params = {"scope": ctx.scope, "known_at": ask.known_at, "limit": ask.limit,
+    """One page of the scope's entities, oldest first, read with one statement (one entity more than the
+    page, to know whether another page follows)."""
+    params = {"scope": ctx.scope, "known_at": ask.known_at, "limit": ask.limit + 1,
               "after_at": None if ask.after is None else Instant(ask.after[0]),
               "after_key": None if ask.after is None else ask.after[1]}
     if ask.matching is None:
         found = yield Read(Q.ENTITIES_PAGE, params)
     else:
         found = yield Read(Q.MATCHING_ENTITIES, {**params, "matching": ask.matching})
-    listed = [rows.entity(row["entity"]) for row in found]
+    shown = found[:ask.limit]
+    listed = [rows.entity(row["entity"]) for row in shown]
     notes = {row["entity"]["key"]: sorted((rows.observation(o) for o in row["observations"]),
-                                          key=lambda o: (o.recorded_at, o.id)) for row in found}
-    more = len(listed) == ask.limit
+                                          key=lambda o: (o.recorded_at, o.id)) for row in shown}
     return EntityPage(entities=listed, observations=notes,
-                      next=EntityPage.cursor_after(listed[-1]) if more and listed else None)
+                      next=EntityPage.cursor_after(listed[-1]) if len(found) > ask.limit else None)
 
 
 def entity_listing(after: object, limit: object, known_at: Instant | None, matching: object) -> EntityListing:
@@ -182,10 +188,6 @@ def entity_listing(after: object, limit: object, known_at: Instant | None, match
             raise InvalidInputError(f"matching is limited to {MAX_MATCHING} characters, got {len(matching)}")
     return EntityListing(after=None if after is None else read_entity_cursor(after), limit=limit, known_at=known_at,
                          matching=None if matching is None else matching.lower())
-
-
-MAX_PAGE = 1_000
-MAX_MATCHING = 500
 
 
 def stats(ctx: Context) -> Op[Stats]:

@@ -42,7 +42,7 @@ def test_pages_list_every_entity_once_oldest_first_and_writes_between_pages_come
     assert [o.text for o in rest[0].observations[listed[3].key]] == ["Plays chess"]
     assert rest[0].observations[listed[4].key] == []  # Acme has none
     exact = all_pages(memory, limit=7)
-    assert len(exact) == 2 and exact[1].entities == [] and exact[1].next is None  # a full last page: one empty after
+    assert len(exact) == 1 and len(exact[0].entities) == 7 and exact[0].next is None  # a full last page is the last
 
 
 def test_known_at_lists_the_entities_that_existed_then_with_the_observations_held_then(memory: Memory) -> None:
@@ -90,6 +90,7 @@ def test_matching_finds_names_aliases_types_and_held_observations_ignoring_case(
     assert found("madrid") == []  # forgotten: not held now
     assert found("IN") == ["Acme Corp", "Berlin"]  # Industries, Berlin
     assert found("in", limit=1) == ["Acme Corp", "Berlin"]  # paged one by one, same order
+    assert [len(p.entities) for p in all_pages(memory, matching="in", limit=1)] == [1, 1]
     assert found("no such text") == []
     kim = memory.entity("Kim")
     assert kim is not None
@@ -112,7 +113,7 @@ def test_observe_creates_a_typed_entity_and_an_existing_one_keeps_its_type(memor
 
 @pytest.mark.parametrize("options", [
     {"after": "garbage"}, {"after": "e1.!!!"}, {"after": 5}, {"limit": 0}, {"limit": True}, {"limit": 1001},
-    {"limit": "3"}, {"matching": 5}, {"matching": "x" * 501}, {"known_at": "not a time"},
+    {"limit": "3"}, {"matching": 5}, {"matching": "x" * 10_001}, {"known_at": "not a time"},
 ])
 def test_bad_cursors_and_limits_are_refused(memory: Memory, options: dict[str, object]) -> None:
     memory.observe("Dana", ["Speaks Spanish"])
