@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
+from contextlib import aclosing
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -323,10 +324,10 @@ class _Node:
         return f"{micros:020d}:{self.name}"
 
 
-_Listed = AsyncIterator[tuple[_Node, str]]
+_Listed = AsyncGenerator[tuple[_Node, str]]
 """Entities in the order they are shown, each with the cursor that continues right after it."""
 _LISTING_PAGE = 50
-"""Entities read from the library at a time (one query each) while a page of the answer fills."""
+"""Entities read from the library at a time (one query per library page) while a page of the answer fills."""
 
 
 async def _listed(ctx: ToolContext, snap: Snapshot, matching: str | None) -> _Listed:
@@ -366,23 +367,26 @@ async def _page(ctx: ToolContext, tool: str, args: ReadGraphArgs | SearchNodesAr
     trust = ctx.trust()
     shown: list[tuple[str, EntityOut, list[RelationOut]]] = []
     answer: Answer | None = None
-    async for node, resume in nodes:
-        observations = node.observations
-        if observations is None:
-            observations = [o.text for o in await ctx.calls.observations(node.name, known_at=at, limit=_ALL)]
-        facts = await ctx.calls.facts(node.name, None, None, as_of=at, known_at=at, limit=_ALL)
-        if listing is not None:
-            facts += [f for f in await ctx.calls.facts(None, None, node.name, as_of=at, known_at=at, limit=_ALL)
-                      if not await listing(f.subject)]
-        relations = [_relation(f.subject, f.object, relation_type_of(f.predicate, f.source), trust.of(f))
-                     for f in sorted(facts, key=lambda f: (f.recorded_at, f.id))]
-        entity = EntityOut(name=node.name, entityType=node.type or "", observations=observations)
-        candidate = _graph_answer(tool, args, snap, [*shown, (resume, entity, relations)], more=True)
-        if shown and candidate.size() > ctx.budget_chars:
-            return answer or _graph_answer(tool, args, snap, shown, more=True)
-        shown.append((resume, entity, relations))
-        answer = candidate
+    async with aclosing(nodes):  # a page that fills up leaves the listing unfinished
+        async for node, resume in nodes:
+            observations = node.observations
+            if observations is None:
+                observations = [o.text for o in await ctx.calls.observations(node.name, known_at=at, limit=_ALL)]
+            facts = await ctx.calls.facts(node.name, None, None, as_of=at, known_at=at, limit=_ALL)
+            if listing is not None:
+                facts += [f for f in await ctx.calls.facts(None, None, node.name, as_of=at, known_at=at, limit=_ALL)
+                          if not await listing(f.subject)]
+            relations = [_relation(f.subject, f.object, relation_type_of(f.predicate, f.source), trust.of(f))
+                         for f in sorted(facts, key=lambda f: (f.recorded_at, f.id))]
+            entity = EntityOut(name=node.name, entityType=node.type or "", observations=observations)
+            candidate = _graph_answer(tool, args, snap, [*shown, (resume, entity, relations)], more=True)
+            if shown and candidate.size() > ctx.budget_chars:
+                return answer or _graph_answer(tool, args, snap, shown, more=True)
+            shown.append((resume, entity, relations))
+            answer = candidate
     return _graph_answer(tool, args, snap, shown, more=False)
+
+
 def _graph_answer(tool: str, args: ReadGraphArgs | SearchNodesArgs | OpenNodesArgs, snap: Snapshot,
                   shown: Sequence[tuple[str, EntityOut, list[RelationOut]]], *, more: bool) -> Answer:
     cursor = encode_cursor(tool, args, Snapshot(0, None, snap.known_at, after=shown[-1][0])) \
