@@ -32,6 +32,7 @@ from synapse_graph.models import (
     AuditEntry,
     Digest,
     Entity,
+    EntityPage,
     EntryEntity,
     Fact,
     Observation,
@@ -146,9 +147,10 @@ class AsyncMemory(MemoryOptions):
         return await self._write(ops.alias(self._ctx, canonical, alias))
 
     async def observe(self, entity: str, texts: Iterable[str], *, source: str | None = None,
-                      session: str | None = None, memory_scope: MemoryScope | None = None) -> list[Observation]:
+                      session: str | None = None, memory_scope: MemoryScope | None = None,
+                      entity_type: str | None = None) -> list[Observation]:
         at = ops.scoped(self._ctx, memory_scope, default="durable")
-        return await self._write(ops.observe(at, entity, texts, source, session), at)
+        return await self._write(ops.observe(at, entity, texts, source, session, entity_type), at)
 
     async def unobserve(self, entity: str, texts: Iterable[str]) -> int:
         return await self._write(ops.unobserve(self._ctx, entity, texts))
@@ -179,6 +181,11 @@ class AsyncMemory(MemoryOptions):
 
     async def entity(self, name: str) -> Entity | None:
         return await self._read(ops.entity(self._ctx, name))
+
+    async def entities(self, *, after: str | None = None, limit: int = 100, known_at: TimeInput | None = None,
+                       matching: str | None = None) -> EntityPage:
+        return await self._read(ops.entities(self._ctx, after=after, limit=limit, known_at=known_at,
+                                             matching=matching))
 
     async def stats(self) -> Stats:
         return await self._read(ops.stats(self._ctx))

@@ -50,6 +50,8 @@ class Q(StrEnum):
     ENTITY = "entities/entity"
     ENTITY_NAMES = "entities/entity_names"
     STATS = "entities/stats"
+    ENTITIES_PAGE = "entities/entities_page"
+    MATCHING_ENTITIES = "entities/matching_entities"
     # digest: what an agent should know at the start of a session
     PINNED_FACTS = "digest/pinned_facts"
     FACTS_AROUND = "digest/facts_around"

@@ -24,6 +24,7 @@ from synapse_graph.models import (
     AuditEntry,
     Digest,
     Entity,
+    EntityPage,
     EntryEntity,
     Fact,
     Observation,
@@ -177,14 +178,17 @@ class Memory(MemoryOptions):
         return self._write(ops.alias(self._ctx, canonical, alias))
 
     def observe(self, entity: str, texts: Iterable[str], *, source: str | None = None,
-                session: str | None = None, memory_scope: MemoryScope | None = None) -> list[Observation]:
+                session: str | None = None, memory_scope: MemoryScope | None = None,
+                entity_type: str | None = None) -> list[Observation]:
         """Record free-text observations about an entity (created if new); returns the ones that were new.
 
         An observation the entity holds already is skipped. Observations are found by :meth:`recall`,
         count toward the scope's fact quota, move with their entity in a merge and are erased by :meth:`purge`.
+        ``entity_type`` (e.g. ``"person"``) is the type of the entity if this call creates it; an existing
+        entity keeps its type. ``observe("Dana", [], entity_type="person")`` creates a typed entity alone.
         """
         at = ops.scoped(self._ctx, memory_scope, default="durable")
-        return self._write(ops.observe(at, entity, texts, source, session), at)
+        return self._write(ops.observe(at, entity, texts, source, session, entity_type), at)
 
     def unobserve(self, entity: str, texts: Iterable[str]) -> int:
         """Forget observations of an entity (they expire; history keeps them); returns how many."""
@@ -240,6 +244,24 @@ class Memory(MemoryOptions):
     def entity(self, name: str) -> Entity | None:
         """The entity a name or alias refers to, or None if unknown."""
         return self._read(ops.entity(self._ctx, name))
+
+    def entities(self, *, after: str | None = None, limit: int = 100, known_at: TimeInput | None = None,
+                 matching: str | None = None) -> EntityPage:
+        """The scope's entities, a page at a time: oldest first (creation time, then key), at most ``limit``.
+
+        Each comes with its aliases and, in ``page.observations[entity.key]``, the observations it held at
+        ``known_at``. Pass ``page.next`` as ``after`` for the next page (None: that was the last); entities
+        written between pages come after those already listed. ``known_at``: the entities that existed then
+        (a merged or purged entity is gone from every listing). ``matching``: only entities whose name, an
+        alias, the type or a held observation contains that text, ignoring case (the database scans the
+        scope for it). Each page is one query.
+
+        Example:
+            >>> page = memory.entities(limit=50)
+            >>> while page.next:
+            ...     page = memory.entities(after=page.next, limit=50)
+        """
+        return self._read(ops.entities(self._ctx, after=after, limit=limit, known_at=known_at, matching=matching))
 
     def stats(self) -> Stats:
         """Counts of entities, aliases and facts in this scope."""

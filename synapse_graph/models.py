@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationErr
 
 from synapse_graph import render
 from synapse_graph.errors import InvalidInputError, InvalidTimeError
+from synapse_graph.rules.cursors import entity_cursor
 from synapse_graph.rules.numbers import confidence
 
 TrustState = Literal["believed", "candidate", "disputed"]
@@ -220,6 +221,27 @@ class Entity(_Readable, BaseModel):
     def __str__(self) -> str:
         kind = f", a {self.type}" if self.type else ""
         return f"{self.name}  (aliases: {', '.join(self.aliases) or 'none'}{kind})"
+
+
+class EntityPage(_Readable, BaseModel):
+    """One page of ``Memory.entities``: entities oldest first, with the observations each held."""
+
+    model_config = ConfigDict(frozen=True)
+
+    entities: list[Entity] = Field(default_factory=list)
+    observations: dict[str, list[Observation]] = Field(default_factory=dict)
+    """Each listed entity's observations (by entity key) as believed at the listing's ``known_at``, oldest first."""
+    next: str | None = None
+    """Pass as ``after`` for the next page; None when this page is the last."""
+
+    @staticmethod
+    def cursor_after(entity: Entity) -> str:
+        """The cursor that continues a listing right after ``entity`` (``next`` is the one after the last)."""
+        return entity_cursor(entity.created_at, entity.key)
+
+    def __str__(self) -> str:
+        lines = [str(e) for e in self.entities]
+        return "\n".join(lines + (["(more: pass next as after)"] if self.next else [])) or "no entities"
 
 
 class WriteResult(_Readable, BaseModel):

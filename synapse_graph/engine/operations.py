@@ -38,6 +38,7 @@ from synapse_graph.models import (
     AuditEntry,
     Digest,
     Entity,
+    EntityPage,
     EntryEntity,
     Fact,
     Observation,
@@ -158,12 +159,22 @@ def own_scope(ctx: Context, scope: str | None) -> str:
     return ctx.scope
 
 
-def observe(ctx: Context, entity: str, texts: Iterable[str], source: str | None, session: str | None
-            ) -> WriteStep[list[Observation]]:
+def observe(ctx: Context, entity: str, texts: Iterable[str], source: str | None, session: str | None,
+            entity_type: str | None = None) -> WriteStep[list[Observation]]:
     name = inputs.name(ctx, entity, "entity")
     checked = _observation_texts(ctx, texts)
     written_by = inputs.provenance(ctx, source, None, session)
-    return lambda view: observations.observe(view, name, checked, written_by)
+    kind = inputs.text(ctx, entity_type, "entity type", MAX_TYPE_LENGTH)
+
+    def step(view: View) -> Op[tuple[Mutation | None, list[Observation]]]:
+        if kind is not None:  # a new entity is created with its type; an existing one keeps its own
+            yield from view.resolve([name], {name.key: kind})
+        return (yield from observations.observe(view, name, checked, written_by))
+    return step
+
+
+MAX_TYPE_LENGTH = 64
+"""As import checks an entity's type."""
 
 
 def unobserve(ctx: Context, entity: str, texts: Iterable[str]) -> WriteStep[int]:
@@ -348,6 +359,12 @@ def neighbourhood(ctx: Context, entity: str, hops: int, as_of: TimeInput | None,
 
 def entity(ctx: Context, name: str) -> Op[Entity | None]:
     return reads.entity(ctx, inputs.name(ctx, name, "name"))
+
+
+def entities(ctx: Context, *, after: object, limit: object, known_at: TimeInput | None, matching: object
+             ) -> Op[EntityPage]:
+    ask = reads.entity_listing(after, limit, inputs.time(known_at, "known_at"), matching)
+    return reads.entities(ctx, ask)
 
 
 def stats(ctx: Context) -> Op[Stats]:

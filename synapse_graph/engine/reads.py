@@ -16,8 +16,10 @@ from synapse_graph.engine import rows
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import Name
 from synapse_graph.engine.io import Op, Read
+from synapse_graph.errors import InvalidInputError
 from synapse_graph.instants import Instant
-from synapse_graph.models import Entity, Fact, Stats
+from synapse_graph.models import Entity, EntityPage, Fact, Stats
+from synapse_graph.rules.cursors import read_entity_cursor
 from synapse_graph.rules.distinct import distinct_facts, meet
 from synapse_graph.rules.slots import fact_slot
 from synapse_graph.rules.timeparse import now_micros
@@ -138,6 +140,54 @@ def entity(ctx: Context, name: Name) -> Op[Entity | None]:
         return None
     found = yield Read(Q.ENTITY, {"scope": ctx.scope, "key": key})
     return rows.entity(found[0]["entity"]) if found else None
+
+
+MAX_PAGE = 1_000
+MAX_MATCHING = 10_000
+"""The longest observation: a longer text matches nothing."""
+
+
+@dataclass(frozen=True)
+class EntityListing:
+    """A checked request for a page of entities (see ``Memory.entities``)."""
+
+    after: tuple[int, str] | None
+    """(created_at, key) of the last entity of the page before; None: the first page."""
+    limit: int
+    known_at: Instant | None
+    matching: str | None
+    """Lower-cased text to find in a name, alias, type or observation; None: every entity."""
+
+
+def entities(ctx: Context, ask: EntityListing) -> Op[EntityPage]:
+    """One page of the scope's entities, oldest first, read with one statement (one entity more than the
+    page, to know whether another page follows)."""
+    params = {"scope": ctx.scope, "known_at": ask.known_at, "limit": ask.limit + 1,
+              "after_at": None if ask.after is None else Instant(ask.after[0]),
+              "after_key": None if ask.after is None else ask.after[1]}
+    if ask.matching is None:
+        found = yield Read(Q.ENTITIES_PAGE, params)
+    else:
+        found = yield Read(Q.MATCHING_ENTITIES, {**params, "matching": ask.matching})
+    shown = found[:ask.limit]
+    listed = [rows.entity(row["entity"]) for row in shown]
+    notes = {row["entity"]["key"]: sorted((rows.observation(o) for o in row["observations"]),
+                                          key=lambda o: (o.recorded_at, o.id)) for row in shown}
+    return EntityPage(entities=listed, observations=notes,
+                      next=EntityPage.cursor_after(listed[-1]) if len(found) > ask.limit else None)
+
+
+def entity_listing(after: object, limit: object, known_at: Instant | None, matching: object) -> EntityListing:
+    """The arguments of ``Memory.entities`` checked, before anything is read."""
+    if limit is None or isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_PAGE:
+        raise InvalidInputError(f"limit must be a whole number from 1 to {MAX_PAGE}, got {limit!r}")
+    if matching is not None:
+        if not isinstance(matching, str):
+            raise InvalidInputError(f"matching must be text to find, e.g. 'paris', got {type(matching).__name__}")
+        if len(matching) > MAX_MATCHING:
+            raise InvalidInputError(f"matching is limited to {MAX_MATCHING} characters, got {len(matching)}")
+    return EntityListing(after=None if after is None else read_entity_cursor(after), limit=limit, known_at=known_at,
+                         matching=None if matching is None else matching.lower())
 
 
 def stats(ctx: Context) -> Op[Stats]:

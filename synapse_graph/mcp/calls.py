@@ -14,16 +14,14 @@ library's own validators and time parser judge them, as for every other caller.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
 
 from synapse_graph.aio import AsyncMemory
 from synapse_graph.models import (
     Digest,
     Entity,
+    EntityPage,
     EntryEntity,
     Fact,
     Observation,
@@ -33,29 +31,6 @@ from synapse_graph.models import (
     Triple,
     WriteResult,
 )
-
-
-@dataclass(frozen=True)
-class ListedObservation:
-    text: str
-    recorded_at: datetime
-    expired_at: datetime | None
-
-    def held_at(self, when: datetime) -> bool:
-        """Believed at ``when``: recorded by then and not yet forgotten."""
-        return self.recorded_at <= when and (self.expired_at is None or when < self.expired_at)
-
-
-@dataclass(frozen=True)
-class ListedEntity:
-    """An entity of the scope as :meth:`MemoryCalls.entities` lists it, with every observation it ever had."""
-
-    key: str
-    name: str
-    type: str | None
-    aliases: tuple[str, ...]
-    created_at: datetime
-    observations: tuple[ListedObservation, ...] = ()
 
 
 class MemoryCalls:
@@ -91,15 +66,12 @@ class MemoryCalls:
     async def reject(self, fact_id: str, reason: str) -> None:
         await self.memory.reject(fact_id, reason)
 
-    async def observe(self, entity: str, texts: Sequence[str]) -> list[Observation]:
-        return await self.memory.observe(entity, list(texts))
+    async def observe(self, entity: str, texts: Sequence[str], *, entity_type: str | None = None
+                      ) -> list[Observation]:
+        return await self.memory.observe(entity, list(texts), entity_type=entity_type)
 
     async def unobserve(self, entity: str, texts: Sequence[str]) -> int:
         return await self.memory.unobserve(entity, list(texts))
-
-    async def import_lines(self, lines: Iterable[str]) -> WriteResult:
-        """Load export lines (the reference profile creates typed entities this way, see reference.py)."""
-        return await self.memory.import_(list(lines))
 
     # -- reads -----------------------------------------------------------------------------------
 
@@ -132,31 +104,9 @@ class MemoryCalls:
     async def observations(self, entity: str | None, *, known_at: str | None, limit: int) -> list[Observation]:
         return await self.memory.observations(entity, known_at=known_at, limit=limit)
 
-    async def entities(self) -> list[ListedEntity]:
-        """Every entity of the scope with its observations (history included), oldest first.
-
-        The library lists neither entities nor their observations in bulk yet (``Memory.entities`` is asked
-        of the lead), so the entity and observation lines of an export are read: exact, but the export reads
-        the whole scope, facts and audit log included.
-        """
-        found: dict[str, dict[str, Any]] = {}
-        notes: dict[str, list[ListedObservation]] = {}
-        for line in await self.memory.export():
-            if not line.startswith(('{"kind": "entity"', '{"kind": "observation"')):
-                continue
-            item = json.loads(line)
-            if item["kind"] == "entity":
-                found[item["key"]] = item
-            else:
-                expired = item.get("expired_at")
-                notes.setdefault(item["entity"], []).append(ListedObservation(
-                    item["text"], datetime.fromisoformat(item["recorded_at"]),
-                    None if expired is None else datetime.fromisoformat(expired)))
-        listed = [ListedEntity(key=key, name=item["name"], type=item.get("type"),
-                               aliases=tuple(item.get("aliases") or ()),
-                               created_at=datetime.fromisoformat(item["created_at"]),
-                               observations=tuple(notes.get(key, ()))) for key, item in found.items()]
-        return sorted(listed, key=lambda e: (e.created_at, e.key))
+    async def entities(self, *, after: str | None, known_at: str | None, matching: str | None, limit: int
+                       ) -> EntityPage:
+        return await self.memory.entities(after=after, known_at=known_at, matching=matching, limit=limit)
 
 
 def now_iso() -> str:

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
+from contextlib import aclosing
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -32,11 +33,8 @@ from synapse_graph.errors import InvalidInputError, NotFoundError
 from synapse_graph.mcp.calls import now_iso
 from synapse_graph.mcp.formatting import Answer, Snapshot, decode_cursor, encode_cursor
 from synapse_graph.mcp.tools import ToolContext, ToolSpec
-from synapse_graph.models import RECALL_NOTICE, Fact, Triple
+from synapse_graph.models import RECALL_NOTICE, EntityPage, Fact, Triple
 from synapse_graph.reference_memory import (
-    ReferenceEntity,
-    ReferenceGraph,
-    export_lines,
     identity,
     predicate_of,
     relation_source,
@@ -242,16 +240,9 @@ async def create_entities(ctx: ToolContext, args: CreateEntitiesArgs) -> Answer:
         if key not in new and await ctx.calls.entity(entity.name) is None:
             new[key] = (display, entity)
     created: list[EntityOut] = []
-    if new:
-        # Until Memory.observe takes an entity type, a typed entity is created as an import of one (see calls.py).
-        graph = ReferenceGraph(entities=[ReferenceEntity(display, e.entityType, e.observations)
-                                         for display, e in new.values()])
-        await ctx.calls.import_lines(export_lines(graph, scope=ctx.calls.scope, now=datetime.now(UTC),
-                                                  secrets="redact").lines)
-        for display, entity in new.values():
-            kept = await ctx.calls.observations(display, known_at=None, limit=_ALL)
-            created.append(EntityOut(name=display, entityType=entity.entityType,
-                                     observations=[o.text for o in kept]))
+    for display, entity in new.values():
+        kept = await ctx.calls.observe(display, entity.observations, entity_type=entity.entityType)
+        created.append(EntityOut(name=display, entityType=entity.entityType, observations=[o.text for o in kept]))
     return _json_answer(_dump(created), EntitiesOut(entities=created))
 
 
@@ -333,48 +324,72 @@ class _Node:
         return f"{micros:020d}:{self.name}"
 
 
-async def _listed(ctx: ToolContext, at: datetime) -> list[tuple[_Node, list[str]]]:
-    """Every entity of the scope known at ``at``, with the observations it held then and its aliases."""
-    return [(_Node(e.name, e.type, e.created_at, [o.text for o in e.observations if o.held_at(at)]), list(e.aliases))
-            for e in await ctx.calls.entities() if e.created_at <= at]
+_Listed = AsyncGenerator[tuple[_Node, str]]
+"""Entities in the order they are shown, each with the cursor that continues right after it."""
+_LISTING_PAGE = 50
+"""Entities read from the library at a time (one query per library page) while a page of the answer fills."""
+
+
+async def _listed(ctx: ToolContext, snap: Snapshot, matching: str | None) -> _Listed:
+    """The scope's entities (those matching, if given) known at the snapshot's time, after its cursor,
+    with the observations they held then, a library page at a time (``Memory.entities``)."""
+    after = snap.after
+    while True:
+        page = await ctx.calls.entities(after=after, known_at=snap.known_at, matching=matching, limit=_LISTING_PAGE)
+        for e in page.entities:
+            node = _Node(e.name, e.type, e.created_at, [o.text for o in page.observations.get(e.key, [])])
+            yield node, EntityPage.cursor_after(e)
+        if page.next is None:
+            return
+        after = page.next
+
+
+async def _in_order(snap: Snapshot, nodes: Sequence[_Node]) -> _Listed:
+    for node in sorted(nodes, key=lambda n: n.order):
+        if snap.after is None or node.order > snap.after:
+            yield node, node.order
+
+
+_Listing = Callable[[str], Awaitable[bool]]
+"""Whether the read lists the entity of that name (on some page): then it shows the entity's own relations."""
 
 
 async def _page(ctx: ToolContext, tool: str, args: ReadGraphArgs | SearchNodesArgs | OpenNodesArgs,
-                snap: Snapshot, nodes: Sequence[_Node], everything: bool) -> Answer:
-    """The entities after the cursor, as many as fit the budget, each with the relations it owns.
+                snap: Snapshot, nodes: _Listed, listing: _Listing | None) -> Answer:
+    """The entities of ``nodes``, as many as fit the budget, each with the relations it owns.
 
-    A relation comes back with its subject if the subject is among ``nodes``, else with its object:
-    once in all pages, always beside an entity it touches. ``everything``: every entity is among them,
-    so incoming relations need no reading.
+    A relation comes back with its subject if the read lists the subject (``listing``), else with its
+    object: once in all pages, always beside an entity it touches. ``listing`` None: the read lists
+    every entity, so incoming relations need no reading.
     """
     at = snap.known_at
     assert at is not None  # pinned by the first page
-    names = {n.name for n in nodes}
     trust = ctx.trust()
-    shown: list[tuple[_Node, EntityOut, list[RelationOut]]] = []
+    shown: list[tuple[str, EntityOut, list[RelationOut]]] = []
     answer: Answer | None = None
-    for node in [n for n in sorted(nodes, key=lambda n: n.order) if snap.after is None or n.order > snap.after]:
-        observations = node.observations
-        if observations is None:
-            observations = [o.text for o in await ctx.calls.observations(node.name, known_at=at, limit=_ALL)]
-        facts = await ctx.calls.facts(node.name, None, None, as_of=at, known_at=at, limit=_ALL)
-        if not everything:
-            facts += [f for f in await ctx.calls.facts(None, None, node.name, as_of=at, known_at=at, limit=_ALL)
-                      if f.subject not in names]
-        relations = [_relation(f.subject, f.object, relation_type_of(f.predicate, f.source), trust.of(f))
-                     for f in sorted(facts, key=lambda f: (f.recorded_at, f.id))]
-        entity = EntityOut(name=node.name, entityType=node.type or "", observations=observations)
-        candidate = _graph_answer(tool, args, snap, [*shown, (node, entity, relations)], more=True)
-        if shown and candidate.size() > ctx.budget_chars:
-            return answer or _graph_answer(tool, args, snap, shown, more=True)
-        shown.append((node, entity, relations))
-        answer = candidate
+    async with aclosing(nodes):  # a page that fills up leaves the listing unfinished
+        async for node, resume in nodes:
+            observations = node.observations
+            if observations is None:
+                observations = [o.text for o in await ctx.calls.observations(node.name, known_at=at, limit=_ALL)]
+            facts = await ctx.calls.facts(node.name, None, None, as_of=at, known_at=at, limit=_ALL)
+            if listing is not None:
+                facts += [f for f in await ctx.calls.facts(None, None, node.name, as_of=at, known_at=at, limit=_ALL)
+                          if not await listing(f.subject)]
+            relations = [_relation(f.subject, f.object, relation_type_of(f.predicate, f.source), trust.of(f))
+                         for f in sorted(facts, key=lambda f: (f.recorded_at, f.id))]
+            entity = EntityOut(name=node.name, entityType=node.type or "", observations=observations)
+            candidate = _graph_answer(tool, args, snap, [*shown, (resume, entity, relations)], more=True)
+            if shown and candidate.size() > ctx.budget_chars:
+                return answer or _graph_answer(tool, args, snap, shown, more=True)
+            shown.append((resume, entity, relations))
+            answer = candidate
     return _graph_answer(tool, args, snap, shown, more=False)
 
 
 def _graph_answer(tool: str, args: ReadGraphArgs | SearchNodesArgs | OpenNodesArgs, snap: Snapshot,
-                  shown: Sequence[tuple[_Node, EntityOut, list[RelationOut]]], *, more: bool) -> Answer:
-    cursor = encode_cursor(tool, args, Snapshot(0, None, snap.known_at, after=shown[-1][0].order)) \
+                  shown: Sequence[tuple[str, EntityOut, list[RelationOut]]], *, more: bool) -> Answer:
+    cursor = encode_cursor(tool, args, Snapshot(0, None, snap.known_at, after=shown[-1][0])) \
         if more and shown else None
     data = GraphOut(entities=[entity for _, entity, _ in shown],
                     relations=[r for _, _, relations in shown for r in relations], nextCursor=cursor)
@@ -388,21 +403,30 @@ def _snapshot(tool: str, args: ReadGraphArgs | SearchNodesArgs | OpenNodesArgs) 
 
 
 async def read_graph(ctx: ToolContext, args: ReadGraphArgs) -> Answer:
-    snap, at = _snapshot("read_graph", args)
-    nodes = [node for node, _ in await _listed(ctx, at)]
-    return await _page(ctx, "read_graph", args, snap, nodes, everything=True)
+    """Every entity, oldest first, read a library page at a time (the cursor carries the library's)."""
+    snap, _ = _snapshot("read_graph", args)
+    return await _page(ctx, "read_graph", args, snap, _listed(ctx, snap, None), listing=None)
 
 
 async def search_nodes(ctx: ToolContext, args: SearchNodesArgs) -> Answer:
-    """Case-insensitive substring of a name (or alias), a type or an observation, as the reference searches."""
+    """Case-insensitive substring of a name (or alias), a type or an observation, as the reference searches;
+    the database finds them (``Memory.entities(matching=...)``), a page at a time."""
     snap, at = _snapshot("search_nodes", args)
     query = args.query.lower()
-    found = []
-    for node, aliases in await _listed(ctx, at):
-        texts = (node.name, node.type or "", *aliases, *(node.observations or []))
-        if any(query in text.lower() for text in texts):
-            found.append(node)
-    return await _page(ctx, "search_nodes", args, snap, found, everything=False)
+    known: dict[str, bool] = {}
+
+    async def listing(name: str) -> bool:
+        # A relation's other end, tested as the database tests entities (same texts, same belief time).
+        if name not in known:
+            entity = await ctx.calls.entity(name)
+            texts: list[str] = []
+            if entity is not None and entity.created_at <= at:
+                held = await ctx.calls.observations(entity.name, known_at=snap.known_at, limit=_ALL)
+                texts = [entity.name, entity.type or "", *entity.aliases, *(o.text for o in held)]
+            known[name] = any(query in text.lower() for text in texts)
+        return known[name]
+
+    return await _page(ctx, "search_nodes", args, snap, _listed(ctx, snap, args.query), listing=listing)
 
 
 async def open_nodes(ctx: ToolContext, args: OpenNodesArgs) -> Answer:
@@ -415,7 +439,12 @@ async def open_nodes(ctx: ToolContext, args: OpenNodesArgs) -> Answer:
             continue
         if entity is not None and entity.created_at <= at:
             found[entity.key] = _Node(entity.name, entity.type, entity.created_at)
-    return await _page(ctx, "open_nodes", args, snap, list(found.values()), everything=False)
+    names = {node.name for node in found.values()}
+
+    async def listing(name: str) -> bool:
+        return name in names
+
+    return await _page(ctx, "open_nodes", args, snap, _in_order(snap, list(found.values())), listing=listing)
 
 
 # -- the catalogue ---------------------------------------------------------------------------------------
