@@ -58,6 +58,7 @@ class Q(StrEnum):
     MOST_CONNECTED = "digest/most_connected"
     # observations: free text about an entity, kept with when it was recorded
     OBSERVATIONS_OF = "observations/observations_of"
+    OBSERVATIONS_OF_ENTITIES = "observations/observations_of_entities"
     EXPORT_OBSERVATIONS = "observations/export_observations"
     # sessions: private scopes of one agent session, registered by a durable scope
     SESSIONS = "sessions/sessions"

@@ -29,10 +29,17 @@ RECALLED_OBSERVATIONS = 10
 _ALL = 1_000_000
 
 
-def _current(ctx: Context, keys: list[str] | None) -> Op[list[dict[str, Any]]]:
-    found = yield Read(Q.OBSERVATIONS_OF, {"scope": ctx.scope, "keys": keys, "history": False, "known_at": None,
-                                           "limit": _ALL})
+def _read(ctx: Context, keys: list[str] | None, *, history: bool, known_at: Instant | None, limit: int
+          ) -> Op[list[dict[str, Any]]]:
+    """Observation rows of some entities (each found by the (scope, entity) index), or of the whole scope."""
+    params = {"scope": ctx.scope, "history": history, "known_at": known_at, "limit": limit}
+    found = yield (Read(Q.OBSERVATIONS_OF, params) if keys is None
+                   else Read(Q.OBSERVATIONS_OF_ENTITIES, {**params, "keys": keys}))
     return [row["observation"] for row in found]
+
+
+def _current(ctx: Context, keys: list[str]) -> Op[list[dict[str, Any]]]:
+    return (yield from _read(ctx, keys, history=False, known_at=None, limit=_ALL))
 
 
 def observe(view: View, entity: Name, texts: list[str], provenance: Provenance
@@ -77,17 +84,15 @@ def observations(ctx: Context, entity: Name | None, *, known_at: Instant | None,
         if key is None:
             return []
         keys = [key]
-    found = yield Read(Q.OBSERVATIONS_OF, {"scope": ctx.scope, "keys": keys, "history": history,
-                                           "known_at": known_at, "limit": limit})
-    return [rows.observation(row["observation"]) for row in found]
+    found = yield from _read(ctx, keys, history=history, known_at=known_at, limit=limit)
+    return [rows.observation(row) for row in found]
 
 
 def matching(ctx: Context, keys: list[str], terms: list[str], known_at: Instant | None) -> Op[list[Observation]]:
     """The entities' observations that match words of a question, those matching most first (recall)."""
     if not keys or not terms:
         return []
-    found = yield Read(Q.OBSERVATIONS_OF, {"scope": ctx.scope, "keys": keys, "history": False,
-                                           "known_at": known_at, "limit": _ALL})
-    scored = [(len(term_matches(row["observation"]["text"], terms)), row["observation"]) for row in found]
+    found = yield from _read(ctx, keys, history=False, known_at=known_at, limit=_ALL)
+    scored = [(len(term_matches(row["text"], terms)), row) for row in found]
     ranked = sorted((s for s in scored if s[0]), key=lambda s: (-s[0], s[1]["recorded_at"], s[1]["id"]))
     return [rows.observation(row) for _, row in ranked[:RECALLED_OBSERVATIONS]]

@@ -20,7 +20,7 @@ from synapse_graph.errors import InvalidInputError
 from synapse_graph.instants import Instant
 from synapse_graph.models import Entity, EntityPage, Fact, Stats
 from synapse_graph.rules.cursors import read_entity_cursor
-from synapse_graph.rules.distinct import distinct_facts, meet
+from synapse_graph.rules.distinct import past_belief_once
 from synapse_graph.rules.slots import fact_slot
 from synapse_graph.rules.timeparse import now_micros
 
@@ -92,25 +92,6 @@ def facts(ctx: Context, ask: FactQuery) -> Op[list[Fact]]:
 def _distinct(found: list[dict[str, Any]], ask: FactQuery) -> list[Fact]:
     """The facts of rows; a read never returns the same fact twice (see :mod:`~synapse_graph.rules.distinct`)."""
     return past_belief_once([rows.fact(row["fact"]) for row in found], ask.known_at)
-
-
-def past_belief_once[F: Fact](facts: list[F], known_at: Instant | None) -> list[F]:
-    """Facts as read, with a past belief's records of one fact whose intervals meet united into one.
-
-    Within the current belief writes keep them united; a past belief (``known_at``) can hold a merged
-    entity's records beside its target's. The earliest recorded stands for its group, at the place of
-    the first record of the group as read.
-    """
-    if known_at is None:
-        return facts
-    united = {f.id: f for f in distinct_facts(sorted(facts, key=lambda f: (f.recorded_at, f.id)))}
-    first_place: dict[str, int] = {}
-    for place, fact in enumerate(facts):
-        # Each record's group is the united fact of the same triple whose interval contains it.
-        group = next((u.id for u in united.values() if (u.subject, u.predicate, u.object) == (
-            fact.subject, fact.predicate, fact.object) and meet(u, fact)), fact.id)
-        first_place.setdefault(group, place)
-    return sorted(united.values(), key=lambda f: first_place.get(f.id, len(facts)))
 
 
 def neighbourhood(ctx: Context, entity: Name, hops: int, as_of: Instant | None, known_at: Instant | None,

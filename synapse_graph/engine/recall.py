@@ -12,6 +12,7 @@ from synapse_graph.engine.io import Embed, Op, Read
 from synapse_graph.engine.scope import ScopeState, read_state
 from synapse_graph.instants import Instant, to_datetime
 from synapse_graph.models import EntryEntity, Recall, RecalledFact
+from synapse_graph.rules.distinct import past_belief_once
 from synapse_graph.rules.recall import (
     MAX_ENTRY_ENTITIES,
     Candidate,
@@ -133,9 +134,11 @@ def expand(ctx: Context, entries: Sequence[EntryEntity], *, hops: int, as_of: In
         key=lambda item: (-item[0], -float(item[1]["confidence"]), item[1]["subject"], item[1]["predicate"],
                           item[1]["object"], item[1]["id"]),
     )
-    return [rows.recalled(row, hop=int(row["hop"]), entry=entries[row["entry_rank"]].name, relevance=round(score, 9),
-                          score=answered(row, entries[row["entry_rank"]].name, terms))
-            for score, row in scored[:limit]]
+    recalled = [rows.recalled(row, hop=int(row["hop"]), entry=entries[row["entry_rank"]].name,
+                              relevance=round(score, 9), score=answered(row, entries[row["entry_rank"]].name, terms))
+                for score, row in (scored if known_at is not None else scored[:limit])]
+    # A past belief can hold a merged entity's records of a fact beside its target's: read once.
+    return past_belief_once(recalled, known_at)[:limit]
 
 
 def answered(row: Mapping[str, Any], entry: str, terms: Sequence[str]) -> float:

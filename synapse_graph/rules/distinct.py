@@ -60,3 +60,24 @@ def _union[F: Fact](survivor: F, other: Fact) -> F:
         "invalid_at": None if ends[0] is None or ends[1] is None else max(ends[0], ends[1]),
         "confidence": max(survivor.confidence, other.confidence),
     })
+
+
+def past_belief_once[F: Fact](facts: list[F], known_at: object | None) -> list[F]:
+    """Facts as read, with a past belief's records of one fact whose intervals meet united into one.
+
+    Within the current belief writes keep them united; a past belief (``known_at``) can hold a merged
+    entity's records beside its target's. The earliest recorded stands for its group, at the place of
+    the first record of the group as read.
+    """
+    if known_at is None:
+        return facts
+    united = distinct_facts(sorted(facts, key=lambda f: (f.recorded_at, f.id)))
+    by_fact: dict[tuple[str, str, str], list[F]] = {}
+    for fact in united:
+        by_fact.setdefault((fact.subject, fact.predicate, fact.object), []).append(fact)
+    first_place: dict[str, int] = {}
+    for place, fact in enumerate(facts):
+        # A record's group is the united fact of the same triple whose interval contains it.
+        group = next((u.id for u in by_fact[(fact.subject, fact.predicate, fact.object)] if meet(u, fact)), fact.id)
+        first_place.setdefault(group, place)
+    return sorted(united, key=lambda f: first_place.get(f.id, len(facts)))

@@ -348,11 +348,6 @@ def check_once(reads: dict[str, list[Fact]], overlap: str) -> None:
                 utc("2020-01-01"), None if None in ends else max(utc(e) for e in ends if e)), read
 
 
-NEEDS_DISTINCT_READS = pytest.mark.xfail(
-    strict=True, reason="needs engine/reads (_distinct, neighbourhood) and engine/recall.expand to unite past "
-                        "beliefs with rules.distinct.distinct_facts (the lead's files; the change is in the report)")
-
-
 @pytest.mark.parametrize("merge", MERGES)
 @pytest.mark.parametrize("overlap", [
     *OVERLAPS,
@@ -372,7 +367,6 @@ def test_fact_reads_from_before_a_merge_never_return_a_fact_twice(memory: Memory
     assert meeting_twice(carol) == [] and {f.subject for f in carol} == {"Carol"}
 
 
-@NEEDS_DISTINCT_READS
 @pytest.mark.parametrize("merge", MERGES)
 @pytest.mark.parametrize("overlap", ["same-interval", "overlapping"])
 def test_neighbourhood_and_recall_from_before_a_merge_never_return_a_fact_twice(

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from synapse_graph.models import Fact, RecalledFact
-from synapse_graph.rules.distinct import distinct_facts, meet
+from synapse_graph.rules.distinct import distinct_facts, meet, past_belief_once
 
 RECORDED = datetime(2024, 1, 1, tzinfo=UTC)
 
@@ -60,3 +60,13 @@ def test_no_two_results_are_one_fact_and_every_instant_is_kept(given_spans: list
     for year in range(0, 15):
         when = datetime(2000 + year, 6, 1, tzinfo=UTC)
         assert {f.object for f in facts if f.holds_at(when)} == {f.object for f in found if f.holds_at(when)}
+
+
+def test_a_past_belief_is_read_once_in_the_order_read_and_the_current_belief_as_read() -> None:
+    later = RECORDED.replace(year=2025)
+    read = [fact("Jazz", 1, 2, id="j"), fact("Tea", 22, 23, id="r").model_copy(update={"recorded_at": later}),
+            fact("Tea", 20, 22, id="b"), fact("Tea", 10, 12, id="c")]
+    assert past_belief_once(read, None) == read  # the current belief: writes keep records united
+    once = past_belief_once(read, later)
+    # Robert's and Bob's Tea are one fact; the earliest recorded (Bob's) stands for it at its first place.
+    assert [(f.id, *years(f)) for f in once] == [("j", "Jazz", 1, 2), ("b", "Tea", 20, 23), ("c", "Tea", 10, 12)]
