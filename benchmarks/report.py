@@ -92,6 +92,17 @@ def markdown(results: Mapping[str, Any]) -> str:
                          recall.get("median_ms"), recall.get("p95_ms"), recall.get("failed")))
     lines += _table(("backend", "writes", "2-hop p50 ms", "2-hop p95 ms", "facts returned (mean)", "recall p50 ms",
                      "recall p95 ms", "recall errors"), rows)
+    lines += ["", "## Single-fact upsert `Memory.upsert(one triple)` vs a raw single-triple write", ""]
+    rows = []
+    for name, found in backends.items():
+        for point in found.get("checkpoints", []):
+            single = point.get("single_write")
+            if single:
+                rows.append((name, point["size"], single["ours"]["median_ms"], single["raw"]["median_ms"],
+                             single["median_ratio"], single["ours"]["p95_ms"], single["raw"]["p95_ms"],
+                             single["p95_ratio"], single["correct"]))
+    lines += _table(("backend", "writes", "ours p50 ms", "raw p50 ms", "p50 ours/raw (<= 3)", "ours p95 ms",
+                     "raw p95 ms", "p95 ours/raw", "correct"), rows)
     lines += ["", "## Correctness counts", ""]
     rows = []
     for name, found in backends.items():
