@@ -30,6 +30,8 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
     runner.add_argument("--no-temporal-kg", action="store_true", help="skip benchmarks/temporal_kg.py even if present")
     runner.add_argument("--keep", action="store_true", help="keep the benchmark data (scopes, database files)")
     runner.add_argument("--no-progress", action="store_true")
+    runner.add_argument("--single-writes", type=int, default=200,
+                        help="single-fact upserts (and raw single-triple writes) per store size; 0 skips them")
     return parser.parse_args(argv)
 
 
@@ -49,6 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         keep=args.keep,
         progress=not args.no_progress,
         checkpoints=args.checkpoints,
+        single_writes=args.single_writes,
     )
     results = run(config)
     from benchmarks.report import markdown

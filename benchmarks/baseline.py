@@ -70,6 +70,7 @@ ORDER BY valid_at, object
 
 COUNT = "MATCH (:Entity {scope: $scope})-[r:FACT]->() RETURN count(r) AS facts"
 ENTITIES = "MATCH (e:Entity {scope: $scope}) RETURN count(e) AS entities"
+DELETE_ENTITIES = "UNWIND $keys AS key MATCH (e:Entity {scope: $scope, key: key}) DETACH DELETE e"
 
 
 def micros(when: datetime) -> int:
@@ -134,6 +135,8 @@ class RawStore(Protocol):
 
     def count(self) -> tuple[int, int]: ...
 
+    def delete_entities(self, keys: list[str]) -> None: ...
+
     def drop(self) -> None: ...
 
     def close(self) -> None: ...
@@ -178,6 +181,9 @@ class FalkorRaw:
         facts = self._graph.ro_query(COUNT, {"scope": self.scope}).result_set[0][0]
         entities = self._graph.ro_query(ENTITIES, {"scope": self.scope}).result_set[0][0]
         return int(facts), int(entities)
+
+    def delete_entities(self, keys: list[str]) -> None:
+        self._graph.query(DELETE_ENTITIES, {"scope": self.scope, "keys": keys})
 
     def memory_mb(self) -> float | None:
         return graph_memory_mb(self._client, self._graph.name)
@@ -236,6 +242,10 @@ class Neo4jRaw:
             ENTITIES, parameters_={"scope": self.scope}, database_=self._database
         )
         return int(facts[0]["facts"]), int(entities[0]["entities"])
+
+    def delete_entities(self, keys: list[str]) -> None:
+        self._driver.execute_query(DELETE_ENTITIES, parameters_={"scope": self.scope, "keys": keys},
+                                   database_=self._database)
 
     def drop(self) -> None:
         drop_neo4j_scope(self._driver, self.scope, self._database)

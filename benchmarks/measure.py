@@ -7,9 +7,10 @@ import math
 import os
 import statistics
 import subprocess
+import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -41,9 +42,12 @@ def ratio(ours: float, theirs: float) -> float | None:
 class TimedBackend:
     """Wraps a Memory's backend to time each named statement (client side, round trip included).
 
+    Writes run inside :meth:`locked` (the scope's write lock): its acquisition and release are
+    timed as the statements ``lock: acquire`` and ``lock: release`` (on Neo4j the release is
+    the transaction's commit), and the statements run under it are timed like the others.
     On FalkorDB it also sums the server's own execution time of each statement (the
-    ``run_time_ms`` FalkorDB reports), so a round trip splits into server work and the
-    rest (client encoding of parameters, transfer, parsing the reply).
+    ``Query internal execution time`` of the reply), so a round trip splits into server work
+    and the rest (client encoding of parameters, transfer, parsing the reply).
     """
 
     def __init__(self, inner: Any) -> None:
@@ -53,16 +57,19 @@ class TimedBackend:
         self.calls: dict[str, int] = defaultdict(int)
         self.rows: dict[str, int] = defaultdict(int)
         self.current = ""
-        graph = getattr(inner, "_graph", None)
-        if graph is not None and hasattr(graph, "ro_query"):
-            for method in ("query", "ro_query"):
-                setattr(graph, method, self._server_timed(getattr(graph, method)))
+        client = getattr(inner, "_client", None)
+        if getattr(inner, "dialect", "") == "falkordb" and hasattr(client, "execute_command"):
+            client.execute_command = self._server_timed(client.execute_command)
 
     def _server_timed(self, call: Callable[..., Any]) -> Callable[..., Any]:
         def timed(*args: Any, **kwargs: Any) -> Any:
             result = call(*args, **kwargs)
-            with contextlib.suppress(Exception):
-                self.server[self.current] += float(result.run_time_ms) / 1e3
+            if args and str(args[0]).startswith("GRAPH.") and isinstance(result, list) and result:
+                with contextlib.suppress(Exception):
+                    for line in result[-1]:
+                        text = line.decode() if isinstance(line, bytes) else str(line)
+                        if text.startswith("Query internal execution time"):
+                            self.server[self.current] += float(text.split(":")[1].split()[0]) / 1e3
             return result
 
         return timed
@@ -70,15 +77,19 @@ class TimedBackend:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
+    def _add(self, name: str, seconds: float, rows: int = 0) -> None:
+        self.seconds[name] += seconds
+        self.calls[name] += 1
+        self.rows[name] += rows
+
     def _timed(self, call: Callable[[str, Any], list[dict[str, Any]]], name: str, params: Any) -> list[dict[str, Any]]:
         started = time.perf_counter()
         self.current = str(name)
+        rows: list[dict[str, Any]] = []
         try:
             rows = call(name, params)
         finally:
-            self.seconds[str(name)] += time.perf_counter() - started
-            self.calls[str(name)] += 1
-        self.rows[str(name)] += len(rows)
+            self._add(str(name), time.perf_counter() - started, len(rows))
         return rows
 
     def read(self, name: str, params: Any) -> list[dict[str, Any]]:
@@ -86,6 +97,28 @@ class TimedBackend:
 
     def write(self, name: str, params: Any) -> list[dict[str, Any]]:
         return self._timed(self.inner.write, name, params)
+
+    @contextlib.contextmanager
+    def locked(self, scope: str, init: Any, timeout: float) -> Iterator[_TimedSession]:
+        started = time.perf_counter()
+        self.current = "lock: acquire"
+        manager = self.inner.locked(scope, init, timeout)
+        session = manager.__enter__()
+        self._add("lock: acquire", time.perf_counter() - started)
+        failed = True
+        try:
+            yield _TimedSession(self, session)
+            failed = False
+        finally:
+            started = time.perf_counter()
+            self.current = "lock: release"
+            try:
+                if failed:
+                    manager.__exit__(*sys.exc_info())
+                else:
+                    manager.__exit__(None, None, None)
+            finally:
+                self._add("lock: release", time.perf_counter() - started)
 
     def reset(self) -> dict[str, dict[str, float | None]]:
         taken = {
@@ -98,6 +131,19 @@ class TimedBackend:
         self.calls.clear()
         self.rows.clear()
         return taken
+
+
+class _TimedSession:
+    """A locked session whose statements the probe times."""
+
+    def __init__(self, probe: TimedBackend, inner: Any) -> None:
+        self.probe, self.inner = probe, inner
+
+    def read(self, name: str, params: Any) -> list[dict[str, Any]]:
+        return self.probe._timed(self.inner.read, name, params)
+
+    def write(self, name: str, params: Any) -> list[dict[str, Any]]:
+        return self.probe._timed(self.inner.write, name, params)
 
 
 def timed_backend(memory: Memory) -> TimedBackend:

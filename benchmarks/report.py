@@ -96,6 +96,17 @@ def markdown(results: Mapping[str, Any]) -> str:
     rows = [(name, p["size"], p["entities"], p["median_ms"], p["p95_ms"], f"{p['expected_first']}/{p['questions']}")
             for name, found in backends.items() for p in found.get("recall_shared_words", {}).get("points", [])]
     lines += _table(("backend", "facts", "entities", "recall p50 ms", "recall p95 ms", "named entity first"), rows)
+    lines += ["", "## Single-fact upsert `Memory.upsert(one triple)` vs a raw single-triple write", ""]
+    rows = []
+    for name, found in backends.items():
+        for point in found.get("checkpoints", []):
+            single = point.get("single_write")
+            if single:
+                rows.append((name, point["size"], single["ours"]["median_ms"], single["raw"]["median_ms"],
+                             single["median_ratio"], single["ours"]["p95_ms"], single["raw"]["p95_ms"],
+                             single["p95_ratio"], single["correct"]))
+    lines += _table(("backend", "writes", "ours p50 ms", "raw p50 ms", "p50 ours/raw (<= 3)", "ours p95 ms",
+                     "raw p95 ms", "p95 ours/raw", "correct"), rows)
     lines += ["", "## Correctness counts", ""]
     rows = []
     for name, found in backends.items():

@@ -40,6 +40,7 @@ from benchmarks.measure import (
     summary,
     timed_backend,
 )
+from benchmarks.single_write import single_writes
 from benchmarks.targets import Target, drop_scopes, open_target
 from synapse_graph import Memory, Triple
 
@@ -64,6 +65,8 @@ class RunConfig:
     write_files: bool = True
     progress: bool = True
     checkpoints: tuple[int, ...] | None = None
+    single_writes: int = 200
+    """Single-fact upserts (and as many raw single-triple writes) per checkpoint; 0 skips the row."""
 
 
 # -- timing helpers ----------------------------------------------------------------------------------
@@ -300,6 +303,10 @@ def bench_backend(
                 around["neighbourhood_2hop"]["p95_vs_pit"] = ratio(around["neighbourhood_2hop"]["p95_ms"],
                                                                    reads["ours"]["p95_ms"])
                 probe.reset()
+                if config.single_writes:
+                    around["single_write"] = single_writes(memory, raw, dataset, checkpoint.size, config.single_writes,
+                                                           probe.reset)
+                    probe.reset()
                 result["checkpoints"].append({
                     "size": checkpoint.size,
                     "write": write,

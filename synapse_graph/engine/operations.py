@@ -8,8 +8,8 @@ facade runs under the scope's lock with :func:`write`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
-from typing import Any, Literal
+from dataclasses import dataclass, replace
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import digest as digests
@@ -30,7 +30,7 @@ from synapse_graph.engine.context import Context
 from synapse_graph.engine.io import Op, Read
 from synapse_graph.engine.reads import FactQuery
 from synapse_graph.engine.scope import ScopeState, read_state
-from synapse_graph.engine.view import View
+from synapse_graph.engine.view import Ahead, View
 from synapse_graph.engine.writes import Mutation, apply, store_embeddings
 from synapse_graph.errors import InvalidInputError
 from synapse_graph.models import (
@@ -56,10 +56,30 @@ from synapse_graph.rules.numbers import confidence as checked_confidence
 from synapse_graph.rules.predicates import check_predicate
 from synapse_graph.rules.recall import MAX_ENTRY_ENTITIES, content_terms
 from synapse_graph.rules.timeline import Record
+from synapse_graph.rules.timeparse import now_micros
 from synapse_graph.rules.trust import check_verdict, reading_states
 
 type WriteStep[T] = Callable[[View], Op[tuple[Mutation | None, T]]]
 """A write's planning: given the view of the scope (read holding its lock), the mutation to apply and the result."""
+
+
+@runtime_checkable
+class ReadsAhead(Protocol):
+    """A write step that says what it will read, so the scope's state comes back in the same round trip."""
+
+    def ahead(self, now: int) -> Ahead | None: ...
+
+
+@dataclass(frozen=True)
+class _UpsertStep:
+    batch: inputs.Batch
+
+    def ahead(self, now: int) -> Ahead | None:
+        return planning.ahead(self.batch, now)
+
+    def __call__(self, view: View) -> Op[tuple[Mutation | None, WriteResult]]:
+        result = yield from planning.upsert(view, self.batch)
+        return Mutation.of(view, "upsert", self.batch.provenance, secrets=self.batch.secrets), result
 DEFAULT_LIMIT = 100_000
 
 
@@ -69,8 +89,13 @@ def write[T](ctx: Context, step: WriteStep[T]) -> Op[T]:
     A write to a session's scope first checks the session is still open.
     """
     yield from sessions.check_open(ctx)
-    state = yield from read_state(ctx)
-    view = View(ctx, state, state.clock())
+    reads = step.ahead(now_micros()) if isinstance(step, ReadsAhead) else None
+    if reads is None:
+        state = yield from read_state(ctx)
+        view = View(ctx, state, state.clock())
+    else:
+        view = yield from View.read_ahead(ctx, reads)
+        state = view.state
     mutation, result = yield from step(view)
     if mutation is not None:
         yield from apply(ctx, state, mutation, view.now)
@@ -102,13 +127,8 @@ def state(ctx: Context) -> Op[ScopeState]:
 
 def upsert(ctx: Context, triples: object, *, replace: bool, valid_at: TimeInput | None, source: str | None,
            model: str | None, session: str | None) -> WriteStep[WriteResult]:
-    batch = inputs.batch(ctx, triples, replace=replace, valid_at=valid_at, source=source, model=model,
-                         session=session)
-
-    def step(view: View) -> Op[tuple[Mutation | None, WriteResult]]:
-        result = yield from planning.upsert(view, batch)
-        return Mutation.of(view, "upsert", batch.provenance, secrets=batch.secrets), result
-    return step
+    return _UpsertStep(inputs.batch(ctx, triples, replace=replace, valid_at=valid_at, source=source, model=model,
+                                    session=session))
 
 
 def retract(ctx: Context, subject: str, predicate: str, obj: str | None, at: TimeInput | None) -> WriteStep[int]:

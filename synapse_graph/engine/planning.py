@@ -13,7 +13,7 @@ from dataclasses import replace
 from synapse_graph.catalogue import Q
 from synapse_graph.engine.inputs import Batch, CheckedTriple, Name
 from synapse_graph.engine.io import Op, Read
-from synapse_graph.engine.view import SlotKey, View
+from synapse_graph.engine.view import Ahead, SlotKey, View
 from synapse_graph.instants import Instant, to_iso
 from synapse_graph.models import AliasResult, WriteResult
 from synapse_graph.rules.timeline import Plan, TimelinePlanner, Write, merge_plan
@@ -41,6 +41,28 @@ def _declared_types(triples: Iterable[CheckedTriple]) -> dict[str, str | None]:
             if kind is not None or name.key not in types:
                 types[name.key] = kind if kind is not None else types.get(name.key)
     return types
+
+
+AHEAD_MAX_TRIPLES = 64
+"""Batches up to this size read their scope's state, names and current records in one round trip. Larger
+ones read them in three: there the round trips are a small part of the write, and the folded read was
+measured ~10% slower per batch of 1,000 (FalkorDB, side by side), against ~18% faster for one fact."""
+
+
+def ahead(batch: Batch, now: int) -> Ahead | None:
+    """What :func:`upsert` will read, for one round trip with the scope's state (``now``: the wall clock
+    before that read, never later than the write's own clock). None for a batch with aliases, whose
+    merges change what the facts' keys are, and for a large batch (:data:`AHEAD_MAX_TRIPLES`)."""
+    if batch.aliases or not batch.triples or len(batch.triples) > AHEAD_MAX_TRIPLES:
+        return None
+    names = sorted({n.key for t in batch.triples for n in (t.subject, t.object)})
+    since: dict[tuple[str, str, str | None], int] = {}
+    for t in batch.triples:
+        key = (t.subject.key, t.predicate, None if t.single_valued else t.object.key)
+        begins = now if t.valid_at is None else t.valid_at
+        since[key] = min(since.get(key, begins), begins)
+    return Ahead(names=tuple(names), keys=tuple((*key, at) for key, at in since.items()),
+                 statuses=(*TIMELINE_STATES, "candidate"))
 
 
 def facts(view: View, batch: Batch) -> Op[Plan]:

@@ -17,13 +17,53 @@ from synapse_graph.engine import rows
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import Name, alias_row, entity_row, text
 from synapse_graph.engine.io import Op, Read
-from synapse_graph.engine.scope import ScopeState
+from synapse_graph.engine.scope import ScopeState, state_from_row
 from synapse_graph.instants import Instant
+from synapse_graph.models import ScopeRules
 from synapse_graph.rules.slots import fact_slot
 from synapse_graph.rules.timeline import Plan, Record, end_of
 
 SlotKey = tuple[str, str, str | None, int | None]
 """(subject key, predicate, object key or None for every object, since: leave out records that ended before)."""
+
+
+@dataclass(frozen=True)
+class Ahead:
+    """What a write's planning will read, asked before its state so that one round trip answers all
+    three (:data:`~synapse_graph.catalogue.Q.PLAN_INPUT`): the names' keys, and one key per fact as if
+    every name were its own entity (the object is ignored for predicates the scope's rules call
+    single-valued)."""
+
+    names: tuple[str, ...]
+    keys: tuple[tuple[str, str, str | None, int], ...]
+    """(subject, predicate, object or None for every object, since)."""
+    statuses: tuple[str, ...]
+
+
+@dataclass
+class _Read:
+    """What :class:`Ahead` brought back: name resolutions and stored records, with what they cover."""
+
+    found: dict[str, str]
+    names: frozenset[str]
+    records: list[Record]
+    covers: dict[tuple[str, str], list[tuple[str | None, int]]]
+    """(subject, predicate) -> (object or None for every object, since) of each key asked."""
+    statuses: frozenset[str]
+
+    def answers(self, wanted: list[SlotKey], allowed: tuple[str, ...]) -> list[Record] | None:
+        """The stored records of the wanted keys, or None if a key is not covered by what was read."""
+        if not set(allowed) <= self.statuses:
+            return None
+        by_pair: dict[tuple[str, str], list[tuple[str | None, int]]] = {}
+        for subject, predicate, obj, since in wanted:
+            if since is None or not any((o is None or o == obj) and at <= since
+                                        for o, at in self.covers.get((subject, predicate), ())):
+                return None
+            by_pair.setdefault((subject, predicate), []).append((obj, since))
+        return [r for r in self.records if r.status in allowed and any(
+            (obj is None or r.object == obj) and end_of(r.invalid_at) >= since
+            for obj, since in by_pair.get((r.subject, r.predicate), ()))]
 
 
 @dataclass
@@ -48,6 +88,28 @@ class View:
         self.plan = Plan()
         self.entities = EntityChanges()
         self._aliases: dict[str, str] = {}  # pending alias key -> target
+        self._ahead: _Read | None = None
+
+    @classmethod
+    def read_ahead(cls, ctx: Context, ahead: Ahead) -> Op[View]:
+        """The view of a write whose state, names and current records are read in one round trip."""
+        params = {"scope": ctx.scope, "names": list(ahead.names), "statuses": list(ahead.statuses),
+                  "single_valued": sorted(ScopeRules().single_valued),
+                  "keys": [{"slot": fact_slot(ctx.scope, s, p), "subject": s, "predicate": p, "object": o,
+                            "since_at": Instant(t)} for s, p, o, t in ahead.keys]}
+        [row] = yield Read(Q.PLAN_INPUT, params)
+        state = state_from_row(row["state"])
+        view = cls(ctx, state, state.clock())
+        single = state.rules.single_valued
+        covers: dict[tuple[str, str], list[tuple[str | None, int]]] = {}
+        for s, p, o, t in ahead.keys:
+            covers.setdefault((s, p), []).append((None if o is None or p in single else o, t))
+        unique = {r["id"]: r for r in row["records"]}
+        view._ahead = _Read(
+            found={**{key: key for key in row["entities"]}, **{a["key"]: a["target"] for a in row["aliases"]}},
+            names=frozenset(ahead.names), records=[rows.record(r) for r in unique.values()], covers=covers,
+            statuses=frozenset(ahead.statuses))
+        return view
 
     # -- names ---------------------------------------------------------------------------------------
 
@@ -56,7 +118,9 @@ class View:
         keys = sorted({n.key for n in names})
         found: dict[str, str] = {}
         stored = [k for k in keys if k not in self._aliases and k not in self.entities.created]
-        if stored:
+        if self._ahead is not None and self._ahead.names.issuperset(stored):
+            found.update({k: self._ahead.found[k] for k in stored if k in self._ahead.found})
+        elif stored:
             [row] = yield Read(Q.RESOLVE_KEYS, {"scope": self.ctx.scope, "keys": stored})
             found.update({key: key for key in row["entities"]})
             found.update({a["key"]: a["target"] for a in row["aliases"]})
@@ -123,7 +187,11 @@ class View:
                    "since_at": None if t is None else Instant(t)} for s, p, o, t in wanted
                   if s not in fresh and o not in fresh]
         stored: list[Record] = []
-        if params:
+        known = None if self._ahead is None or not params else self._ahead.answers(
+            [key for key in wanted if key[0] not in fresh and key[2] not in fresh], allowed)
+        if known is not None:
+            stored = known
+        elif params:
             [found] = yield Read(Q.CURRENT_RECORDS, {"scope": self.ctx.scope, "statuses": list(allowed),
                                                      "keys": params})
             unique = {row["id"]: row for row in found["records"]}  # a record can answer two keys of one slot

@@ -35,6 +35,7 @@ def test_smoke_benchmark_is_correct(backend: str, tmp_path: Path) -> None:
     found = results["backends"][backend]
     assert "error" not in found, found.get("traceback", found.get("error"))
     print(markdown(results))
+    assert "Single-fact upsert" in markdown(results)
 
     assert [c["size"] for c in found["checkpoints"]] == [1_000, 3_000]
     for point in found["checkpoints"]:
@@ -49,6 +50,10 @@ def test_smoke_benchmark_is_correct(backend: str, tmp_path: Path) -> None:
         assert counts["ours_confirmed"] == counts["expected_confirmed"]
         assert counts["ours_closed"] == counts["expected_closed"]
         assert point["neighbourhood_2hop"]["n"] == 10
+        single = point["single_write"]  # every probe written once by each system, read back, then removed
+        assert single["ours"]["n"] == single["raw"]["n"] == single["writes"] > 0
+        assert single["correct"], single
+        assert single["median_ratio"] is not None
     shared = found["recall_shared_words"]["points"]
     assert [p["size"] for p in shared] == [1_000, 3_000]
     for point in shared:  # every question names one entity among thousands sharing its words: it comes first
