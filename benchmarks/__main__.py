@@ -32,6 +32,8 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
     runner.add_argument("--no-progress", action="store_true")
     runner.add_argument("--single-writes", type=int, default=200,
                         help="single-fact upserts (and raw single-triple writes) per store size; 0 skips them")
+    runner.add_argument("--recall-max", type=int, default=None,
+                        help="largest store size the shared-word recall row grows its own store to (default: all)")
     return parser.parse_args(argv)
 
 
@@ -52,6 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         progress=not args.no_progress,
         checkpoints=args.checkpoints,
         single_writes=args.single_writes,
+        recall_max=args.recall_max,
     )
     results = run(config)
     from benchmarks.report import markdown

@@ -67,6 +67,8 @@ class RunConfig:
     checkpoints: tuple[int, ...] | None = None
     single_writes: int = 200
     """Single-fact upserts (and as many raw single-triple writes) per checkpoint; 0 skips the row."""
+    recall_max: int | None = None
+    """Largest store the shared-word recall row grows to (it writes a store of its own); None: every checkpoint."""
 
 
 # -- timing helpers ----------------------------------------------------------------------------------
@@ -323,7 +325,8 @@ def bench_backend(
         result["recall_shared_words"] = recall_bench.run(
             lambda scope, facts, entities: Memory(target.location, scope=scope, auth=target.auth, max_facts=facts,
                                                   max_entities=entities),
-            [c.size for c in dataset.checkpoints], scope=scope_recall, questions_per_size=config.questions // 3)
+            [c.size for c in dataset.checkpoints if config.recall_max is None or c.size <= config.recall_max],
+            scope=scope_recall, questions_per_size=config.questions // 3)
         saved(result)
         if config.peer == "graphiti":
             from benchmarks.graphiti_peer import run_peer
