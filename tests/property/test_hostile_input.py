@@ -306,7 +306,7 @@ def test_reads_aliases_search_and_purge_with_hostile_text(memory: Memory, bystan
     assert ended is None or ended == 0 or known
     merged = call(lambda: memory.alias("Dana", other), a, memory=memory)
     if merged is not None and key_of(a) not in names:
-        assert merged is False
+        assert merged.merged is False and merged.facts_moved == 0
         entity = memory.entity(other)
         assert entity is not None and entity.name == "Dana" and a in entity.aliases
         assert memory.facts(other) == memory.facts("Dana")
