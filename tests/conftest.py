@@ -67,6 +67,14 @@ def backend_name(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
+@pytest.fixture
+def backend_settings(backend_name: str, request: pytest.FixtureRequest) -> dict[str, Any]:
+    """``Memory`` options of the test's backend: ``location``, and ``auth`` on Neo4j."""
+    if backend_name == "falkordb":
+        return {"location": request.getfixturevalue("falkordb_location")}
+    return dict(request.getfixturevalue("neo4j_settings"))
+
+
 @pytest.fixture(params=APIS)
 def api(request: pytest.FixtureRequest) -> str:
     """Which facade a test drives: ``Memory``, or ``AsyncMemory`` (run blocking by :class:`Blocking`)."""
@@ -84,10 +92,7 @@ def event_loop_thread() -> Iterator[EventLoopThread]:
 def make_memory(request: pytest.FixtureRequest, backend_name: str, api: str) -> Iterator[Callable[..., Memory]]:
     """Factory of memories on the test's backend and API, each in a fresh scope unless one is given."""
     opened: list[Any] = []
-    if backend_name == "falkordb":
-        settings: dict[str, Any] = {"location": request.getfixturevalue("falkordb_location")}
-    else:
-        settings = dict(request.getfixturevalue("neo4j_settings"))
+    settings: dict[str, Any] = request.getfixturevalue("backend_settings")
 
     def factory(scope: str | None = None, **kwargs: Any) -> Memory:
         options = {**settings, **kwargs}

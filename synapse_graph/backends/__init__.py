@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 
 from synapse_graph.backends.base import AsyncBackend, Backend, Session
 from synapse_graph.backends.urls import FALKORDB_SCHEMES, NEO4J_SCHEMES
+from synapse_graph.datadir import data_path
 from synapse_graph.errors import ConfigurationError
 
 DEFAULT_DB_ENV = "SYNAPSE_DB"
@@ -16,12 +16,7 @@ _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
 def default_location() -> str:
     """``$SYNAPSE_DB`` if set, else ``memory.db`` in the user's data directory."""
-    configured = os.environ.get(DEFAULT_DB_ENV)
-    if configured:
-        return configured
-    from platformdirs import user_data_dir
-
-    return str(Path(user_data_dir("synapse-graph", appauthor=False)) / "memory.db")
+    return str(data_path("memory.db", DEFAULT_DB_ENV))
 
 
 def _target(location: str | os.PathLike[str] | None, create: bool) -> tuple[str, str, bool]:

@@ -40,7 +40,7 @@ class Mutation:
     touches: list[str] = field(default_factory=list)
     """Keys of entities the action concerns beyond those its records and rows name (for the audit log)."""
     sessions: list[dict[str, Any]] = field(default_factory=list)
-    """Sessions to register or revoke (rows as ``apply_plan`` merges them)."""
+    """Sessions to register or revoke (rows as ``apply_plan`` merges them; times as ``Instant``)."""
     rules: ScopeRules | None = None
     """New rules to store with the scope."""
     imported_audit: list[dict[str, Any]] = field(default_factory=list)
@@ -165,7 +165,7 @@ def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> 
                     for r in plan.creates],
         "tombstones": mutation.tombstones,
         "observe": mutation.observe,
-        "sessions": [{k: optional(v) if k.endswith("_at") else v for k, v in row.items()} for row in mutation.sessions],
+        "sessions": mutation.sessions,  # times in them are Instants already (view.now)
         "unobserve": mutation.unobserve,
         "audit": [*mutation.imported_audit, audit_entry(ctx, mutation, now)],
         "deletes": list(changes.merged),

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from synapse_graph.datadir import data_path
 from synapse_graph.hooks.transcript import TranscriptTurn
 
 STATE_ENV = "SYNAPSE_HOOK_STATE"
@@ -32,12 +33,8 @@ class Position:
 
 
 def state_dir() -> Path:
-    configured = os.environ.get(STATE_ENV)
-    if configured:
-        return Path(configured)
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("synapse-graph", appauthor=False)) / "hook-state"
+    """``$SYNAPSE_HOOK_STATE`` if set, else ``hook-state`` in the user data directory."""
+    return data_path("hook-state", STATE_ENV)
 
 
 class TranscriptState:

@@ -18,6 +18,8 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from synapse_graph.datadir import data_path
+
 JobStatus = Literal["queued", "running", "done", "failed", "cancelled"]
 KEEP_JOBS = 200
 JOBS_ENV = "SYNAPSE_OFFLOAD_JOBS"
@@ -65,12 +67,7 @@ class JobLog(Protocol):
 
 def default_job_log_path() -> Path:
     """``$SYNAPSE_OFFLOAD_JOBS``, else ``offload-jobs.jsonl`` in the user data directory."""
-    configured = os.environ.get(JOBS_ENV)
-    if configured:
-        return Path(configured)
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("synapse-graph", appauthor=False)) / "offload-jobs.jsonl"
+    return data_path("offload-jobs.jsonl", JOBS_ENV)
 
 
 class FileJobLog:

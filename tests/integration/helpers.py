@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+import time
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -76,3 +77,22 @@ def populated_scope(make_memory: Callable[..., Memory], backend: str, **options:
         populate(memory)
         _POPULATED[backend] = memory.scope
     return memory
+
+
+def run_processes(processes: Sequence[Any], results: Any, *, barrier: Any = None,
+                  timeout: float = 600) -> tuple[list[Any], float]:
+    """Start ``processes``, release them together through ``barrier`` (if the caller is a party to it),
+    and return one item of ``results`` per process with the seconds that took; stragglers are killed."""
+    for process in processes:
+        process.start()
+    try:
+        if barrier is not None:
+            barrier.wait(timeout=timeout)
+        started = time.monotonic()
+        collected = [results.get(timeout=timeout) for _ in processes]
+        return collected, time.monotonic() - started
+    finally:
+        for process in processes:
+            process.join(timeout=30)
+            if process.is_alive():
+                process.kill()

@@ -42,6 +42,7 @@ from synapse_graph import Memory, SynapseError, Triple, WriteResult
 from synapse_graph.aio import AsyncMemory
 from synapse_graph.backends.embedded import EmbeddedServer
 from synapse_graph.catalogue import Q
+from tests.integration.helpers import run_processes
 
 pytestmark = pytest.mark.integration
 
@@ -291,13 +292,6 @@ def test_threads_sharing_one_memory(memory: Memory, backend_name: str) -> None:
     report("threads (one shared Memory)", backend_name, outcomes, figures, seconds)
 
 
-@pytest.fixture
-def settings(backend_name: str, request: pytest.FixtureRequest) -> dict[str, Any]:
-    if backend_name == "falkordb":
-        return {"location": request.getfixturevalue("falkordb_location")}
-    return dict(request.getfixturevalue("neo4j_settings"))
-
-
 PROCESS_CASES = [
     pytest.param(8, 40, id="8-writers-x40"),
     # 32 processes x 40 batches would be 1,280 serialised writes per variant (four variants): minutes of
@@ -308,7 +302,7 @@ PROCESS_CASES = [
 
 
 @pytest.mark.parametrize(("writers", "batches"), PROCESS_CASES)
-def test_processes_each_with_its_own_memory(make_memory: Callable[..., Memory], settings: dict[str, Any],
+def test_processes_each_with_its_own_memory(make_memory: Callable[..., Memory], backend_settings: dict[str, Any],
                                             backend_name: str, api: str, writers: int, batches: int) -> None:
     """Writer processes on one scope all succeed, and the end state is what they were told."""
     memory = make_memory()
@@ -321,21 +315,11 @@ def test_processes_each_with_its_own_memory(make_memory: Callable[..., Memory], 
     results = context.Queue()
     processes = [
         context.Process(target=process_worker,
-                        args=(settings, api, memory.scope, w, batches, seed, barrier, results))
+                        args=(backend_settings, api, memory.scope, w, batches, seed, barrier, results))
         for w in range(writers)
     ]
-    for process in processes:
-        process.start()
-    try:
-        barrier.wait(timeout=600)  # every process has its memory open: go
-        started = time.monotonic()
-        collected = dict(results.get(timeout=600) for _ in processes)
-        seconds = time.monotonic() - started
-    finally:
-        for process in processes:
-            process.join(timeout=30)
-            if process.is_alive():
-                process.kill()
+    returned, seconds = run_processes(processes, results, barrier=barrier)  # go once every memory is open
+    collected = dict(returned)
     outcomes = [Outcome(**collected[w]) for w in range(writers)]
     assert [e for o in outcomes for e in o.errors] == [], f"seed {seed}"
     assert [p.exitcode for p in processes] == [0] * writers

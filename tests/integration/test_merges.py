@@ -22,7 +22,7 @@ import pytest
 from synapse_graph import Fact, Memory, Triple
 from synapse_graph.aio import AsyncMemory
 from synapse_graph.catalogue import Q
-from tests.integration.helpers import spans, utc
+from tests.integration.helpers import run_processes, spans, utc
 
 pytestmark = pytest.mark.integration
 
@@ -260,15 +260,8 @@ def merge_worker(settings: dict[str, Any], api: str, scope: str, worker: int, ba
         results.put((worker, False, f"{type(exc).__name__}: {exc}"))
 
 
-@pytest.fixture
-def settings(backend_name: str, request: pytest.FixtureRequest) -> dict[str, Any]:
-    if backend_name == "falkordb":
-        return {"location": request.getfixturevalue("falkordb_location")}
-    return dict(request.getfixturevalue("neo4j_settings"))
-
-
 def test_six_processes_merging_at_once_leave_one_current_value(
-        memory: Memory, settings: dict[str, Any], api: str) -> None:
+        memory: Memory, backend_settings: dict[str, Any], api: str) -> None:
     workers = 6
     cities = [f"City{i}" for i in range(workers)]
     memory.upsert(Triple(subject="Main", predicate="LIVES_IN", object="Home", valid_at="2010-01-01"))
@@ -278,17 +271,9 @@ def test_six_processes_merging_at_once_leave_one_current_value(
     context = multiprocessing.get_context("spawn")
     barrier = context.Barrier(workers)
     results = context.Queue()
-    processes = [context.Process(target=merge_worker, args=(settings, api, memory.scope, w, barrier, results))
+    processes = [context.Process(target=merge_worker, args=(backend_settings, api, memory.scope, w, barrier, results))
                  for w in range(workers)]
-    for process in processes:
-        process.start()
-    try:
-        outcomes = sorted(results.get(timeout=300) for _ in processes)
-    finally:
-        for process in processes:
-            process.join(timeout=60)
-            if process.is_alive():
-                process.kill()
+    outcomes = sorted(run_processes(processes, results, timeout=300)[0])
 
     assert outcomes == [(w, True, None) for w in range(workers)]
     # The values form one chain in order of valid_at, whatever order the merges ran in.

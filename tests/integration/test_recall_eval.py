@@ -29,11 +29,8 @@ def eval_embedder() -> Embedder | None:
 
 
 @pytest.fixture
-def location(request: pytest.FixtureRequest, backend_name: str) -> tuple[str, tuple[str, str] | None]:
-    if backend_name == "falkordb":
-        return request.getfixturevalue("falkordb_location"), None
-    settings: dict[str, Any] = request.getfixturevalue("neo4j_settings")
-    return settings["location"], settings["auth"]
+def location(backend_settings: dict[str, Any]) -> tuple[str, tuple[str, str] | None]:
+    return backend_settings["location"], backend_settings.get("auth")
 
 
 def test_recall_eval(location: tuple[str, tuple[str, str] | None], backend_name: str,

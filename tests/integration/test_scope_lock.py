@@ -31,13 +31,6 @@ MakeMemory = Callable[..., Memory]
 T0 = utc("2020-01-01")
 
 
-@pytest.fixture
-def settings(backend_name: str, request: pytest.FixtureRequest) -> dict[str, Any]:
-    if backend_name == "falkordb":
-        return {"location": request.getfixturevalue("falkordb_location")}
-    return dict(request.getfixturevalue("neo4j_settings"))
-
-
 def open_memory(settings: dict[str, Any], scope: str, **options: Any) -> Memory:
     given = {**settings, **options}
     return Memory(given.pop("location"), scope=scope, **given)
@@ -60,13 +53,13 @@ def version(memory: Memory) -> int:
 
 
 def test_a_writer_that_cannot_get_the_lock_in_time_gets_scope_busy_and_writes_nothing(
-        make_memory: MakeMemory, settings: dict[str, Any]) -> None:
+        make_memory: MakeMemory, backend_settings: dict[str, Any]) -> None:
     memory = make_memory(lock_timeout=1.5)
     memory.upsert([Triple(subject="Dana", predicate="LIVES_IN", object="Paris", valid_at=T0),
                    Triple(subject="Dana", predicate="KNOWS", object="Bob", valid_at=T0)])
     before, version_before = snapshot(memory), version(memory)
 
-    with lock_held(settings, memory.scope):
+    with lock_held(backend_settings, memory.scope):
         with pytest.raises(ScopeBusyError) as upsert_refused:
             memory.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="London", valid_at="2021-01-01"))
         with pytest.raises(ScopeBusyError):
@@ -86,13 +79,14 @@ def test_a_writer_that_cannot_get_the_lock_in_time_gets_scope_busy_and_writes_no
     assert version(memory) == version_before + 1
 
 
-def test_a_writer_waits_for_the_lock_within_its_timeout(make_memory: MakeMemory, settings: dict[str, Any]) -> None:
+def test_a_writer_waits_for_the_lock_within_its_timeout(make_memory: MakeMemory,
+                                                        backend_settings: dict[str, Any]) -> None:
     """The lock makes writers queue, not fail: one that arrives while another writes gets through after it."""
     memory = make_memory(lock_timeout=30)
     memory.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="Paris", valid_at=T0))
     context = multiprocessing.get_context("forkserver")
     held, release = context.Event(), context.Event()
-    holder = context.Process(target=hold_until, args=(settings, memory.scope, held, release))
+    holder = context.Process(target=hold_until, args=(backend_settings, memory.scope, held, release))
     holder.start()
     try:
         assert held.wait(60), "the holder never got the lock"

@@ -14,7 +14,6 @@ import contextlib
 import json
 import multiprocessing
 import random
-import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -26,7 +25,7 @@ from synapse_graph.catalogue import Q
 from synapse_graph.engine import operations as ops
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.io import Embed, PlanOutdated, Read, Write
-from tests.integration.helpers import utc
+from tests.integration.helpers import run_processes, utc
 
 pytestmark = pytest.mark.integration
 
@@ -157,7 +156,7 @@ def racer(settings: dict[str, Any], scope: str, role: str, worker: int, seed: in
 
 
 def test_alias_and_feedback_racing_other_processes_never_fail_with_a_bare_error(
-        make_memory: MakeMemory, settings: dict[str, Any]) -> None:
+        make_memory: MakeMemory, backend_settings: dict[str, Any]) -> None:
     memory = make_memory()
     for person in PEOPLE:
         memory.upsert([Triple(subject=person, predicate="LIVES_IN", object="Paris", valid_at="2020-06-01"),
@@ -167,20 +166,10 @@ def test_alias_and_feedback_racing_other_processes_never_fail_with_a_bare_error(
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload([__name__])
     barrier, results = context.Barrier(len(roles) + 1), context.Queue()
-    processes = [context.Process(target=racer, args=(settings, memory.scope, role, w, seed, barrier, results))
+    processes = [context.Process(target=racer, args=(backend_settings, memory.scope, role, w, seed, barrier, results))
                  for w, role in enumerate(roles)]
-    for process in processes:
-        process.start()
-    try:
-        barrier.wait(timeout=300)
-        started = time.monotonic()
-        collected = dict(results.get(timeout=600) for _ in processes)
-        seconds = time.monotonic() - started
-    finally:
-        for process in processes:
-            process.join(timeout=30)
-            if process.is_alive():
-                process.kill()
+    returned, seconds = run_processes(processes, results, barrier=barrier)
+    collected = dict(returned)
 
     outcomes = Counter((call, outcome) for calls in collected.values() for call, outcome, _ in calls)
     wrong = [(who, c) for who, calls in collected.items() for c in calls
@@ -199,16 +188,9 @@ def test_alias_and_feedback_racing_other_processes_never_fail_with_a_bare_error(
     print(f"\n[races] {len(roles)} processes x {ROUNDS} calls in {seconds:.1f} s: {dict(outcomes)}")
 
 
-@pytest.fixture
-def settings(backend_name: str, request: pytest.FixtureRequest) -> dict[str, Any]:
-    if backend_name == "falkordb":
-        return {"location": request.getfixturevalue("falkordb_location")}
-    return dict(request.getfixturevalue("neo4j_settings"))
-
-
 def test_an_applied_feedback_is_reported_even_if_the_fact_is_superseded_right_after(
-        backend_name: str, settings: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
-    options = dict(settings)
+        backend_name: str, backend_settings: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    options = dict(backend_settings)
     location = options.pop("location")
     scope = f"feedback-{random.randrange(16**8):08x}"
     with Memory(location, scope=scope, **options) as memory, Memory(location, scope=scope, **options) as other:

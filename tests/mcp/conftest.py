@@ -184,3 +184,19 @@ def http_server(server: ServerCommand, port: int, *extra: str, env: dict[str, st
             process.wait()
         if log is not None and hasattr(out, "close"):
             out.close()
+
+
+async def call(client: Client, tool: str, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """Calls ``tool``, asserts it succeeded with structured content; returns its text and that content."""
+    result = await client.call_tool(tool, arguments)
+    text = "\n".join(getattr(block, "text", "") for block in result.content)
+    assert not result.is_error, text
+    assert result.structured_content is not None
+    return text, result.structured_content
+
+
+async def error(client: Client, tool: str, arguments: dict[str, Any]) -> str:
+    """Calls ``tool``, asserts it returned a tool error; returns the error's text."""
+    result = await client.call_tool(tool, arguments)
+    assert result.is_error, result.structured_content
+    return "\n".join(getattr(block, "text", "") for block in result.content)

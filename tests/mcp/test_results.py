@@ -18,18 +18,10 @@ from synapse_graph import Memory, Triple
 from synapse_graph.mcp import ServerOptions
 from synapse_graph.mcp.formatting import CHARS_PER_TOKEN, DEFAULT_MAX_RESULT_TOKENS
 from synapse_graph.models import RECALL_NOTICE
-from tests.mcp.conftest import NATIVE_TOOLS, Serve
+from tests.mcp.conftest import NATIVE_TOOLS, Serve, call
 
 pytestmark = pytest.mark.integration
 BUDGET = 1_000  # tokens: small, so a few hundred facts need many pages
-
-
-async def call(client: Client, tool: str, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    result = await client.call_tool(tool, arguments)
-    text = "\n".join(getattr(block, "text", "") for block in result.content)
-    assert not result.is_error, text
-    assert result.structured_content is not None
-    return text, result.structured_content
 
 
 def size_in_tokens(text: str, data: dict[str, Any]) -> float:

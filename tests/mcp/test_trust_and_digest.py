@@ -6,35 +6,19 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 import anyio
 import pytest
-from mcp import Client
 
 from synapse_graph import Memory, Triple
 from synapse_graph.engine.scope import lock_init
 from synapse_graph.mcp import ServerOptions
 from synapse_graph.models import RECALL_NOTICE
 from synapse_graph.rules.qualifiers import age_text
-from tests.mcp.conftest import Serve
+from tests.mcp.conftest import Serve, call, error
 
 pytestmark = pytest.mark.integration
 LONG_AGO = datetime(2023, 1, 10, tzinfo=UTC)
-
-
-async def call(client: Client, tool: str, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    result = await client.call_tool(tool, arguments)
-    text = "\n".join(getattr(block, "text", "") for block in result.content)
-    assert not result.is_error, text
-    assert result.structured_content is not None
-    return text, result.structured_content
-
-
-async def error(client: Client, tool: str, arguments: dict[str, Any]) -> str:
-    result = await client.call_tool(tool, arguments)
-    assert result.is_error, result.structured_content
-    return "\n".join(getattr(block, "text", "") for block in result.content)
 
 
 def restore_backup(memory: Memory, make_memory: Callable[..., Memory], triples: list[Triple], taken: datetime

@@ -21,11 +21,8 @@ pytestmark = pytest.mark.integration
 
 
 @pytest.fixture
-def location(request: pytest.FixtureRequest, backend_name: str) -> tuple[str, tuple[str, str] | None]:
-    if backend_name == "falkordb":
-        return request.getfixturevalue("falkordb_location"), None
-    settings: dict[str, Any] = request.getfixturevalue("neo4j_settings")
-    return settings["location"], settings["auth"]
+def location(backend_settings: dict[str, Any]) -> tuple[str, tuple[str, str] | None]:
+    return backend_settings["location"], backend_settings.get("auth")
 
 
 def test_scripted_eval(location: tuple[str, tuple[str, str] | None], capsys: pytest.CaptureFixture[str]) -> None:
