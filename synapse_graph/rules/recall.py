@@ -56,6 +56,8 @@ def words(text: str) -> list[str]:
 
 def _split_case(chunk: str) -> list[str]:
     """camelCase, PascalCase, acronyms and digits: ``parseHTTPResponse2`` -> parse, HTTP, Response, 2."""
+    if len(chunk) < 2 or chunk.isdigit() or (chunk.isalpha() and chunk[1:].islower()):
+        return [chunk]  # most words of names ("Project", "alpha", "12"): nothing to split (recall tokenises many)
     parts: list[str] = []
     current = ""
     for index, char in enumerate(chunk):

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from synapse_graph.rules.recall import (
     MAX_TERM_LENGTH,
+    _split_case,
     content_terms,
     predicate_terms,
     scope_token,
@@ -74,3 +77,31 @@ def test_scope_tokens_are_one_plain_word_per_scope() -> None:
     assert len(tokens) == 7
     assert all(t.isascii() and t.isalnum() and t[0] == "s" and len(t) == 25 for t in tokens)
     assert scope_token("team/alpha") == scope_token("team/alpha")
+
+
+def _split_case_by_letter(chunk: str) -> list[str]:
+    """The letter-by-letter rule of rules/recall.py _split_case, without its shortcut for plain words."""
+    parts: list[str] = []
+    current = ""
+    for index, char in enumerate(chunk):
+        if current:
+            previous, following = current[-1], chunk[index + 1] if index + 1 < len(chunk) else ""
+            if ((previous.islower() and char.isupper())
+                    or (previous.isupper() and char.isupper() and following.islower())
+                    or (previous.isdigit() != char.isdigit())):
+                parts.append(current)
+                current = ""
+        current += char
+    parts.append(current)
+    return parts
+
+
+@given(st.text(alphabet=st.characters(categories=("Lu", "Ll", "Lt", "Lo", "Nd", "No")), min_size=1, max_size=12))
+def test_the_shortcut_for_plain_words_splits_as_the_letter_rule_does(chunk: str) -> None:
+    assert _split_case(chunk) == _split_case_by_letter(chunk)
+
+
+@pytest.mark.parametrize("chunk",
+                         ["Project", "alpha", "12", "x", "parseHTTPResponse2", "AB", "ǅx", "abc1", "Ab中", "²3"])
+def test_plain_and_mixed_words_split_as_the_letter_rule_does(chunk: str) -> None:
+    assert _split_case(chunk) == _split_case_by_letter(chunk)
