@@ -64,6 +64,7 @@ class Q(StrEnum):
     # sessions: private scopes of one agent session, registered by a durable scope
     SESSIONS = "sessions/sessions"
     # recall
+    TERM_HITS = "recall/term_hits"
     SEARCH_LEXICAL = "recall/search_lexical"
     SEARCH_VECTOR = "recall/search_vector"
     RECALL_EXPAND = "recall/recall_expand"
@@ -87,6 +88,7 @@ class Q(StrEnum):
     SLOTLESS_FACTS = "migrations/slotless_facts"
     SET_SLOTS = "migrations/set_slots"
     RECOUNT_SCOPE = "migrations/recount_scope"
+    SET_SCOPE_TOKENS = "migrations/set_scope_tokens"
     # schema (one idempotent multi-statement file per dialect)
     SCHEMA = "schema/schema"
 

@@ -6,7 +6,10 @@ from synapse_graph.catalogue import Q
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.io import Op, Read, Write
 from synapse_graph.engine.scope import STORE_FORMAT, ScopeState
+from synapse_graph.rules.recall import scope_token
 from synapse_graph.rules.slots import SLOT_FORMAT, fact_slot
+
+SCOPE_TOKEN_FORMAT = 4
 
 
 def needed(state: ScopeState) -> bool:
@@ -15,11 +18,14 @@ def needed(state: ScopeState) -> bool:
 
 
 def upgrade(ctx: Context, state: ScopeState) -> Op[None]:
-    """Format 2: give every fact its slot. Format 3: count candidates apart from believed facts."""
+    """Format 2: give every fact its slot. Format 3: count candidates apart from believed facts.
+    Format 4: give entities, aliases and live observations the scope's search token."""
     if not needed(state):
         return
     if (state.format or 0) < SLOT_FORMAT:
         while found := (yield Read(Q.SLOTLESS_FACTS, {"scope": ctx.scope, "limit": 5_000})):
             slots = [{"id": r["id"], "slot": fact_slot(ctx.scope, r["subject"], r["predicate"])} for r in found]
             yield Write(Q.SET_SLOTS, {"scope": ctx.scope, "slots": slots})
+    if (state.format or 0) < SCOPE_TOKEN_FORMAT:
+        yield Write(Q.SET_SCOPE_TOKENS, {"scope": ctx.scope, "scope_token": scope_token(ctx.scope)})
     yield Write(Q.RECOUNT_SCOPE, {"scope": ctx.scope, "format": STORE_FORMAT, "candidate": "candidate"})

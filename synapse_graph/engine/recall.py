@@ -20,6 +20,8 @@ from synapse_graph.rules.recall import (
     content_terms,
     predicate_terms,
     rrf,
+    scope_token,
+    searched_terms,
     strengths,
     term_matches,
 )
@@ -27,7 +29,9 @@ from synapse_graph.rules.timeparse import now_micros
 
 CANDIDATES = 100
 """Candidates per search leg, the index's best first: a common word or prefix matches thousands of names,
-and only the best leave the database (BM25 then ranks these; all of them on a store with fewer matches)."""
+and only the best leave the database (BM25 then ranks these; all of them on a store with fewer matches).
+A term matching more names than this is left out of the search for names while the question has rarer
+terms (:func:`~synapse_graph.rules.recall.searched_terms`)."""
 VECTOR_HITS = 10
 MIN_COSINE = 0.5
 EXPAND_CANDIDATES = 400
@@ -39,7 +43,12 @@ def lexical_ranking(ctx: Context, terms: Sequence[str], state: ScopeState | None
                     ) -> Op[list[tuple[str, float]]]:
     if state is None:
         state = yield from read_state(ctx)
-    found = yield Read(Q.SEARCH_LEXICAL, {"scope": ctx.scope, "terms": list(terms), "limit": CANDIDATES})
+    token = scope_token(ctx.scope)
+    counted = yield Read(Q.TERM_HITS, {"scope": ctx.scope, "scope_token": token, "terms": list(terms),
+                                       "cap": CANDIDATES + 1})
+    searched = searched_terms(terms, {r["term"]: int(r["hits"]) for r in counted}, CANDIDATES + 1)
+    found = yield Read(Q.SEARCH_LEXICAL, {"scope": ctx.scope, "scope_token": token, "terms": list(terms),
+                                          "entity_terms": searched, "limit": CANDIDATES})
     return bm25_rank(terms, (Candidate(key, "", text or "") for r in found for key, text in r["found"]),
                      corpus_size=state.entities)
 

@@ -13,7 +13,7 @@ from synapse_graph.instants import Instant
 from synapse_graph.models import ScopeRules
 from synapse_graph.rules.timeparse import now_micros
 
-STORE_FORMAT = 3
+STORE_FORMAT = 4
 """Format 2: every fact carries its slot. Format 3: candidates are counted apart from believed facts."""
 
 

@@ -18,6 +18,7 @@ from synapse_graph.engine.view import EntityChanges, View
 from synapse_graph.errors import QuotaExceededError
 from synapse_graph.instants import Instant, optional
 from synapse_graph.models import ScopeRules
+from synapse_graph.rules.recall import scope_token
 from synapse_graph.rules.slots import fact_slot
 from synapse_graph.rules.timeline import Plan, Provenance, Record
 from synapse_graph.rules.trust import audit_detail
@@ -149,8 +150,9 @@ def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> 
     facts, candidates = mutation.deltas()
     plan, changes = mutation.plan, mutation.entities
     params = {
-        "scope": ctx.scope, "format": STORE_FORMAT, "version": state.version, "batch": uuid.uuid4().hex,
-        "now": now, "fact_delta": facts, "candidate_delta": candidates,
+        "scope": ctx.scope, "scope_token": scope_token(ctx.scope), "format": STORE_FORMAT,
+        "version": state.version, "batch": uuid.uuid4().hex, "now": now, "fact_delta": facts,
+        "candidate_delta": candidates,
         "entity_delta": len(changes.created) - len(changes.merged),
         "rules": {} if mutation.rules is None else rules_params(mutation.rules),
         "entities": list(changes.created.values()),

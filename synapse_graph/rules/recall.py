@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 import unicodedata
@@ -55,6 +56,8 @@ def words(text: str) -> list[str]:
 
 def _split_case(chunk: str) -> list[str]:
     """camelCase, PascalCase, acronyms and digits: ``parseHTTPResponse2`` -> parse, HTTP, Response, 2."""
+    if len(chunk) < 2 or chunk.isdigit() or (chunk.isalpha() and chunk[1:].islower()):
+        return [chunk]  # most words of names ("Project", "alpha", "12"): nothing to split (recall tokenises many)
     parts: list[str] = []
     current = ""
     for index, char in enumerate(chunk):
@@ -87,12 +90,36 @@ def search_text(*texts: str | None) -> str:
     return " ".join(dict.fromkeys(tokens))
 
 
+def scope_token(scope: str) -> str:
+    """One word naming a scope inside the fulltext documents of its entities, aliases and observations.
+
+    Neo4j's fulltext indexes span every scope on the server: with this word beside the searched text,
+    a search requires it and the index itself keeps to the scope and cuts its best hits (letters and
+    digits only, so it passes any analyzer and query parser unchanged).
+    """
+    return "s" + hashlib.sha256(scope.encode("utf-8")).hexdigest()[:24]
+
+
 def content_terms(query: str) -> list[str]:
     """The words of a question that can find entities; empty for small talk and empty questions."""
     terms = [w for w in words(_POSSESSIVE.sub(r"\1", query)) if w not in STOPWORDS and len(w) <= MAX_TERM_LENGTH]
     if all(t in SMALL_TALK for t in terms):
         return []
     return list(dict.fromkeys(t for t in terms if t not in SMALL_TALK))[:MAX_TERMS]
+
+
+def searched_terms(terms: Sequence[str], hits: Mapping[str, int], cap: int) -> list[str]:
+    """The terms the search for entity names looks for: those matching fewer than ``cap`` names.
+
+    ``hits``: how many names each term matches, counted up to ``cap`` (absent: none). The search keeps
+    its best ``cap - 1`` candidates, so a term matching ``cap`` names or more would fill it with names
+    holding only that word, and costs an index that lists every match before sorting them a pass over
+    thousands ("project", "entity", a number's prefix). While the question has rarer terms, a name
+    worth ranking holds one of them (BM25 still scores every term of the names they find); a question
+    of only common terms searches them all. Nothing changes where no term reaches ``cap``.
+    """
+    rare = [t for t in terms if hits.get(t, 0) < cap]
+    return rare or list(terms)
 
 
 @dataclass(frozen=True)

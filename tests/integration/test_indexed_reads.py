@@ -78,3 +78,19 @@ def test_a_store_written_before_slots_is_upgraded_on_open(make_memory: Callable[
     assert objects(upgraded.facts("Dana", "LIVES_IN")) == ["Lyon"]
     assert objects(upgraded.facts("Dana", "LIVES_IN", as_of="2024-03-01")) == ["Paris"]
     assert upgraded.backend.read(Q.SCOPE_STATE, {"scope": old.scope})[0]["state"]["format"] == STORE_FORMAT
+
+
+def test_a_store_written_before_scope_tokens_is_upgraded_on_open(make_memory: Callable[..., Memory]) -> None:
+    old = make_memory()
+    old.upsert([("Project Apollo", "OWNED_BY", "Dana"), ("Dana", "LIVES_IN", "Paris")], valid_at="2024-01-01")
+    old.alias("Project Apollo", "Moonshot")
+    old.observe("Dana", ["builds a zeppelin model"])
+    # Make the scope look like format 3: no search token on its entities, aliases and observations.
+    assert old.backend.write(Q.SET_SCOPE_TOKENS, {"scope": old.scope, "scope_token": None})[0]["updated"] == 5
+    old.backend.write(Q.RECOUNT_SCOPE, {"scope": old.scope, "format": 3, "candidate": "candidate"})
+
+    upgraded = make_memory(scope=old.scope)
+    assert upgraded.backend.read(Q.SCOPE_STATE, {"scope": old.scope})[0]["state"]["format"] == STORE_FORMAT
+    assert [e.name for e in upgraded.recall("project apollo").entities][:1] == ["Project Apollo"]
+    assert [e.name for e in upgraded.recall("moonshot").entities] == ["Project Apollo"]
+    assert [o.text for o in upgraded.recall("zeppelin").observations] == ["builds a zeppelin model"]

@@ -437,6 +437,36 @@ def test_other_scopes_cannot_crowd_a_scope_out_of_the_vector_leg(make_memory: Ca
             memory.purge(scope=memory.scope)
 
 
+
+def test_other_scopes_cannot_crowd_a_scope_out_of_the_lexical_leg(make_memory: Callable[..., Memory]) -> None:
+    # 150 names in another scope, written first, that match the question's word exactly as well as this
+    # scope's one name does: a search that cuts the index's best 100 before keeping to the scope would
+    # leave this scope with nothing (Neo4j's fulltext index spans every scope of the server).
+    crowd, mine = make_memory(), make_memory()
+    try:
+        crowd.upsert([Triple(subject=f"Project Nova {i}", predicate="PART_OF", object="Nova") for i in range(150)])
+        mine.upsert([Triple(subject="Project Apollo", predicate="OWNED_BY", object="Dana"),
+                     Triple(subject="Dana", predicate="LIVES_IN", object="Paris")])
+        result = mine.recall("which project")
+        assert entity_names(result)[:1] == ["Project Apollo"]
+        assert ("Project Apollo", "OWNED_BY", "Dana") in triples(result)
+    finally:
+        for memory in (crowd, mine):
+            memory.purge(scope=memory.scope)
+
+
+def test_expired_observations_cannot_crowd_live_ones_out_of_the_lexical_leg(memory: Memory) -> None:
+    # 120 forgotten notes that match the question's word as well as the live one does, written first.
+    memory.upsert([Triple(subject=f"Box {i}", predicate="IN", object="Shed") for i in range(120)]
+                  + [Triple(subject="Dana", predicate="LIVES_IN", object="Paris")])
+    for i in range(120):
+        memory.observe(f"Box {i}", ["kept the zeppelin model here"])
+        assert memory.unobserve(f"Box {i}", ["kept the zeppelin model here"]) == 1
+    memory.observe("Dana", ["builds a zeppelin model"])
+    result = memory.recall("zeppelin")
+    assert [e.name for e in result.entities] == ["Dana"]
+    assert [o.text for o in result.observations] == ["builds a zeppelin model"]
+
 # -- both backends ------------------------------------------------------------------------------
 
 EXTRA_QUESTIONS: list[tuple[str, str | None, int]] = [

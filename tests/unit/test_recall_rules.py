@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from synapse_graph.rules.recall import (
     MAX_TERM_LENGTH,
+    _split_case,
     content_terms,
     predicate_terms,
+    scope_token,
+    searched_terms,
     stem,
     strengths,
     term_matches,
@@ -57,3 +62,46 @@ def test_a_possessive_s_is_not_a_word_of_the_question() -> None:
     assert content_terms("Which city is Sam Okafor's team in?") == ["city", "sam", "okafor", "team"]
     assert content_terms("Dana’s laptop") == ["dana", "laptop"]
     assert content_terms("k8s") == ["k", "8", "s"]
+
+
+def test_common_terms_are_left_out_of_the_name_search_while_rarer_ones_remain() -> None:
+    hits = {"project": 101, "alpha": 101, "1234": 6}  # counted up to the cap; "depend" matches nothing
+    assert searched_terms(["project", "alpha", "1234", "depend"], hits, 101) == ["1234", "depend"]
+    assert searched_terms(["project", "alpha"], hits, 101) == ["project", "alpha"]  # only common: all
+    assert searched_terms(["project", "1234"], {"project": 100, "1234": 6}, 101) == ["project", "1234"]
+    assert searched_terms([], {}, 101) == []
+
+
+def test_scope_tokens_are_one_plain_word_per_scope() -> None:
+    tokens = {scope_token(s) for s in ("a", "b", "a b", "a:b", "ä", "test-1", "")}
+    assert len(tokens) == 7
+    assert all(t.isascii() and t.isalnum() and t[0] == "s" and len(t) == 25 for t in tokens)
+    assert scope_token("team/alpha") == scope_token("team/alpha")
+
+
+def _split_case_by_letter(chunk: str) -> list[str]:
+    """The letter-by-letter rule of rules/recall.py _split_case, without its shortcut for plain words."""
+    parts: list[str] = []
+    current = ""
+    for index, char in enumerate(chunk):
+        if current:
+            previous, following = current[-1], chunk[index + 1] if index + 1 < len(chunk) else ""
+            if ((previous.islower() and char.isupper())
+                    or (previous.isupper() and char.isupper() and following.islower())
+                    or (previous.isdigit() != char.isdigit())):
+                parts.append(current)
+                current = ""
+        current += char
+    parts.append(current)
+    return parts
+
+
+@given(st.text(alphabet=st.characters(categories=("Lu", "Ll", "Lt", "Lo", "Nd", "No")), min_size=1, max_size=12))
+def test_the_shortcut_for_plain_words_splits_as_the_letter_rule_does(chunk: str) -> None:
+    assert _split_case(chunk) == _split_case_by_letter(chunk)
+
+
+@pytest.mark.parametrize("chunk",
+                         ["Project", "alpha", "12", "x", "parseHTTPResponse2", "AB", "ǅx", "abc1", "Ab中", "²3"])
+def test_plain_and_mixed_words_split_as_the_letter_rule_does(chunk: str) -> None:
+    assert _split_case(chunk) == _split_case_by_letter(chunk)

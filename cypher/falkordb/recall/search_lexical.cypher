@@ -2,8 +2,10 @@
 // (prefix match from 3 letters). Terms are pre-split words of letters and digits only,
 // so they cannot carry query syntax. The index orders its matches (best first) and only the
 // best $limit of each leg leave the database, one row per leg; ranking happens in Python
-// (BM25 over these candidates) for both backends.
-WITH reduce(q = '', t IN $terms | q + CASE WHEN q = '' THEN '' ELSE ' | ' END
+// (BM25 over these candidates) for both backends. Entities are searched for $entity_terms: the
+// question's terms, less those too common to find anything the rarer ones do not (rules/recall.py
+// searched_terms), as this index lists every match before it can sort them.
+WITH reduce(q = '', t IN $entity_terms | q + CASE WHEN q = '' THEN '' ELSE ' | ' END
             + t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) AS q
 CALL db.idx.fulltext.queryNodes('Entity', q) YIELD node, score
 WITH node, score WHERE node.scope = $scope

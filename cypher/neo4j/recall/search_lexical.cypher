@@ -1,20 +1,25 @@
 // Fulltext candidates for recall: entities and aliases whose words match the terms
 // (prefix match from 3 letters). Terms are pre-split words of letters and digits only,
-// so they cannot carry Lucene syntax. The index orders its matches (best first) and only the
-// best $limit of each leg leave the database, one row per leg; ranking happens in Python
-// (BM25 over these candidates) for both backends.
-WITH reduce(q = '', t IN $terms | q + CASE WHEN q = '' THEN '' ELSE ' OR ' END
-            + t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) AS q
-CALL db.index.fulltext.queryNodes('entity_search', q) YIELD node, score
+// so they cannot carry Lucene syntax. The index holds every scope of the server: the query
+// requires the scope's token (rules/recall.py scope_token, with no weight, so the scores are those
+// of the words alone) and the index itself cuts its best $limit, best first; only those leave
+// Lucene (node.scope is checked again). Ranking happens in Python (BM25 over these candidates)
+// for both backends. Entities and aliases are searched for $entity_terms: the question's terms, less
+// those too common to find anything the rarer ones do not (rules/recall.py searched_terms).
+WITH '+scope_token:' + $scope_token + '^0 +search_text:('
+     + reduce(q = '', t IN $entity_terms | q + CASE WHEN q = '' THEN '' ELSE ' OR ' END
+              + t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) + ')' AS q
+CALL db.index.fulltext.queryNodes('entity_scoped_search', q, {limit: $limit}) YIELD node, score
 WITH node, score WHERE node.scope = $scope
 WITH coalesce(node.target, node.key) AS key, node.search_text AS text, score
 ORDER BY score DESC, key
 LIMIT $limit
 RETURN collect([key, text]) AS found
 UNION ALL
-WITH reduce(q = '', t IN $terms | q + CASE WHEN q = '' THEN '' ELSE ' OR ' END
-            + t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) AS q
-CALL db.index.fulltext.queryNodes('observation_search', q) YIELD node, score
+WITH '+scope_token:' + $scope_token + '^0 +search_text:('
+     + reduce(q = '', t IN $terms | q + CASE WHEN q = '' THEN '' ELSE ' OR ' END
+              + t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) + ')' AS q
+CALL db.index.fulltext.queryNodes('observation_scoped_search', q, {limit: $limit}) YIELD node, score
 WITH node, score WHERE node.scope = $scope AND node.expired_at IS NULL
 WITH node.entity AS key, node.search_text AS text, score
 ORDER BY score DESC, key

@@ -24,7 +24,8 @@ CALL (s) {
   UNWIND $entities AS x
   MERGE (n:Entity {scope: $scope, key: x.key})
   ON CREATE SET n.name = x.name, n.type = x.type, n.aliases = x.aliases, n.created_at = datetime(x.created_at),
-                n.updated_at = datetime(x.updated_at), n.search_text = x.search_text
+                n.updated_at = datetime(x.updated_at), n.search_text = x.search_text,
+                n.scope_token = $scope_token
 }
 CALL (s) {
   UNWIND $retarget AS x
@@ -48,7 +49,7 @@ CALL (s) {
 CALL (s) {
   UNWIND $aliases AS x
   MERGE (al:Alias {scope: $scope, key: x.key})
-  SET al.name = x.name, al.target = x.target, al.search_text = x.search_text
+  SET al.name = x.name, al.target = x.target, al.search_text = x.search_text, al.scope_token = $scope_token
 }
 CALL (s) {
   UNWIND $alias_names AS x
@@ -81,13 +82,14 @@ CALL (s) {
 CALL (s) {
   UNWIND $observe AS x
   CREATE (o:Observation)
-  SET o = x, o.recorded_at = datetime(x.recorded_at), o.expired_at = datetime(x.expired_at)
+  SET o = x, o.recorded_at = datetime(x.recorded_at), o.expired_at = datetime(x.expired_at),
+      o.scope_token = CASE WHEN x.expired_at IS NULL THEN $scope_token END
 }
 CALL (s) {
   UNWIND $unobserve AS id
   MATCH (o:Observation {scope: $scope, id: id})
   WHERE o.expired_at IS NULL
-  SET o.expired_at = $now
+  SET o.expired_at = $now, o.scope_token = null  // out of the search (see recall/search_lexical)
 }
 CALL (s) {
   UNWIND $sessions AS x
