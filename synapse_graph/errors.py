@@ -15,6 +15,7 @@
     ├── OffloadQueueFullError      too many offload jobs wait already (retryable)
     ├── ConfigurationError         a malformed location, option or missing extra (not retryable)
     │   ├── NotNeo4jError
+    │   ├── NewerStoreFormatError  a scope written by a newer synapse-graph: upgrade the library
     │   └── EmbedderUnavailableError
     ├── StoreDamagedError          the store's files are damaged: it is not opened as if it were fine
     └── BackendError               the database refused or failed; ``is_retryable()`` says if retrying helps
@@ -97,6 +98,10 @@ class ConfigurationError(SynapseError, ValueError):
 
     def is_retryable(self) -> bool:
         return False
+
+
+class NewerStoreFormatError(ConfigurationError):
+    """The scope was written by a newer synapse-graph than this one: upgrade the library to use it."""
 
 
 class NotNeo4jError(ConfigurationError):

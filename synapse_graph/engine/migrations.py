@@ -6,6 +6,7 @@ from synapse_graph.catalogue import Q
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.io import Op, Read, Write
 from synapse_graph.engine.scope import STORE_FORMAT, ScopeState
+from synapse_graph.errors import NewerStoreFormatError
 from synapse_graph.rules.recall import scope_token
 from synapse_graph.rules.slots import SLOT_FORMAT, fact_slot
 
@@ -13,7 +14,14 @@ SCOPE_TOKEN_FORMAT = 4
 
 
 def needed(state: ScopeState) -> bool:
-    """True if the scope holds data in a format older than this version writes."""
+    """True if the scope holds data in a format older than this version writes.
+
+    Raises ``NewerStoreFormatError`` for a format newer than this version knows: it would write
+    records that version's reads cannot find (e.g. entities without the scope's search token)."""
+    if (state.format or 0) > STORE_FORMAT:
+        raise NewerStoreFormatError(
+            f"this scope is in store format {state.format}, written by a newer synapse-graph; this version "
+            f"knows formats up to {STORE_FORMAT}: upgrade synapse-graph (pip install -U synapse-graph)")
     return state.version > 0 and (state.format or 0) < STORE_FORMAT
 
 

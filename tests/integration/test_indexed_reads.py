@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from synapse_graph import Memory, Triple
+import pytest
+
+from synapse_graph import Memory, NewerStoreFormatError, Triple
 from synapse_graph.catalogue import Q
 from synapse_graph.engine.scope import STORE_FORMAT
 from tests.integration.helpers import objects, triples
@@ -78,6 +80,20 @@ def test_a_store_written_before_slots_is_upgraded_on_open(make_memory: Callable[
     assert objects(upgraded.facts("Dana", "LIVES_IN")) == ["Lyon"]
     assert objects(upgraded.facts("Dana", "LIVES_IN", as_of="2024-03-01")) == ["Paris"]
     assert upgraded.backend.read(Q.SCOPE_STATE, {"scope": old.scope})[0]["state"]["format"] == STORE_FORMAT
+
+
+def test_a_store_written_by_a_newer_version_is_refused_on_open_and_left_as_it_is(
+        make_memory: Callable[..., Memory]) -> None:
+    newer = make_memory()
+    newer.upsert(("Dana", "LIVES_IN", "Paris"), valid_at="2024-01-01")
+    newer.backend.write(Q.RECOUNT_SCOPE, {"scope": newer.scope, "format": STORE_FORMAT + 1, "candidate": "candidate"})
+    before = newer.backend.read(Q.SCOPE_STATE, {"scope": newer.scope})[0]["state"]
+    assert before["format"] == STORE_FORMAT + 1
+
+    with pytest.raises(NewerStoreFormatError, match="upgrade synapse-graph"):
+        make_memory(scope=newer.scope)
+    assert newer.backend.read(Q.SCOPE_STATE, {"scope": newer.scope})[0]["state"] == before
+    assert objects(newer.facts("Dana", "LIVES_IN")) == ["Paris"]
 
 
 def test_a_store_written_before_scope_tokens_is_upgraded_on_open(make_memory: Callable[..., Memory]) -> None:
