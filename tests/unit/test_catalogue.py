@@ -108,8 +108,8 @@ NEAR_COPIES = sorted(p for p in (CYPHER / "neo4j").rglob("*.cypher")
 
 def test_the_near_copies_are_the_expected_ones() -> None:
     names = {str(p.relative_to(CYPHER / "neo4j")) for p in NEAR_COPIES}
-    assert names == {"writes/apply_plan.cypher", "writes/apply_facts.cypher", "writes/current_records.cypher",
-                     "writes/resolve_keys.cypher",
+    assert names == {"writes/apply_plan.cypher", "writes/apply_facts.cypher", "writes/apply_additions.cypher",
+                     "writes/current_records.cypher", "writes/resolve_keys.cypher",
                      "writes/plan_input.cypher",
                      "facts/neighbourhood_hop2.cypher", f"{FRAGMENTS}/fact.cypher"}
 
@@ -134,25 +134,20 @@ def test_neo4j_apply_plan_converts_every_instant_of_its_rows() -> None:
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)
-def test_apply_facts_is_apply_plan_without_the_parts_it_cannot_hold(dialect: str) -> None:
-    # engine/writes.py sends a write to apply_facts only when the sub-queries it leaves out have nothing to
-    # do, so each sub-query it keeps must be apply_plan's, word for word, and it must leave out exactly those.
-    from synapse_graph.engine.writes import FULL_ONLY
+@pytest.mark.parametrize("slim", [Q.APPLY_FACTS, Q.APPLY_ADDITIONS])
+def test_the_slim_apply_forms_are_apply_plan_without_the_parts_they_leave_out(dialect: str, slim: Q) -> None:
+    # engine/writes.py sends a write to a slimmer form only when the sub-queries it leaves out have nothing
+    # to do, so each sub-query it keeps must be apply_plan's, word for word, and it must leave out exactly those.
+    from synapse_graph.engine.writes import LEFT_OUT
 
     def blocks(name: Q) -> dict[str, list[str]]:
-        text = query(name, dialect)
-        parts = re.split(r"\nCALL ", text)[1:]
         found = {}
-        for part in parts:
+        for part in re.split(r"\nCALL ", query(name, dialect))[1:]:
             [param] = re.findall(r"UNWIND \$(\w+) AS", part)
-            found[param] = _words(_without_return(part))
+            found[param] = _words(part.split("\nRETURN ")[0])
         return found
 
-    full, slim = blocks(Q.APPLY_PLAN), blocks(Q.APPLY_FACTS)
-    assert set(full) - set(slim) == set(FULL_ONLY)
-    assert all(slim[param] == full[param] for param in slim)
-    assert "$tombstones" not in query(Q.APPLY_FACTS, dialect)
-
-
-def _without_return(part: str) -> str:
-    return part.split("\nRETURN ")[0]
+    full, kept = blocks(Q.APPLY_PLAN), blocks(slim)
+    assert set(full) - set(kept) == set(LEFT_OUT[slim])
+    assert all(kept[param] == full[param] for param in kept)
+    assert "$tombstones" not in query(slim, dialect)
