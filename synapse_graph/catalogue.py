@@ -38,6 +38,8 @@ class Q(StrEnum):
     CURRENT_RECORDS = "writes/current_records"
     ENTITY_RECORDS = "writes/entity_records"
     APPLY_PLAN = "writes/apply_plan"
+    APPLY_FACTS = "writes/apply_facts"
+    APPLY_ADDITIONS = "writes/apply_additions"
     PLAN_INPUT = "writes/plan_input"
     # facts: reads of fact records
     FACTS_BY_SLOT = "facts/facts_by_slot"

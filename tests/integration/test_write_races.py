@@ -25,6 +25,7 @@ from synapse_graph.catalogue import Q
 from synapse_graph.engine import operations as ops
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.io import Embed, PlanOutdated, Read, Write
+from synapse_graph.engine.writes import LEFT_OUT
 from tests.integration.helpers import run_processes, utc
 
 pytestmark = pytest.mark.integration
@@ -90,7 +91,7 @@ def run_until_apply(op: Any, memory: Memory) -> Write:
     answer: Any = None
     while True:
         request = op.send(answer)
-        if isinstance(request, Write) and request.name == Q.APPLY_PLAN:
+        if isinstance(request, Write) and (request.name == Q.APPLY_PLAN or request.name in LEFT_OUT):
             return request
         assert not isinstance(request, Embed)
         answer = (memory.backend.read if isinstance(request, Read) else memory.backend.write)(

@@ -1,0 +1,56 @@
+// Neo4j form of ../../writes/apply_facts.cypher (tests/unit/test_catalogue.py keeps the two equivalent):
+// CALL (s) scope clauses instead of an importing WITH, which Neo4j 5 deprecates, and datetime() around
+// the instants inside lists, which arrive as ISO-8601 text (see backends/neo4j.py).
+// The common write's form of writes/apply_plan.cypher: a write that only creates entities and
+// creates, expires or updates fact records (no aliases, merges, observations, sessions, rejections),
+// as nearly every upsert is. The empty sub-queries it leaves out still cost a statement their
+// planning and execution (measured: see engine/writes.py); what it keeps is the same text.
+MERGE (s:Scope {scope: $scope})
+ON CREATE SET s.version = 0, s.facts = 0, s.candidates = 0, s.entities = 0, s.tombstones = 0,
+              s.created_at = $now, s.format = $format
+// Writing first takes the scope's write lock (Neo4j), so the version read next is the committed one.
+SET s.locked_by = $batch
+// Counters are read into variables before they are set: Neo4j deadlocks writers that queue on the scope
+// when its holder writes `SET s.x = s.x + 1` in a later statement of the transaction.
+WITH s, s.version AS version, s.facts AS facts, coalesce(s.candidates, 0) AS candidates, s.entities AS entities
+WHERE version = $version
+SET s.version = version + 1, s.facts = facts + $fact_delta, s.candidates = candidates + $candidate_delta,
+    s.entities = entities + $entity_delta, s.last_batch = $batch, s.updated_at = $now
+SET s += $rules
+WITH s
+CALL (s) {
+  UNWIND $entities AS x
+  MERGE (n:Entity {scope: $scope, key: x.key})
+  ON CREATE SET n.name = x.name, n.type = x.type, n.aliases = x.aliases, n.created_at = datetime(x.created_at),
+                n.updated_at = datetime(x.updated_at), n.search_text = x.search_text,
+                n.scope_token = $scope_token
+}
+CALL (s) {
+  UNWIND $expires AS id
+  MATCH ()-[r:FACT {id: id}]->()
+  WHERE r.scope = $scope AND r.expired_at IS NULL
+  SET r.expired_at = $now
+}
+CALL (s) {
+  UNWIND $updates AS x
+  MATCH ()-[r:FACT {id: x.id}]->()
+  WHERE r.scope = $scope AND r.expired_at IS NULL
+  SET r.confirmations = x.confirmations, r.confidence = x.confidence, r.status = x.status, r.flag = x.flag,
+      r.confirmed_at = datetime(x.confirmed_at), r.pinned = x.pinned
+}
+CALL (s) {
+  UNWIND $creates AS x
+  MATCH (a:Entity {scope: $scope, key: x.subject})
+  MATCH (b:Entity {scope: $scope, key: x.object})
+  CREATE (a)-[r:FACT]->(b)
+  // Instants are set one by one: the Neo4j form turns them into DATETIME values.
+  SET r = x.props, r.valid_at = datetime(x.props.valid_at), r.invalid_at = datetime(x.props.invalid_at),
+      r.recorded_at = datetime(x.props.recorded_at), r.expired_at = datetime(x.props.expired_at),
+      r.confirmed_at = datetime(x.props.confirmed_at)
+}
+CALL (s) {
+  UNWIND $audit AS x
+  CREATE (entry:Audit)
+  SET entry = x, entry.at = datetime(x.at)
+}
+RETURN s.version AS version

@@ -1,0 +1,42 @@
+// The form of writes/apply_plan.cypher for a write that only adds: new entities and new fact records
+// (no record expired or updated, no aliases, merges, observations, sessions, rejections), as an
+// upsert of new facts is. What it keeps is apply_plan's text (see writes/apply_facts.cypher).
+MERGE (s:Scope {scope: $scope})
+ON CREATE SET s.version = 0, s.facts = 0, s.candidates = 0, s.entities = 0, s.tombstones = 0,
+              s.created_at = $now, s.format = $format
+// Writing first takes the scope's write lock (Neo4j), so the version read next is the committed one.
+SET s.locked_by = $batch
+// Counters are read into variables before they are set: Neo4j deadlocks writers that queue on the scope
+// when its holder writes `SET s.x = s.x + 1` in a later statement of the transaction.
+WITH s, s.version AS version, s.facts AS facts, coalesce(s.candidates, 0) AS candidates, s.entities AS entities
+WHERE version = $version
+SET s.version = version + 1, s.facts = facts + $fact_delta, s.candidates = candidates + $candidate_delta,
+    s.entities = entities + $entity_delta, s.last_batch = $batch, s.updated_at = $now
+SET s += $rules
+WITH s
+CALL {
+  WITH s
+  UNWIND $entities AS x
+  MERGE (n:Entity {scope: $scope, key: x.key})
+  ON CREATE SET n.name = x.name, n.type = x.type, n.aliases = x.aliases, n.created_at = x.created_at,
+                n.updated_at = x.updated_at, n.search_text = x.search_text,
+                n.scope_token = $scope_token
+}
+CALL {
+  WITH s
+  UNWIND $creates AS x
+  MATCH (a:Entity {scope: $scope, key: x.subject})
+  MATCH (b:Entity {scope: $scope, key: x.object})
+  CREATE (a)-[r:FACT]->(b)
+  // Instants are set one by one: the Neo4j form turns them into DATETIME values.
+  SET r = x.props, r.valid_at = x.props.valid_at, r.invalid_at = x.props.invalid_at,
+      r.recorded_at = x.props.recorded_at, r.expired_at = x.props.expired_at,
+      r.confirmed_at = x.props.confirmed_at
+}
+CALL {
+  WITH s
+  UNWIND $audit AS x
+  CREATE (entry:Audit)
+  SET entry = x, entry.at = x.at
+}
+RETURN s.version AS version
