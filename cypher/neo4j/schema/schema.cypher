@@ -13,7 +13,13 @@ CREATE INDEX fact_valid IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.valid_at, r.inval
 ;
 // The fulltext indexes hold each node's scope token (rules/recall.py scope_token) beside its words: a search
 // requires the token, so the index keeps to one scope and cuts its best hits itself, however many scopes
-// the server holds. (Named apart from the token-less entity_search and observation_search of store format 3.)
+// the server holds. The token-less indexes of store format 3 (entity_search, observation_search) are dropped:
+// every write would keep them up to date for no reader (this version upgrades format-3 scopes on open and
+// searches the scoped indexes only).
+DROP INDEX entity_search IF EXISTS
+;
+DROP INDEX observation_search IF EXISTS
+;
 CREATE FULLTEXT INDEX entity_scoped_search IF NOT EXISTS FOR (n:Entity|Alias) ON EACH [n.search_text, n.scope_token]
 OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace'}}
 ;
