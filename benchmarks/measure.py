@@ -208,12 +208,14 @@ def library_info() -> dict[str, Any]:
         done = subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True, check=False)
         return done.stdout.strip()
 
-    module = Path(synapse_graph.__file__).parent
+    module = Path(synapse_graph.__file__).resolve().parent
+    # Named without the machine's folders: the repository's own copy, or another checkout or snapshot.
+    shown = "synapse_graph" if module.parent == REPO else f"synapse_graph (copy in {module.parent.name}/)"
     snapshot = module.parent / "SNAPSHOT"  # a `git archive <commit>` copy measured while the tree changes
     if snapshot.is_file():
-        return {"module": str(module), "commit": snapshot.read_text().strip(), "source": "git archive snapshot"}
+        return {"module": shown, "commit": snapshot.read_text().strip(), "source": "git archive snapshot"}
     changed = git("status", "--porcelain", "--", "synapse_graph", "cypher").splitlines()
-    return {"module": str(module), "commit": git("rev-parse", "--short", "HEAD"),
+    return {"module": shown, "commit": git("rev-parse", "--short", "HEAD"),
             "source": f"working tree, {len(changed)} library files differ from the commit"}
 
 
