@@ -30,6 +30,8 @@ from synapse_graph.rules.trust import TRUST_STATES
 
 TripleInput = Triple | tuple[str, str, str] | Mapping[str, Any]
 MAX_QUERY_LENGTH = 4_000
+MAX_TYPE_LENGTH = 64
+"""The longest entity type, wherever one comes in (triples, observe, import)."""
 
 
 @dataclass(frozen=True)
@@ -234,7 +236,7 @@ def batch(ctx: Context, triples: object, *, replace: bool, valid_at: TimeInput |
         predicate = check_predicate(triple.predicate, allow_same_as=True)
         subject = name(ctx, triple.subject, f"{label} subject")
         obj = name(ctx, triple.object, f"{label} object")
-        kinds = [text(ctx, kind, f"{label} {side} type", 64) for kind, side in
+        kinds = [text(ctx, kind, f"{label} {side} type", MAX_TYPE_LENGTH) for kind, side in
                  ((triple.subject_type, "subject"), (triple.object_type, "object"))]
         if predicate == SAME_AS:
             aliases.append((subject, obj))

@@ -184,17 +184,13 @@ def observe(ctx: Context, entity: str, texts: Iterable[str], source: str | None,
     name = inputs.name(ctx, entity, "entity")
     checked = _observation_texts(ctx, texts)
     written_by = inputs.provenance(ctx, source, None, session)
-    kind = inputs.text(ctx, entity_type, "entity type", MAX_TYPE_LENGTH)
+    kind = inputs.text(ctx, entity_type, "entity type", inputs.MAX_TYPE_LENGTH)
 
     def step(view: View) -> Op[tuple[Mutation | None, list[Observation]]]:
         if kind is not None:  # a new entity is created with its type; an existing one keeps its own
             yield from view.resolve([name], {name.key: kind})
         return (yield from observations.observe(view, name, checked, written_by))
     return step
-
-
-MAX_TYPE_LENGTH = 64
-"""As import checks an entity's type."""
 
 
 def unobserve(ctx: Context, entity: str, texts: Iterable[str]) -> WriteStep[int]:

@@ -21,6 +21,7 @@ from synapse_graph.instants import Instant
 from synapse_graph.models import Entity, EntityPage, Fact, Stats
 from synapse_graph.rules.cursors import read_entity_cursor
 from synapse_graph.rules.distinct import past_belief_once
+from synapse_graph.rules.numbers import count
 from synapse_graph.rules.slots import fact_slot
 from synapse_graph.rules.timeparse import now_micros
 
@@ -160,14 +161,13 @@ def entities(ctx: Context, ask: EntityListing) -> Op[EntityPage]:
 
 def entity_listing(after: object, limit: object, known_at: Instant | None, matching: object) -> EntityListing:
     """The arguments of ``Memory.entities`` checked, before anything is read."""
-    if limit is None or isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_PAGE:
-        raise InvalidInputError(f"limit must be a whole number from 1 to {MAX_PAGE}, got {limit!r}")
+    page = count(limit, field="limit", minimum=1, maximum=MAX_PAGE)
     if matching is not None:
         if not isinstance(matching, str):
             raise InvalidInputError(f"matching must be text to find, e.g. 'paris', got {type(matching).__name__}")
         if len(matching) > MAX_MATCHING:
             raise InvalidInputError(f"matching is limited to {MAX_MATCHING} characters, got {len(matching)}")
-    return EntityListing(after=None if after is None else read_entity_cursor(after), limit=limit, known_at=known_at,
+    return EntityListing(after=None if after is None else read_entity_cursor(after), limit=page, known_at=known_at,
                          matching=None if matching is None else matching.lower())
 
 

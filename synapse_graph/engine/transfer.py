@@ -19,7 +19,7 @@ from typing import Any
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import rows
 from synapse_graph.engine.context import Context
-from synapse_graph.engine.inputs import alias_row, entity_row, name, text, trust_state
+from synapse_graph.engine.inputs import MAX_TYPE_LENGTH, alias_row, entity_row, name, text, trust_state
 from synapse_graph.engine.io import Op, Read
 from synapse_graph.engine.observations import MAX_OBSERVATION_LENGTH
 from synapse_graph.engine.reads import lookup
@@ -256,7 +256,7 @@ def _entity(ctx: Context, item: Mapping[str, Any]) -> dict[str, Any]:
     now = now_micros()
     created_at = _time(item, "created_at", now)
     assert created_at is not None  # required
-    row = entity_row(key, display, _exact_text(ctx, item.get("type"), "entity type", 64), created_at)
+    row = entity_row(key, display, _exact_text(ctx, item.get("type"), "entity type", MAX_TYPE_LENGTH), created_at)
     row["updated_at"] = _time(item, "updated_at", now)
     aliases = item.get("aliases") or []
     if not isinstance(aliases, list):

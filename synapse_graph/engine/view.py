@@ -15,7 +15,7 @@ from typing import Any
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import rows
 from synapse_graph.engine.context import Context
-from synapse_graph.engine.inputs import Name, alias_row, entity_row, text
+from synapse_graph.engine.inputs import MAX_TYPE_LENGTH, Name, alias_row, entity_row, text
 from synapse_graph.engine.io import Op, Read
 from synapse_graph.engine.scope import ScopeState, state_from_row
 from synapse_graph.instants import Instant
@@ -144,8 +144,8 @@ class View:
             if key not in canonical:
                 canonical[key] = key
                 kind = (types or {}).get(key)
-                self.entities.created[key] = entity_row(
-                    key, name.display, None if kind is None else text(self.ctx, kind, "entity type", 64), self.now)
+                checked = None if kind is None else text(self.ctx, kind, "entity type", MAX_TYPE_LENGTH)
+                self.entities.created[key] = entity_row(key, name.display, checked, self.now)
         return canonical
 
     def add_alias(self, key: str, display: str, target: str) -> None:
