@@ -236,8 +236,9 @@ class Memory(MemoryOptions):
         """Facts valid at ``as_of`` around an entity: its own, and with ``hops=2`` its neighbours' too.
 
         The entity's own facts come first, then its neighbours' (each group oldest first); at most
-        ``limit`` in all. When the limit cuts hop 2 short, each neighbour contributes at most as many
-        facts as are left to fill, so a neighbour with a million facts costs no more than one with ten.
+        ``limit`` in all. Hop 2 shares what is left of the limit equally among the neighbours, and the
+        share a neighbour with fewer facts leaves unused goes to the others, so a neighbour with a
+        million facts costs no more than its share.
         """
         return self._read(ops.neighbourhood(self._ctx, entity, hops, as_of, known_at, limit))
 

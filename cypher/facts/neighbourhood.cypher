@@ -1,10 +1,14 @@
-// The facts of one entity valid at as_of as believed at $known_at (hop 1), oldest first, at most
-// $limit, each with the key of the entity at its other end (where hop 2 goes next).
+// The facts of one entity (a name's key or an alias of it) valid at as_of as believed at $known_at
+// (hop 1), oldest first, at most $limit, each with the key of the entity at its other end (where
+// hop 2 goes next), how many facts that entity has (hop 2 sizes its shares from it) and the centre's
+// own key. Only the rows kept by the limit read their ends.
 {{read_clock}}
-MATCH (centre:Entity {scope: $scope, key: $key})-[r:FACT]-(n:Entity)
+OPTIONAL MATCH (alias:Alias {scope: $scope, key: $key})
+WITH as_of, coalesce(alias.target, $key) AS key
+MATCH (centre:Entity {scope: $scope, key: key})-[r:FACT]-(n:Entity)
 WHERE {{valid_at}}
-WITH DISTINCT r, n
-WITH r, n, startNode(r) AS a, endNode(r) AS b
-ORDER BY r.valid_at, a.key, r.predicate, b.key, r.id
+WITH DISTINCT centre, r, n
+ORDER BY r.valid_at, r.id
 LIMIT $limit
-RETURN {{fact}} AS fact, n.key AS neighbour
+WITH centre, r, n, startNode(r) AS a, endNode(r) AS b
+RETURN {{fact}} AS fact, n.key AS neighbour, {{degree}} AS degree, centre.key AS centre

@@ -35,28 +35,31 @@ def command(graph: str, text: str, params: Params, *, read_only: bool) -> tuple[
 
 
 def _string(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
+    return value.decode() if value.__class__ is bytes else str(value)
+
+
+def _array(value: list[Any]) -> list[Any]:
+    return [_DECODE[kind](item) for kind, item in value]
+
+
+def _map(value: list[Any]) -> dict[str, Any]:  # key, [kind, value], key, [kind, value]...
+    pairs = iter(value)
+    return {_string(key): _DECODE[cell[0]](cell[1]) for key, cell in zip(pairs, pairs, strict=True)}
+
+
+_DECODE: dict[int, Callable[[Any], Any]] = {
+    1: lambda _: None, 2: _string, 3: int, 4: lambda value: _string(value) == "true", 5: float,
+    6: _array, 10: _map, 12: lambda value: [float(v) for v in value],
+}
+"""Decoder of each compact value type: null, string, integer, boolean, double, array, map, vectorf32."""
 
 
 def _scalar(cell: list[Any]) -> Any:
-    kind, value = cell[0], cell[1]
-    if kind == 2:  # string
-        return _string(value)
-    if kind == 3:  # integer
-        return int(value)
-    if kind == 1:  # null
-        return None
-    if kind == 5:  # double
-        return float(value)
-    if kind == 4:  # boolean
-        return _string(value) == "true"
-    if kind == 6:  # array
-        return [_scalar(item) for item in value]
-    if kind == 10:  # map: key, value, key, value...
-        return {_string(value[i]): _scalar(value[i + 1]) for i in range(0, len(value), 2)}
-    if kind == 12:  # vectorf32
-        return [float(v) for v in value]
-    raise QueryRefusedError(f"a statement returned a FalkorDB value of type {kind}, which the library does not read")
+    decode = _DECODE.get(cell[0])
+    if decode is None:
+        raise QueryRefusedError(
+            f"a statement returned a FalkorDB value of type {cell[0]}, which the library does not read")
+    return decode(cell[1])
 
 
 def rows(reply: list[Any]) -> list[Row]:
@@ -67,7 +70,14 @@ def rows(reply: list[Any]) -> list[Row]:
     if len(reply) < 3:
         return []
     header = [_string(column[1]) for column in reply[0]]
-    found: list[Row] = [dict(zip(header, (_scalar(cell) for cell in row), strict=True)) for row in reply[1]]
+    try:
+        found: list[Row] = [dict(zip(header, [_DECODE[kind](value) for kind, value in row], strict=True))
+                            for row in reply[1]]
+    except KeyError:  # a type this decoder does not read: name it
+        for row in reply[1]:
+            for cell in row:
+                _scalar(cell)
+        raise
     decode_exact_floats(found)  # floats the parameters sent as text (FalkorDB replies carry 15 digits)
     return found
 

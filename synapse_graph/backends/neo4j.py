@@ -57,8 +57,19 @@ def encode(value: Any, *, in_list: bool = False) -> Any:
     return value
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+"""Values that come back as they are (the common case: checked by exact type, no isinstance chain)."""
+
+
 def decode(value: Any) -> Any:
     """Rows from Neo4j: datetimes become epoch microseconds again."""
+    kind = value.__class__
+    if kind in _PLAIN:
+        return value
+    if kind is dict:
+        return {k: v if v.__class__ in _PLAIN else decode(v) for k, v in value.items()}
+    if kind is list:
+        return [v if v.__class__ in _PLAIN else decode(v) for v in value]
     if isinstance(value, DateTime):
         return from_datetime(value.to_native())
     if isinstance(value, datetime):
@@ -71,7 +82,11 @@ def decode(value: Any) -> Any:
 
 
 def _rows(records: Any) -> list[Row]:
-    return [{key: decode(record[key]) for key in record.keys()} for record in records]  # noqa: SIM118
+    if not records:
+        return []
+    keys = records[0].keys()
+    return [dict(zip(keys, [v if v.__class__ in _PLAIN else decode(v) for v in record], strict=True))
+            for record in records]
 
 
 def connect_error(exc: Exception, shown: str) -> SynapseError:

@@ -7,6 +7,8 @@ take it from the scope: ``{{read_clock}}``), so a read sees every write that ret
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +24,7 @@ from synapse_graph.models import Entity, EntityPage, Fact, Stats
 from synapse_graph.rules.cursors import read_entity_cursor
 from synapse_graph.rules.distinct import past_belief_once
 from synapse_graph.rules.numbers import count
+from synapse_graph.rules.shares import MARGIN, fair_cut, level
 from synapse_graph.rules.slots import fact_slot
 from synapse_graph.rules.timeparse import now_micros
 
@@ -97,21 +100,47 @@ def _distinct(found: list[dict[str, Any]], ask: FactQuery) -> list[Fact]:
 
 def neighbourhood(ctx: Context, entity: Name, hops: int, as_of: Instant | None, known_at: Instant | None,
                   limit: int) -> Op[list[Fact]]:
-    """Facts around an entity: its own first, then (hops=2) its neighbours', at most ``limit``."""
-    keys = yield from lookup(ctx, [entity.key])
-    key = keys.get(entity.key)
-    if key is None:
-        return []
-    params = {"scope": ctx.scope, "key": key, "limit": limit, "as_of": as_of, "history": False,
+    """Facts around an entity: its own first, then (hops=2) its neighbours', at most ``limit``.
+
+    Each group comes oldest first. Hop 2 shares what hop 1 left among the neighbours by water-filling
+    over their fact counts (:func:`~synapse_graph.rules.shares.level`): a neighbour with few facts gives
+    them all, the others an equal share of the rest. So a hub next door costs its share, not its degree.
+    """
+    params = {"scope": ctx.scope, "key": entity.key, "limit": limit, "as_of": as_of, "history": False,
               "now": Instant(now_micros()), "known_at": known_at, "statuses": ["believed"]}
-    found = yield Read(Q.NEIGHBOURHOOD, params)
-    if hops == 2 and len(found) < limit:
-        neighbours = sorted({row["neighbour"] for row in found} - {key})
-        if neighbours:
-            remaining = limit - len(found)
-            found += (yield Read(Q.NEIGHBOURHOOD_HOP2, {
-                **params, "centre": key, "neighbours": neighbours, "limit": remaining, "per_neighbour": remaining}))
+    found = sorted((yield Read(Q.NEIGHBOURHOOD, params)), key=_oldest_first)
+    if hops == 2 and found and len(found) < limit:
+        centre = found[0]["centre"]
+        links = Counter(row["neighbour"] for row in found if row["neighbour"] != centre)
+        if links:
+            degrees = {row["neighbour"]: int(row["degree"]) for row in found}
+            others = {key: degrees[key] - links[key] for key in sorted(links)}  # facts not touching the centre
+            found += (yield from _hop_two(params, centre, others, limit - len(found)))
     return past_belief_once([rows.fact(row["fact"]) for row in found], known_at)
+
+
+def _hop_two(params: dict[str, Any], centre: str, others: dict[str, int], wanted: int
+             ) -> Op[list[dict[str, Any]]]:
+    """At most ``wanted`` facts of the neighbours (``others``: key -> facts not touching the centre),
+    oldest first. A second read runs only when the neighbours' past facts left the first one short."""
+    cap = level(others.values(), math.ceil(wanted * MARGIN))
+    ask = {**params, "centre": centre}
+    found = yield Read(Q.NEIGHBOURHOOD_HOP2, {**ask, "neighbours": list(others), "skip": 0, "per_neighbour": cap})
+    if len(found) < wanted:
+        given = Counter(key for row in found for key in row["via"])
+        full = [key for key in others if given[key] >= cap]
+        if full:
+            seen = {row["fact"]["id"] for row in found}
+            more = yield Read(Q.NEIGHBOURHOOD_HOP2, {**ask, "neighbours": full, "skip": cap,
+                                                     "per_neighbour": wanted - len(found)})
+            found += [row for row in more if row["fact"]["id"] not in seen]
+    found.sort(key=_oldest_first)
+    return [found[i] for i in fair_cut([row["via"] for row in found], wanted)]
+
+
+def _oldest_first(row: dict[str, Any]) -> tuple[Any, ...]:
+    fact = row["fact"]
+    return fact["valid_at"], fact["subject_key"], fact["predicate"], fact["object_key"], fact["id"]
 
 
 def entity(ctx: Context, name: Name) -> Op[Entity | None]:

@@ -49,6 +49,23 @@ def test_hop_two_is_bounded_per_neighbour_and_exact_when_it_fits(memory: Memory)
     assert len(memory.neighbourhood("Ada", hops=1)) == 3
 
 
+def test_hop_two_shares_the_limit_so_a_hub_next_door_does_not_crowd_out_the_others(memory: Memory) -> None:
+    memory.upsert([("Ada", "KNOWS", "Hub"), ("Ada", "KNOWS", "Bea"), ("Ada", "KNOWS", "Cy")], valid_at="2024-01-01")
+    memory.upsert([("Hub", "OWNS", f"Item {i:02}") for i in range(60)], valid_at="2024-02-01")  # older than the rest
+    memory.upsert([("Bea", "LIKES", "Tea"), ("Cy", "LIKES", "Jazz")], valid_at="2024-03-01")
+
+    for limit in (9, 13, 40):
+        cut = memory.neighbourhood("Ada", hops=2, limit=limit)
+        hub_items = triples(cut) - {("Ada", "KNOWS", n) for n in ("Hub", "Bea", "Cy")} - {
+            ("Bea", "LIKES", "Tea"), ("Cy", "LIKES", "Jazz")}
+        # Every neighbour is heard from, and what the small ones leave unused fills the limit from the hub.
+        assert {("Bea", "LIKES", "Tea"), ("Cy", "LIKES", "Jazz")} <= triples(cut), limit
+        assert len(cut) == limit and len(hub_items) == limit - 5, limit
+        assert hub_items <= {("Hub", "OWNS", f"Item {i:02}") for i in range(60)}
+        assert [f.valid_at for f in cut[3:]] == sorted(f.valid_at for f in cut[3:])
+    assert len(memory.neighbourhood("Ada", hops=2, limit=200)) == 3 + 60 + 2
+
+
 def test_a_merged_entity_keeps_answering_point_reads_by_either_name(memory: Memory) -> None:
     memory.upsert([("Robert", "WORKS_AT", "Acme"), ("Robert", "LIKES", "Chess")], valid_at="2024-01-01")
     memory.upsert(("Bob", "LIKES", "Go"), valid_at="2024-02-01")

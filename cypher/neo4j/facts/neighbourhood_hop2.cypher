@@ -1,8 +1,9 @@
 // Neo4j form of ../../facts/neighbourhood_hop2.cypher: a CALL (hub, as_of) scope clause instead of an
 // importing WITH, which Neo4j 5 deprecates (tests/unit/test_catalogue.py keeps the two equivalent).
 // Hop 2 of a neighbourhood: facts valid at as_of of the given neighbours that do not touch the
-// centre, oldest first, at most $limit. Each neighbour contributes at most $per_neighbour facts
-// (the first found), so a hub among the neighbours costs $per_neighbour, not its degree.
+// centre, each with the neighbours that found it. Each neighbour gives at most $per_neighbour facts
+// (the first found, after the $skip found by an earlier read), so a hub among the neighbours costs
+// its share, not its degree; the caller orders them and cuts its limit fairly.
 {{read_clock}}
 UNWIND $neighbours AS k
 MATCH (hub:Entity {scope: $scope, key: k})
@@ -10,10 +11,9 @@ CALL (hub, as_of) {
   MATCH (hub)-[r:FACT]-(other:Entity)
   WHERE other.key <> $centre AND {{valid_at}}
   RETURN r
+  SKIP $skip
   LIMIT $per_neighbour
 }
-WITH DISTINCT r
-WITH r, startNode(r) AS a, endNode(r) AS b
-ORDER BY r.valid_at, a.key, r.predicate, b.key, r.id
-LIMIT $limit
-RETURN {{fact}} AS fact
+WITH r, collect(hub.key) AS via
+WITH r, via, startNode(r) AS a, endNode(r) AS b
+RETURN {{fact}} AS fact, via
