@@ -98,6 +98,19 @@ class TimedBackend:
     def write(self, name: str, params: Any) -> list[dict[str, Any]]:
         return self._timed(self.inner.write, name, params)
 
+    def read_many(self, requests: list[tuple[str, Any]]) -> list[list[dict[str, Any]]]:
+        """Reads the backend runs together, timed as one entry named after them all (``a + b``)."""
+        name = " + ".join(str(n) for n, _ in requests)
+        many = getattr(self.inner, "read_many", None)
+        started = time.perf_counter()
+        self.current = name
+        found: list[list[dict[str, Any]]] = []
+        try:
+            found = many(requests) if many is not None else [self.inner.read(n, p) for n, p in requests]
+        finally:
+            self._add(name, time.perf_counter() - started, sum(len(rows) for rows in found))
+        return found
+
     @contextlib.contextmanager
     def locked(self, scope: str, init: Any, timeout: float) -> Iterator[_TimedSession]:
         started = time.perf_counter()

@@ -33,7 +33,11 @@ class Session(Protocol):
 
 
 class Backend(Session, Protocol):
-    """A connection to one graph database (synchronous)."""
+    """A connection to one graph database (synchronous).
+
+    A backend may also offer ``read_many(requests: list[tuple[name, params]]) -> list[rows]``,
+    running independent reads in one round trip; without it they run one after the other.
+    """
 
     dialect: str
     """Which ``cypher/<dialect>/`` files override the shared statements."""

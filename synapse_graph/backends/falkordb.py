@@ -13,7 +13,7 @@ import contextlib
 import os
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
@@ -27,7 +27,7 @@ from synapse_graph.backends import falkordb_steps as steps
 from synapse_graph.backends.aof import shown
 from synapse_graph.backends.base import Params, Row
 from synapse_graph.backends.embedded import EmbeddedServer
-from synapse_graph.backends.falkordb_wire import RETRY_DELAYS_S, TRANSIENT, command, error, rows
+from synapse_graph.backends.falkordb_wire import RETRY_DELAYS_S, TRANSIENT, command, error, pipeline_rows, rows
 from synapse_graph.backends.urls import safe_url
 from synapse_graph.catalogue import query
 from synapse_graph.errors import BackendUnavailableError, ConfigurationError, SynapseError
@@ -146,6 +146,22 @@ class FalkorDBBackend:
 
     def write(self, name: str, params: Params) -> list[Row]:
         return self._statement(name, params, read_only=False)
+
+    def read_many(self, requests: Sequence[tuple[str, Params]]) -> list[list[Row]]:
+        """Independent reads in one round trip (a pipeline)."""
+        commands = [command(self.graph, query(name, self.dialect), params, read_only=True)
+                    for name, params in requests]
+        for delay in (*RETRY_DELAYS_S, None):
+            try:
+                pipe = self._client.pipeline(transaction=False)
+                for args in commands:
+                    pipe.execute_command(*args)  # type: ignore[no-untyped-call]
+                return pipeline_rows(pipe.execute(raise_on_error=False), self.location)
+            except TRANSIENT as exc:
+                if delay is None:
+                    raise error(exc, self.location) from exc
+                time.sleep(delay)
+        raise AssertionError("unreachable")  # pragma: no cover
 
     @contextmanager
     def locked(self, scope: str, init: Params, timeout: float) -> Iterator[_LockedSession]:
@@ -266,6 +282,22 @@ class AsyncFalkorDBBackend:
 
     async def write(self, name: str, params: Params) -> list[Row]:
         return await self._statement(name, params, read_only=False)
+
+    async def read_many(self, requests: Sequence[tuple[str, Params]]) -> list[list[Row]]:
+        """Independent reads in one round trip (a pipeline)."""
+        commands = [command(self.graph, query(name, self.dialect), params, read_only=True)
+                    for name, params in requests]
+        for delay in (*RETRY_DELAYS_S, None):
+            try:
+                pipe = self._client.pipeline(transaction=False)
+                for args in commands:
+                    pipe.execute_command(*args)
+                return pipeline_rows(await pipe.execute(raise_on_error=False), self.location)
+            except TRANSIENT as exc:
+                if delay is None:
+                    raise error(exc, self.location) from exc
+                await asyncio.sleep(delay)
+        raise AssertionError("unreachable")  # pragma: no cover
 
     @asynccontextmanager
     async def locked(self, scope: str, init: Params, timeout: float) -> AsyncIterator[_AsyncLockedSession]:

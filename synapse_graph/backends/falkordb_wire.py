@@ -82,6 +82,19 @@ def rows(reply: list[Any]) -> list[Row]:
     return found
 
 
+def pipeline_rows(replies: list[Any], location: str) -> list[list[Row]]:
+    """The rows of each reply of a pipeline of statements; the first error among them is raised."""
+    found: list[list[Row]] = []
+    for reply in replies:
+        try:
+            if isinstance(reply, redis.ResponseError):
+                raise reply
+            found.append(rows(reply))
+        except redis.ResponseError as exc:
+            raise error(exc, location) from exc
+    return found
+
+
 def error(exc: redis.RedisError, location: str) -> BackendError:
     """What a redis-py error means for the user, in one place for both FalkorDB backends."""
     if isinstance(exc, redis.AuthenticationError):

@@ -13,7 +13,7 @@ scope node's write lock, held until commit.
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from datetime import datetime
 from typing import Any
@@ -183,6 +183,20 @@ class Neo4jBackend:
     def write(self, name: str, params: Params) -> list[Row]:
         return self._run(query(name, self.dialect), params, RoutingControl.WRITE)
 
+    def read_many(self, requests: Sequence[tuple[str, Params]]) -> list[list[Row]]:
+        """Independent reads in one read transaction (one commit instead of one per statement)."""
+        statements_ = [(query(name, self.dialect), encode(params)) for name, params in requests]
+
+        def work(tx: neo4j.ManagedTransaction) -> list[list[Row]]:
+            return [_rows(list(tx.run(text, params))) for text, params in statements_]
+
+        try:
+            with self._driver.session(database=self._database, default_access_mode=neo4j.READ_ACCESS,
+                                      bookmark_manager=self._driver.execute_query_bookmark_manager) as session:
+                return session.execute_read(work)
+        except (neo4j_errors.Neo4jError, neo4j_errors.DriverError) as exc:
+            raise query_error(exc, self.location) from exc
+
     @contextmanager
     def locked(self, scope: str, init: Params, timeout: float) -> Iterator[_TxSession]:
         with self._driver.session(database=self._database, default_access_mode=neo4j.WRITE_ACCESS) as session:
@@ -280,6 +294,20 @@ class AsyncNeo4jBackend:
 
     async def write(self, name: str, params: Params) -> list[Row]:
         return await self._run(query(name, self.dialect), params, RoutingControl.WRITE)
+
+    async def read_many(self, requests: Sequence[tuple[str, Params]]) -> list[list[Row]]:
+        """Independent reads in one read transaction (one commit instead of one per statement)."""
+        statements_ = [(query(name, self.dialect), encode(params)) for name, params in requests]
+
+        async def work(tx: neo4j.AsyncManagedTransaction) -> list[list[Row]]:
+            return [_rows([record async for record in await tx.run(text, params)]) for text, params in statements_]
+
+        try:
+            async with self._driver.session(database=self._database, default_access_mode=neo4j.READ_ACCESS,
+                                            bookmark_manager=self._driver.execute_query_bookmark_manager) as session:
+                return await session.execute_read(work)
+        except (neo4j_errors.Neo4jError, neo4j_errors.DriverError) as exc:
+            raise query_error(exc, self.location) from exc
 
     @asynccontextmanager
     async def locked(self, scope: str, init: Params, timeout: float) -> AsyncIterator[_AsyncTxSession]:

@@ -41,6 +41,14 @@ class Read:
 
 
 @dataclass(frozen=True, slots=True)
+class Reads:
+    """Run independent read-only statements together (in one round trip where the backend can:
+    a pipeline on FalkorDB, one transaction on Neo4j); the answer is the rows of each, in order."""
+
+    requests: tuple[Read, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Write:
     """Run a writing statement; the answer is its rows."""
 
@@ -55,7 +63,7 @@ class Embed:
     texts: tuple[str, ...]
 
 
-Request = Read | Write | Embed
+Request = Read | Reads | Write | Embed
 type Op[T] = Generator[Request, Any, T]
 """An operation: yields requests, receives their answers, returns its result."""
 
@@ -77,6 +85,10 @@ def drive[T](op: Op[T], session: Session, embedder: Embedder | None) -> T:
             request = op.send(answer)
             if isinstance(request, Read):
                 answer = session.read(request.name, request.params)
+            elif isinstance(request, Reads):
+                many = getattr(session, "read_many", None)
+                answer = many([(r.name, r.params) for r in request.requests]) if many is not None else [
+                    session.read(r.name, r.params) for r in request.requests]
             elif isinstance(request, Write):
                 answer = session.write(request.name, request.params)
             else:
@@ -93,6 +105,10 @@ async def drive_async[T](op: Op[T], session: AsyncSession, embedder: Embedder | 
             request = op.send(answer)
             if isinstance(request, Read):
                 answer = await session.read(request.name, request.params)
+            elif isinstance(request, Reads):
+                many = getattr(session, "read_many", None)
+                answer = (await many([(r.name, r.params) for r in request.requests]) if many is not None else [
+                    await session.read(r.name, r.params) for r in request.requests])
             elif isinstance(request, Write):
                 answer = await session.write(request.name, request.params)
             else:

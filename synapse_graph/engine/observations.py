@@ -88,11 +88,15 @@ def observations(ctx: Context, entity: Name | None, *, known_at: Instant | None,
     return [rows.observation(row) for row in found]
 
 
-def matching(ctx: Context, keys: list[str], terms: list[str], known_at: Instant | None) -> Op[list[Observation]]:
-    """The entities' observations that match words of a question, those matching most first (recall)."""
-    if not keys or not terms:
-        return []
-    found = yield from _read(ctx, keys, history=False, known_at=known_at, limit=_ALL)
+def matching_read(ctx: Context, keys: list[str], known_at: Instant | None) -> Read:
+    """The read :func:`matching_rows` ranks: the current observations of the entities."""
+    return Read(Q.OBSERVATIONS_OF_ENTITIES, {"scope": ctx.scope, "history": False, "known_at": known_at,
+                                             "limit": _ALL, "keys": keys})
+
+
+def matching_rows(found: list[dict[str, Any]], terms: list[str]) -> list[Observation]:
+    """The rows of :func:`matching_read` that match words of a question, those matching most first."""
+    found = [row["observation"] for row in found]
     scored = [(len(term_matches(row["text"], terms)), row) for row in found]
     ranked = sorted((s for s in scored if s[0]), key=lambda s: (-s[0], s[1]["recorded_at"], s[1]["id"]))
     return [rows.observation(row) for _, row in ranked[:RECALLED_OBSERVATIONS]]

@@ -8,8 +8,8 @@ from typing import Any
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import observations, rows
 from synapse_graph.engine.context import Context
-from synapse_graph.engine.io import Embed, Op, Read
-from synapse_graph.engine.scope import ScopeState, read_state
+from synapse_graph.engine.io import Embed, Op, Read, Reads
+from synapse_graph.engine.scope import ScopeState, state_from_row
 from synapse_graph.instants import Instant, to_datetime
 from synapse_graph.models import EntryEntity, Recall, RecalledFact
 from synapse_graph.rules.distinct import past_belief_once
@@ -39,18 +39,26 @@ EXPAND_CANDIDATES = 400
 so the database's cut must leave the relevant ones in (it keeps the nearest, then the newest)."""
 
 
-def lexical_ranking(ctx: Context, terms: Sequence[str], state: ScopeState | None = None
-                    ) -> Op[list[tuple[str, float]]]:
-    if state is None:
-        state = yield from read_state(ctx)
-    token = scope_token(ctx.scope)
-    counted = yield Read(Q.TERM_HITS, {"scope": ctx.scope, "scope_token": token, "terms": list(terms),
-                                       "cap": CANDIDATES + 1})
+def term_hits(ctx: Context, terms: Sequence[str]) -> Read:
+    """The read counting how many of the scope's names each term matches (up to ``CANDIDATES + 1``)."""
+    return Read(Q.TERM_HITS, {"scope": ctx.scope, "scope_token": scope_token(ctx.scope), "terms": list(terms),
+                              "cap": CANDIDATES + 1})
+
+
+def lexical_ranking(ctx: Context, terms: Sequence[str], state: ScopeState | None = None,
+                    counted: list[dict[str, Any]] | None = None) -> Op[tuple[list[tuple[str, float]], dict[str, str]]]:
+    """Entity keys by BM25 over the fulltext candidates, best first, and the names of those the
+    entity index found (``counted``: the rows of :func:`term_hits`, when already read)."""
+    if state is None or counted is None:
+        state_rows, counted = yield Reads((Read(Q.SCOPE_STATE, {"scope": ctx.scope}), term_hits(ctx, terms)))
+        state = state_from_row(state_rows[0]["state"])
     searched = searched_terms(terms, {r["term"]: int(r["hits"]) for r in counted}, CANDIDATES + 1)
-    found = yield Read(Q.SEARCH_LEXICAL, {"scope": ctx.scope, "scope_token": token, "terms": list(terms),
-                                          "entity_terms": searched, "limit": CANDIDATES})
-    return bm25_rank(terms, (Candidate(key, "", text or "") for r in found for key, text in r["found"]),
-                     corpus_size=state.entities)
+    found = yield Read(Q.SEARCH_LEXICAL, {"scope": ctx.scope, "scope_token": scope_token(ctx.scope),
+                                          "terms": list(terms), "entity_terms": searched, "limit": CANDIDATES})
+    names = {key: name for r in found for key, _, name in r["found"] if name is not None}
+    ranking = bm25_rank(terms, (Candidate(key, "", text or "") for r in found for key, text, _ in r["found"]),
+                        corpus_size=state.entities)
+    return ranking, names
 
 
 def vector_ranking(ctx: Context, model: str, query: str, min_cosine: float = MIN_COSINE
@@ -65,21 +73,26 @@ def vector_ranking(ctx: Context, model: str, query: str, min_cosine: float = MIN
     return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:VECTOR_HITS]
 
 
-def entry_entities(ctx: Context, text: str, terms: list[str], limit: int, state: ScopeState | None = None
-                   ) -> Op[list[EntryEntity]]:
+def entry_entities(ctx: Context, text: str, terms: list[str], limit: int, state: ScopeState | None = None,
+                   counted: list[dict[str, Any]] | None = None) -> Op[list[EntryEntity]]:
     """Recall's entry step: entities matching the question, fused from the search legs."""
-    legs = {"lexical": (yield from lexical_ranking(ctx, terms, state))}
+    lexical, names = yield from lexical_ranking(ctx, terms, state, counted)
+    legs = {"lexical": lexical}
     if ctx.embedder is not None:
         legs["vector"] = yield from vector_ranking(ctx, ctx.embedder, text)
-    return (yield from fuse(ctx, legs, limit))
+    return (yield from fuse(ctx, legs, limit, names))
 
 
-def fuse(ctx: Context, legs: Mapping[str, list[tuple[str, float]]], limit: int = MAX_ENTRY_ENTITIES
-         ) -> Op[list[EntryEntity]]:
+def fuse(ctx: Context, legs: Mapping[str, list[tuple[str, float]]], limit: int = MAX_ENTRY_ENTITIES,
+         known: Mapping[str, str] | None = None) -> Op[list[EntryEntity]]:
+    """The legs' rankings fused (RRF) into at most ``limit`` entities; ``known``: names already read."""
     fused = rrf({leg: [key for key, _ in ranking] for leg, ranking in legs.items()}, limit=limit)
     scores = {leg: dict(ranking) for leg, ranking in legs.items()}
-    found = yield Read(Q.ENTITY_NAMES, {"scope": ctx.scope, "keys": [k for k, _, _ in fused]})
-    names = {r["key"]: r["name"] for r in found}
+    names = {key: known[key] for key, _, _ in fused if known and key in known}
+    missing = [key for key, _, _ in fused if key not in names]
+    if missing:
+        found = yield Read(Q.ENTITY_NAMES, {"scope": ctx.scope, "keys": missing})
+        names.update({r["key"]: r["name"] for r in found})
     return [
         EntryEntity(
             name=names[key], key=key, score=score,
@@ -102,20 +115,25 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
         now = Instant(now_micros())
         return Recall(query=query, as_of=to_datetime(now if as_of is None else as_of), legs=legs,
                       skipped="no content words (empty question or small talk)")
-    state = yield from read_state(ctx)
+    state_rows, counted = yield Reads((Read(Q.SCOPE_STATE, {"scope": ctx.scope}), term_hits(ctx, terms)))
+    state = state_from_row(state_rows[0]["state"])
     # The instant the facts are read at: now by the scope's clock, never before its last write
     # (as cypher/fragments/read_clock.cypher takes it), so the answer names when its facts hold.
     now = Instant(max(now_micros(), state.updated_at))
     result = Recall(query=query, as_of=to_datetime(now if as_of is None else as_of), legs=legs)
-    entries = yield from entry_entities(ctx, query, terms, MAX_ENTRY_ENTITIES, state)
-    found = yield from expand(ctx, entries, hops=hops, as_of=now if as_of is None else as_of, known_at=known_at,
-                              limit=limit, terms=terms)
+    entries = yield from entry_entities(ctx, query, terms, MAX_ENTRY_ENTITIES, state, counted)
+    if not entries:
+        return result.model_copy(update={"entities": entries})
+    keys = [e.key for e in entries]
+    around, noted = yield Reads((expand_read(ctx, entries, hops=hops, as_of=now if as_of is None else as_of,
+                                             known_at=known_at, limit=limit),
+                                 observations.matching_read(ctx, keys, known_at)))
+    found = ranked(around, entries, hops=hops, known_at=known_at, limit=limit, terms=terms)
     kept = found if min_score is None else [f for f in found if f.score >= min_score]
     abstained = None if kept or not found else (
         f"no fact answers at least {min_score:g} of the question (the best answers {max(f.score for f in found):.2f})")
-    notes = yield from observations.matching(ctx, [e.key for e in entries], terms, known_at)
     return result.model_copy(update={"entities": entries, "facts": kept, "abstained": abstained,
-                                     "observations": notes})
+                                     "observations": observations.matching_rows(noted, terms)})
 
 
 def expand(ctx: Context, entries: Sequence[EntryEntity], *, hops: int, as_of: Instant | None,
@@ -130,11 +148,23 @@ def expand(ctx: Context, entries: Sequence[EntryEntity], *, hops: int, as_of: In
     """
     if not entries:
         return []
-    found = yield Read(Q.RECALL_EXPAND, {
+    found = yield expand_read(ctx, entries, hops=hops, as_of=as_of, known_at=known_at, limit=limit)
+    return ranked(found, entries, hops=hops, known_at=known_at, limit=limit, terms=terms)
+
+
+def expand_read(ctx: Context, entries: Sequence[EntryEntity], *, hops: int, as_of: Instant | None,
+                known_at: Instant | None, limit: int) -> Read:
+    """The read of :func:`expand`: the facts around the entries, nearest then newest first."""
+    return Read(Q.RECALL_EXPAND, {
         "scope": ctx.scope, "hops": hops, "as_of": as_of, "now": Instant(now_micros()), "history": False,
         "known_at": known_at, "limit": max(limit * 4, EXPAND_CANDIDATES), "statuses": ["believed"],
         "entries": [{"key": e.key, "rank": rank} for rank, e in enumerate(entries)],
     })
+
+
+def ranked(found: list[dict[str, Any]], entries: Sequence[EntryEntity], *, hops: int, known_at: Instant | None,
+           limit: int, terms: Sequence[str]) -> list[RecalledFact]:
+    """The rows of :func:`expand_read`, most relevant first, at most ``limit`` (see :func:`expand`)."""
     facts = [{**row["fact"], "hop": row["hop"], "entry_rank": row["entry_rank"]} for row in found]
     weights = entry_weights(entries)
     links = _links(facts, weights, terms)
