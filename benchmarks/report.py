@@ -277,10 +277,18 @@ def plots(results: Mapping[str, Any], stem: Path) -> list[Path]:
     return written
 
 
+def report_stem(results: Mapping[str, Any], out: Path) -> Path:
+    """``<out>/<date>-<machine>-<size>``, with ``-<backend>`` for a run of one backend, so the runs of
+    each backend on one day do not overwrite each other."""
+    ran = list(results.get("ran") or [])
+    alone = f"-{ran[0]}" if len(ran) == 1 else ""
+    return out / f"{results['date'][:10]}-{results['machine']}-{results['size']}{alone}"
+
+
 def write_reports(results: Mapping[str, Any], out: Path) -> list[Path]:
-    """``<out>/<date>-<machine>-<size>.json`` + ``.md`` + PNG plots next to them."""
+    """``<stem>.json`` + ``.md`` + PNG plots next to them (see :func:`report_stem`)."""
     out.mkdir(parents=True, exist_ok=True)
-    stem = out / f"{results['date'][:10]}-{results['machine']}-{results['size']}"
+    stem = report_stem(results, out)
     json_path = stem.with_suffix(".json")
     json_path.write_text(json.dumps(results, indent=1, default=str), encoding="utf-8")
     md_path = stem.with_suffix(".md")

@@ -387,6 +387,7 @@ def run(config: RunConfig) -> dict[str, Any]:
         "dataset": {"entities": dataset.entities, "predicates": len(dataset.predicates),
                     "single_valued": len(dataset.single_valued), "mix": dataset.counts(),
                     "checkpoints": [c.size for c in dataset.checkpoints]},
+        "ran": list(config.backends),
         "backends": {},
     }
 
