@@ -102,8 +102,7 @@ class Memory(MemoryOptions):
         return self._backend.location
 
     def close(self) -> None:
-        """Finish queued offload jobs, close the connection, and stop the embedded server if this was its
-        last user."""
+        """Finish queued offload jobs, close the connection (and the embedded server after its last user)."""
         try:
             if self._offloader is not None:
                 self._offloader.close(wait=True, timeout=OFFLOAD_CLOSE_TIMEOUT_S)
@@ -182,10 +181,9 @@ class Memory(MemoryOptions):
                 entity_type: str | None = None) -> list[Observation]:
         """Record free-text observations about an entity (created if new); returns the ones that were new.
 
-        An observation the entity holds already is skipped. Observations are found by :meth:`recall`,
-        count toward the scope's fact quota, move with their entity in a merge and are erased by :meth:`purge`.
-        ``entity_type`` (e.g. ``"person"``) is the type of the entity if this call creates it; an existing
-        entity keeps its type. ``observe("Dana", [], entity_type="person")`` creates a typed entity alone.
+        Observations held already are skipped; they are found by :meth:`recall`, count toward the fact
+        quota, move with their entity in a merge and are erased by :meth:`purge`. ``entity_type``: the type
+        of an entity this call creates (``observe("Dana", [], entity_type="person")`` creates it alone).
         """
         at = ops.scoped(self._ctx, memory_scope, default="durable")
         return self._write(ops.observe(at, entity, texts, source, session, entity_type), at)
@@ -235,10 +233,8 @@ class Memory(MemoryOptions):
                       known_at: TimeInput | None = None, limit: int = 200) -> list[Fact]:
         """Facts valid at ``as_of`` around an entity: its own, and with ``hops=2`` its neighbours' too.
 
-        The entity's own facts come first, then its neighbours' (each group oldest first); at most
-        ``limit`` in all. Hop 2 shares what is left of the limit equally among the neighbours, and the
-        share a neighbour with fewer facts leaves unused goes to the others, so a neighbour with a
-        million facts costs no more than its share.
+        Its own facts first, then its neighbours' (each group oldest first), at most ``limit``. Hop 2 shares
+        what is left equally among the neighbours (a share one leaves unused goes to the others).
         """
         return self._read(ops.neighbourhood(self._ctx, entity, hops, as_of, known_at, limit))
 
@@ -248,19 +244,12 @@ class Memory(MemoryOptions):
 
     def entities(self, *, after: str | None = None, limit: int = 100, known_at: TimeInput | None = None,
                  matching: str | None = None) -> EntityPage:
-        """The scope's entities, a page at a time: oldest first (creation time, then key), at most ``limit``.
+        """The scope's entities, a page at a time (one query each), oldest first, at most ``limit``, with
+        their aliases and (``page.observations[key]``) the observations they held at ``known_at``.
 
-        Each comes with its aliases and, in ``page.observations[entity.key]``, the observations it held at
-        ``known_at``. Pass ``page.next`` as ``after`` for the next page (None: that was the last); entities
-        written between pages come after those already listed. ``known_at``: the entities that existed then
-        (a merged or purged entity is gone from every listing). ``matching``: only entities whose name, an
-        alias, the type or a held observation contains that text, ignoring case (the database scans the
-        scope for it). Each page is one query.
-
-        Example:
-            >>> page = memory.entities(limit=50)
-            >>> while page.next:
-            ...     page = memory.entities(after=page.next, limit=50)
+        Pass ``page.next`` as ``after`` for the next page (None: the last). ``known_at``: the entities that
+        existed then. ``matching``: only entities whose name, an alias, the type or an observation contains
+        that text, ignoring case.
         """
         return self._read(ops.entities(self._ctx, after=after, limit=limit, known_at=known_at, matching=matching))
 
@@ -296,10 +285,10 @@ class Memory(MemoryOptions):
     def offload(self, turns: Iterable[TurnInput], *, session: str | None = None) -> str:
         """Queue conversation turns for extraction by ``offload_model``; returns the job id at once.
 
-        One worker sends the turns, secrets redacted first, to the model with the scope's known entity
-        names and rules, parses its reply defensively and stores the triples (``source="extracted"``,
-        the model's name; below the scope's ``candidate_below`` they are candidates). The turns of the
-        bound session become its private memory. The last 200 jobs are listed by ``synapse-graph jobs``.
+        One worker sends the turns (secrets redacted first) to the model with the scope's entity names and
+        rules, parses its reply defensively and stores the triples (``source="extracted"``, the model's
+        name; candidates below ``candidate_below``), in the session's private memory when there is one.
+        ``synapse-graph jobs`` lists the last 200 jobs.
         """
         if self.offload_model is None:
             raise ConfigurationError("no offload model: open the Memory with offload_model=OpenAIChatClient(url, "
@@ -347,11 +336,8 @@ class Memory(MemoryOptions):
 
     def digest(self, *, limit: int = 20, as_of: TimeInput | None = None) -> Digest:
         """What an agent should just know at the start of a session: pinned facts first, then the most
-        confirmed and most recent facts about the user and about the scope's most connected entities.
-
-        Only believed facts valid at ``as_of`` (default now), each once, at most ``limit``; the same
-        store always gives the same digest.
-        """
+        confirmed and recent facts about the user and the most connected entities (believed, valid at
+        ``as_of``, each once, at most ``limit``; the same store always gives the same digest)."""
         return self._read(ops.digest(self._ctx, limit, as_of))
 
     def audit(self, entity: str | None = None, *, limit: int = 100) -> list[AuditEntry]:
@@ -365,15 +351,11 @@ class Memory(MemoryOptions):
                memory_scope: MemoryScope | None = None) -> Recall:
         """Facts that answer a question in words, valid at ``as_of`` (default now), most relevant first.
 
-        Entry entities come from the fulltext index (identifiers split as developers write them,
-        prefix matching from 3 letters) and, with an ``embedder``, from the vector index; the two
-        rankings are fused (RRF, k = 60, at most 8 entities) and the facts around them are expanded
-        ``hops`` (1 or 2) steps. Small talk and questions without content words return at once
-        without touching the database. With ``min_score`` (0 to 1), facts that answer less of the
-        question (:attr:`RecalledFact.score`) are left out, and an answer with none left says it
-        abstained (``Recall.abstained``) rather than return weakly related facts. ``memory_scope`` is
-        ``"session"`` (the default when the memory is bound to a session: its private scope, never
-        falling back to durable memory) or ``"durable"``.
+        Entry entities from the fulltext index (and the vector index, with an ``embedder``), fused
+        (RRF, at most 8), then the facts ``hops`` (1 or 2) steps around them; small talk never reaches
+        the database. With ``min_score`` (0 to 1), facts answering less of the question are left out,
+        and an answer with none left abstains (``Recall.abstained``). ``memory_scope``: ``"session"``
+        (the default when bound to a session; never falls back) or ``"durable"``.
         """
         at = ops.scoped(self._ctx, memory_scope, default="session")
         return self._read(ops.recall_facts(at, query, as_of=as_of, known_at=known_at, hops=hops,
@@ -403,12 +385,11 @@ class Memory(MemoryOptions):
                 progress: Any = None) -> WriteResult:
         """Load an export (a path or an iterable of JSON lines) into this memory's scope, losslessly.
 
-        Every line is checked before anything is written; a line that could make the store lie is
-        refused with :class:`~synapse_graph.errors.InvalidImportError` naming it. Records keep their
-        ids and all temporal fields; records the scope already holds are skipped, so importing twice
-        changes nothing. Rules, rejections and the audit log are restored into a scope that has none.
-        Each chunk of ``batch_size`` records is one transaction; ``progress`` is called with the
-        number of records written after each chunk.
+        Every line is checked first; a line that could make the store lie raises
+        :class:`~synapse_graph.errors.InvalidImportError` naming it. Records keep their ids and times;
+        records already held are skipped (importing twice changes nothing); rules, rejections and the audit
+        log fill a scope that has none. Each chunk of ``batch_size`` records is one transaction, then
+        ``progress(records written)`` is called.
         """
         file, chunks = import_chunks(self._ctx, lines, batch_size)
         result = WriteResult(entities_created=self._write(ops.import_names(self._ctx, file)))
