@@ -13,7 +13,7 @@ import contextlib
 import os
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
@@ -27,7 +27,16 @@ from synapse_graph.backends import falkordb_steps as steps
 from synapse_graph.backends.aof import shown
 from synapse_graph.backends.base import Params, Row
 from synapse_graph.backends.embedded import EmbeddedServer
-from synapse_graph.backends.falkordb_wire import RETRY_DELAYS_S, TRANSIENT, command, error, pipeline_rows, rows
+from synapse_graph.backends.falkordb_wire import (
+    RETRY_DELAYS_S,
+    TRANSIENT,
+    command,
+    error,
+    pipeline,
+    pipeline_rows,
+    read_commands,
+    rows,
+)
 from synapse_graph.backends.urls import safe_url
 from synapse_graph.catalogue import query
 from synapse_graph.errors import BackendUnavailableError, ConfigurationError, SynapseError
@@ -149,19 +158,9 @@ class FalkorDBBackend:
 
     def read_many(self, requests: Sequence[tuple[str, Params]]) -> list[list[Row]]:
         """Independent reads in one round trip (a pipeline)."""
-        commands = [command(self.graph, query(name, self.dialect), params, read_only=True)
-                    for name, params in requests]
-        for delay in (*RETRY_DELAYS_S, None):
-            try:
-                pipe = self._client.pipeline(transaction=False)
-                for args in commands:
-                    pipe.execute_command(*args)  # type: ignore[no-untyped-call]
-                return pipeline_rows(pipe.execute(raise_on_error=False), self.location)
-            except TRANSIENT as exc:
-                if delay is None:
-                    raise error(exc, self.location) from exc
-                time.sleep(delay)
-        raise AssertionError("unreachable")  # pragma: no cover
+        commands = read_commands(self.graph, self.dialect, requests)
+        return pipeline_rows(self._retrying(
+            lambda: pipeline(self._client, commands).execute(raise_on_error=False)), self.location)
 
     @contextmanager
     def locked(self, scope: str, init: Params, timeout: float) -> Iterator[_LockedSession]:
@@ -203,9 +202,13 @@ class FalkorDBBackend:
             raise error(exc, self.location) from exc
 
     def _execute(self, *args: Any) -> Any:
+        return self._retrying(lambda: self._client.execute_command(*args))  # type: ignore[no-untyped-call]
+
+    def _retrying(self, call: Callable[[], Any]) -> Any:
+        """``call()``, again after a pause while the server is unreachable (a failed command changed nothing)."""
         for delay in (*RETRY_DELAYS_S, None):
             try:
-                return self._client.execute_command(*args)  # type: ignore[no-untyped-call]
+                return call()
             except TRANSIENT as exc:
                 if delay is None:
                     raise error(exc, self.location) from exc
@@ -285,19 +288,9 @@ class AsyncFalkorDBBackend:
 
     async def read_many(self, requests: Sequence[tuple[str, Params]]) -> list[list[Row]]:
         """Independent reads in one round trip (a pipeline)."""
-        commands = [command(self.graph, query(name, self.dialect), params, read_only=True)
-                    for name, params in requests]
-        for delay in (*RETRY_DELAYS_S, None):
-            try:
-                pipe = self._client.pipeline(transaction=False)
-                for args in commands:
-                    pipe.execute_command(*args)
-                return pipeline_rows(await pipe.execute(raise_on_error=False), self.location)
-            except TRANSIENT as exc:
-                if delay is None:
-                    raise error(exc, self.location) from exc
-                await asyncio.sleep(delay)
-        raise AssertionError("unreachable")  # pragma: no cover
+        commands = read_commands(self.graph, self.dialect, requests)
+        return pipeline_rows(await self._retrying(
+            lambda: pipeline(self._client, commands).execute(raise_on_error=False)), self.location)
 
     @asynccontextmanager
     async def locked(self, scope: str, init: Params, timeout: float) -> AsyncIterator[_AsyncLockedSession]:
@@ -339,9 +332,13 @@ class AsyncFalkorDBBackend:
             raise error(exc, self.location) from exc
 
     async def _execute(self, *args: Any) -> Any:
+        return await self._retrying(lambda: self._client.execute_command(*args))  # type: ignore[no-untyped-call]
+
+    async def _retrying(self, call: Callable[[], Awaitable[Any]]) -> Any:
+        """The asyncio twin of :meth:`FalkorDBBackend._retrying`."""
         for delay in (*RETRY_DELAYS_S, None):
             try:
-                return await self._client.execute_command(*args)  # type: ignore[no-untyped-call]
+                return await call()
             except TRANSIENT as exc:
                 if delay is None:
                     raise error(exc, self.location) from exc

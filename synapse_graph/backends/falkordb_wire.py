@@ -8,13 +8,14 @@ parameters travel as the ``CYPHER name=value`` header built by :mod:`.falkordb_p
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import redis
 
 from synapse_graph.backends.base import Params, Row
 from synapse_graph.backends.falkordb_params import decode_exact_floats, params_header
+from synapse_graph.catalogue import query
 from synapse_graph.errors import (
     AuthenticationError,
     BackendError,
@@ -34,6 +35,19 @@ def command(graph: str, text: str, params: Params, *, read_only: bool) -> tuple[
     return ("GRAPH.RO_QUERY" if read_only else "GRAPH.QUERY", graph, params_header(params) + text, "--compact")
 
 
+def read_commands(graph: str, dialect: str, requests: Sequence[tuple[str, Params]]) -> list[tuple[Any, ...]]:
+    """The commands of independent catalogue reads, for :func:`pipeline`."""
+    return [command(graph, query(name, dialect), params, read_only=True) for name, params in requests]
+
+
+def pipeline(client: Any, commands: list[tuple[Any, ...]]) -> Any:
+    """A redis-py pipeline (sync or asyncio client) with the commands queued, ready to execute."""
+    pipe = client.pipeline(transaction=False)
+    for args in commands:
+        pipe.execute_command(*args)
+    return pipe
+
+
 def _string(value: Any) -> str:
     return value.decode() if value.__class__ is bytes else str(value)
 
@@ -47,19 +61,19 @@ def _map(value: list[Any]) -> dict[str, Any]:  # key, [kind, value], key, [kind,
     return {_string(key): _DECODE[cell[0]](cell[1]) for key, cell in zip(pairs, pairs, strict=True)}
 
 
-_DECODE: dict[int, Callable[[Any], Any]] = {
+class _Decoders(dict[int, Callable[[Any], Any]]):
+    """Decoders by type number; a type the library does not read is a clear error."""
+
+    def __missing__(self, kind: int) -> Callable[[Any], Any]:
+        raise QueryRefusedError(
+            f"a statement returned a FalkorDB value of type {kind}, which the library does not read")
+
+
+_DECODE = _Decoders({
     1: lambda _: None, 2: _string, 3: int, 4: lambda value: _string(value) == "true", 5: float,
     6: _array, 10: _map, 12: lambda value: [float(v) for v in value],
-}
+})
 """Decoder of each compact value type: null, string, integer, boolean, double, array, map, vectorf32."""
-
-
-def _scalar(cell: list[Any]) -> Any:
-    decode = _DECODE.get(cell[0])
-    if decode is None:
-        raise QueryRefusedError(
-            f"a statement returned a FalkorDB value of type {cell[0]}, which the library does not read")
-    return decode(cell[1])
 
 
 def rows(reply: list[Any]) -> list[Row]:
@@ -70,14 +84,8 @@ def rows(reply: list[Any]) -> list[Row]:
     if len(reply) < 3:
         return []
     header = [_string(column[1]) for column in reply[0]]
-    try:
-        found: list[Row] = [dict(zip(header, [_DECODE[kind](value) for kind, value in row], strict=True))
-                            for row in reply[1]]
-    except KeyError:  # a type this decoder does not read: name it
-        for row in reply[1]:
-            for cell in row:
-                _scalar(cell)
-        raise
+    found: list[Row] = [dict(zip(header, [_DECODE[kind](value) for kind, value in row], strict=True))
+                        for row in reply[1]]
     decode_exact_floats(found)  # floats the parameters sent as text (FalkorDB replies carry 15 digits)
     return found
 

@@ -32,10 +32,13 @@ _ALL = 1_000_000
 def _read(ctx: Context, keys: list[str] | None, *, history: bool, known_at: Instant | None, limit: int
           ) -> Op[list[dict[str, Any]]]:
     """Observation rows of some entities (each found by the (scope, entity) index), or of the whole scope."""
+    return [row["observation"] for row in (yield _request(ctx, keys, history=history, known_at=known_at, limit=limit))]
+
+
+def _request(ctx: Context, keys: list[str] | None, *, history: bool, known_at: Instant | None, limit: int) -> Read:
     params = {"scope": ctx.scope, "history": history, "known_at": known_at, "limit": limit}
-    found = yield (Read(Q.OBSERVATIONS_OF, params) if keys is None
-                   else Read(Q.OBSERVATIONS_OF_ENTITIES, {**params, "keys": keys}))
-    return [row["observation"] for row in found]
+    return (Read(Q.OBSERVATIONS_OF, params) if keys is None
+            else Read(Q.OBSERVATIONS_OF_ENTITIES, {**params, "keys": keys}))
 
 
 def _current(ctx: Context, keys: list[str]) -> Op[list[dict[str, Any]]]:
@@ -90,8 +93,7 @@ def observations(ctx: Context, entity: Name | None, *, known_at: Instant | None,
 
 def matching_read(ctx: Context, keys: list[str], known_at: Instant | None) -> Read:
     """The read :func:`matching_rows` ranks: the current observations of the entities."""
-    return Read(Q.OBSERVATIONS_OF_ENTITIES, {"scope": ctx.scope, "history": False, "known_at": known_at,
-                                             "limit": _ALL, "keys": keys})
+    return _request(ctx, keys, history=False, known_at=known_at, limit=_ALL)
 
 
 def matching_rows(found: list[dict[str, Any]], terms: list[str]) -> list[Observation]:

@@ -9,7 +9,7 @@ from synapse_graph.catalogue import Q
 from synapse_graph.engine import observations, rows
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.io import Embed, Op, Read, Reads
-from synapse_graph.engine.scope import ScopeState, state_from_row
+from synapse_graph.engine.scope import ScopeState, state_of, state_read
 from synapse_graph.instants import Instant, to_datetime
 from synapse_graph.models import EntryEntity, Recall, RecalledFact
 from synapse_graph.rules.distinct import past_belief_once
@@ -45,13 +45,21 @@ def term_hits(ctx: Context, terms: Sequence[str]) -> Read:
                               "cap": CANDIDATES + 1})
 
 
-def lexical_ranking(ctx: Context, terms: Sequence[str], state: ScopeState | None = None,
-                    counted: list[dict[str, Any]] | None = None) -> Op[tuple[list[tuple[str, float]], dict[str, str]]]:
+Counted = tuple[ScopeState, list[dict[str, Any]]]
+"""The scope's state and the rows of :func:`term_hits`, read together by :func:`state_and_term_hits`."""
+
+
+def state_and_term_hits(ctx: Context, terms: Sequence[str]) -> Op[Counted]:
+    """The scope's state and how many names each term matches, in one round trip."""
+    state, counted = yield Reads((state_read(ctx), term_hits(ctx, terms)))
+    return state_of(state), counted
+
+
+def lexical_ranking(ctx: Context, terms: Sequence[str], ahead: Counted | None = None
+                    ) -> Op[tuple[list[tuple[str, float]], dict[str, str]]]:
     """Entity keys by BM25 over the fulltext candidates, best first, and the names of those the
-    entity index found (``counted``: the rows of :func:`term_hits`, when already read)."""
-    if state is None or counted is None:
-        state_rows, counted = yield Reads((Read(Q.SCOPE_STATE, {"scope": ctx.scope}), term_hits(ctx, terms)))
-        state = state_from_row(state_rows[0]["state"])
+    entity index found (``ahead``: :func:`state_and_term_hits`, when already read)."""
+    state, counted = ahead if ahead is not None else (yield from state_and_term_hits(ctx, terms))
     searched = searched_terms(terms, {r["term"]: int(r["hits"]) for r in counted}, CANDIDATES + 1)
     found = yield Read(Q.SEARCH_LEXICAL, {"scope": ctx.scope, "scope_token": scope_token(ctx.scope),
                                           "terms": list(terms), "entity_terms": searched, "limit": CANDIDATES})
@@ -73,10 +81,10 @@ def vector_ranking(ctx: Context, model: str, query: str, min_cosine: float = MIN
     return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:VECTOR_HITS]
 
 
-def entry_entities(ctx: Context, text: str, terms: list[str], limit: int, state: ScopeState | None = None,
-                   counted: list[dict[str, Any]] | None = None) -> Op[list[EntryEntity]]:
+def entry_entities(ctx: Context, text: str, terms: list[str], limit: int, ahead: Counted | None = None
+                   ) -> Op[list[EntryEntity]]:
     """Recall's entry step: entities matching the question, fused from the search legs."""
-    lexical, names = yield from lexical_ranking(ctx, terms, state, counted)
+    lexical, names = yield from lexical_ranking(ctx, terms, ahead)
     legs = {"lexical": lexical}
     if ctx.embedder is not None:
         legs["vector"] = yield from vector_ranking(ctx, ctx.embedder, text)
@@ -115,13 +123,13 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
         now = Instant(now_micros())
         return Recall(query=query, as_of=to_datetime(now if as_of is None else as_of), legs=legs,
                       skipped="no content words (empty question or small talk)")
-    state_rows, counted = yield Reads((Read(Q.SCOPE_STATE, {"scope": ctx.scope}), term_hits(ctx, terms)))
-    state = state_from_row(state_rows[0]["state"])
+    ahead = yield from state_and_term_hits(ctx, terms)
+    state = ahead[0]
     # The instant the facts are read at: now by the scope's clock, never before its last write
     # (as cypher/fragments/read_clock.cypher takes it), so the answer names when its facts hold.
     now = Instant(max(now_micros(), state.updated_at))
     result = Recall(query=query, as_of=to_datetime(now if as_of is None else as_of), legs=legs)
-    entries = yield from entry_entities(ctx, query, terms, MAX_ENTRY_ENTITIES, state, counted)
+    entries = yield from entry_entities(ctx, query, terms, MAX_ENTRY_ENTITIES, ahead)
     if not entries:
         return result.model_copy(update={"entities": entries})
     keys = [e.key for e in entries]

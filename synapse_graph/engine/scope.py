@@ -55,7 +55,17 @@ def state_from_row(row: dict[str, Any]) -> ScopeState:
 
 def read_state(ctx: Context) -> Op[ScopeState]:
     """The scope's state (version 0 for a scope never written)."""
-    [row] = yield Read(Q.SCOPE_STATE, {"scope": ctx.scope})
+    return state_of((yield state_read(ctx)))
+
+
+def state_read(ctx: Context) -> Read:
+    """The read of :func:`read_state`, for reading it together with others (:class:`~.io.Reads`)."""
+    return Read(Q.SCOPE_STATE, {"scope": ctx.scope})
+
+
+def state_of(found: list[dict[str, Any]]) -> ScopeState:
+    """The scope's state from the rows of :func:`state_read`."""
+    [row] = found
     return state_from_row(row["state"])
 
 
