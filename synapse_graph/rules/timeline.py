@@ -169,8 +169,21 @@ class _Work:
     moved: Record | None = None
 
 
+RECORD_ID_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
 def new_record_id() -> str:
-    return uuid.uuid4().hex
+    """A random 128-bit record id in 25 lowercase base-36 digits.
+
+    Every record of every timeline carries one (on its edge, in its index and in the audit log),
+    so it is written as short as its 128 bits allow in letters and digits; older stores hold
+    32-digit hex ids, and both kinds are plain ids to every reader.
+    """
+    value, digits = uuid.uuid4().int, []
+    for _ in range(25):
+        value, digit = divmod(value, 36)
+        digits.append(RECORD_ID_DIGITS[digit])
+    return "".join(digits)
 
 
 class TimelinePlanner:
