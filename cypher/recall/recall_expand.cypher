@@ -9,7 +9,7 @@ OPTIONAL MATCH (centre)-[r1:FACT]-(n:Entity)
 WHERE r1.valid_at <= as_of AND (r1.invalid_at IS NULL OR r1.invalid_at > as_of)
   AND (($known_at IS NULL AND r1.expired_at IS NULL)
        OR (r1.recorded_at <= $known_at AND (r1.expired_at IS NULL OR r1.expired_at > $known_at)))
-  AND r1.status IN $statuses
+  AND coalesce(r1.status, 'believed') IN $statuses
 WITH as_of, entry, centre, collect(DISTINCT n) AS neighbours
 UNWIND [centre] + CASE WHEN $hops > 1 THEN [x IN neighbours WHERE x <> centre] ELSE [] END AS hub
 MATCH (hub)-[r:FACT]-(:Entity)

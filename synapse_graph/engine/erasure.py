@@ -23,7 +23,7 @@ def purge_entity(view: View, name: Name) -> Op[PurgeResult]:
     facts = {(r["fact"]["subject_key"], r["fact"]["predicate"], r["fact"]["object_key"]) for r in touching}
     # The erased entity's name stays out of the log: the entry says what kind of thing happened.
     note = {"id": uuid.uuid4().hex, "scope": view.ctx.scope, "at": view.now, "action": "purge",
-            "client": view.ctx.client, "entities": [], "facts": [], "secrets": [],
+            "client": view.ctx.client, "entities": [], "secrets": [],
             "detail": json.dumps({"purged": "one entity"})}
     found = yield Write(Q.PURGE_ENTITY, {"scope": view.ctx.scope, "key": key, "now": view.now,
                                          "candidate": "candidate", "audit": note})

@@ -257,8 +257,8 @@ def batch(ctx: Context, triples: object, *, replace: bool, valid_at: TimeInput |
 
 
 def entity_row(key: str, display: str, kind: str | None, now: int) -> dict[str, Any]:
-    """A new entity as ``apply_plan`` creates it."""
-    return {"key": key, "name": display, "type": kind, "aliases": [], "created_at": Instant(now),
+    """A new entity as ``apply_plan`` creates it (no aliases yet: none stored, read as an empty list)."""
+    return {"key": key, "name": display, "type": kind, "aliases": None, "created_at": Instant(now),
             "updated_at": Instant(now), "search_text": search_text(display, kind)}
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from synapse_graph.instants import to_datetime
 from synapse_graph.models import AuditEntry, Entity, Fact, Observation, RecalledFact, ScopeRules
 from synapse_graph.rules.timeline import Provenance, Record
+from synapse_graph.rules.trust import logged_facts
 
 Row = Mapping[str, Any]
 TIME_FIELDS = ("valid_at", "invalid_at", "recorded_at", "expired_at")
@@ -73,10 +74,13 @@ def entity(row: Row) -> Entity:
 
 
 def audit(row: Row) -> AuditEntry:
+    """An audit entry; the record ids it does not store are the ones its detail names (rules/trust.py)."""
+    detail = json.loads(row["detail"] or "{}")
+    facts = logged_facts(detail) if row["facts"] is None else list(row["facts"])
     return AuditEntry(
         id=row["id"], at=to_datetime(row["at"]), action=row["action"], client=row["client"], source=row["source"],
         model=row["model"], session=row["session"], entities=list(row["entities"] or []),
-        facts=list(row["facts"] or []), detail=json.loads(row["detail"] or "{}"), secrets=list(row["secrets"] or []),
+        facts=facts, detail=detail, secrets=list(row["secrets"] or []),
     )
 
 

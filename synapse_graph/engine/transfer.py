@@ -37,6 +37,7 @@ from synapse_graph.rules.redaction import redact
 from synapse_graph.rules.text import check_storable, name_key
 from synapse_graph.rules.timeline import Plan, Provenance, Record
 from synapse_graph.rules.timeparse import now_micros, to_micros
+from synapse_graph.rules.trust import stored_facts
 
 EXPORT_FORMAT = "synapse-graph/2"
 READABLE_FORMATS = ("synapse-graph/1", EXPORT_FORMAT)
@@ -261,7 +262,7 @@ def _entity(ctx: Context, item: Mapping[str, Any]) -> dict[str, Any]:
     aliases = item.get("aliases") or []
     if not isinstance(aliases, list):
         raise InvalidInputError("aliases must be a list of names")
-    row["aliases"] = [_exact_name(ctx, a, "alias") for a in aliases]
+    row["aliases"] = [_exact_name(ctx, a, "alias") for a in aliases] or None
     return row
 
 
@@ -371,7 +372,7 @@ def _audit(ctx: Context, item: dict[str, Any], now: int) -> tuple[dict[str, Any]
     if len(detail) > 100_000:
         raise InvalidInputError(f"the audit entry's detail is {len(detail)} characters long; the limit is 100000")
     row = {**entry.model_dump(), **checked, "action": action, "scope": ctx.scope, "at": Instant(to_micros(entry.at)),
-           "detail": detail}
+           "facts": stored_facts(entry.facts, entry.detail), "detail": detail}
     return row, looks_secret
 
 

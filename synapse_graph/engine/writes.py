@@ -21,7 +21,7 @@ from synapse_graph.models import ScopeRules
 from synapse_graph.rules.recall import scope_token
 from synapse_graph.rules.slots import fact_slot
 from synapse_graph.rules.timeline import Plan, Provenance, Record
-from synapse_graph.rules.trust import audit_detail
+from synapse_graph.rules.trust import audit_detail, stored_facts, stored_state
 
 
 @dataclass
@@ -109,7 +109,7 @@ def record_props(scope: str, record: Record) -> dict[str, Any]:
         "recorded_at": Instant(record.recorded_at), "expired_at": optional(record.expired_at),
         "confidence": record.confidence, "confirmations": record.confirmations,
         **{f.name: getattr(record.provenance, f.name) for f in fields(Provenance)},
-        "status": record.status, "flag": record.flag, "confirmed_at": optional(record.confirmed_at),
+        "status": stored_state(record.status), "flag": record.flag, "confirmed_at": optional(record.confirmed_at),
         "pinned": record.pinned or None,
     }
     return {k: v for k, v in props.items() if v is not None}
@@ -137,7 +137,8 @@ def audit_entry(ctx: Context, mutation: Mutation, now: Instant) -> dict[str, Any
     return {
         "id": uuid.uuid4().hex, "scope": ctx.scope, "at": now, "action": mutation.action,
         "client": written_by.client or ctx.client, "source": written_by.source, "model": written_by.model,
-        "session": written_by.session, "entities": sorted(touched), "facts": sorted({r.id for r in records}),
+        "session": written_by.session, "entities": sorted(touched),
+        "facts": stored_facts((r.id for r in records), detail),
         "detail": json.dumps(detail, sort_keys=True), "secrets": sorted(mutation.secrets),
     }
 
@@ -176,7 +177,8 @@ def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> 
         "aliases": changes.aliases,
         "alias_names": [{"key": k, "names": v} for k, v in changes.alias_names.items()],
         "expires": [r.id for r in plan.expires],
-        "updates": [{"id": r.id, "confirmations": r.confirmations, "confidence": r.confidence, "status": r.status,
+        "updates": [{"id": r.id, "confirmations": r.confirmations, "confidence": r.confidence,
+                     "status": stored_state(r.status),
                      "flag": r.flag, "confirmed_at": optional(r.confirmed_at), "pinned": r.pinned}
                     for r in plan.updates],
         "creates": [{"subject": r.subject, "object": r.object, "props": record_props(ctx.scope, r)}

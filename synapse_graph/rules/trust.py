@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 from synapse_graph.errors import InvalidInputError
@@ -14,6 +14,15 @@ TRUST_STATES: tuple[TrustState, ...] = ("believed", "candidate", "disputed")
 TIMELINE_STATES = ("believed", "disputed")
 """States that take part in a timeline: a candidate never closes a believed value."""
 DEFAULT_CANDIDATE_BELOW = 0.6
+
+
+def stored_state(state: TrustState) -> TrustState | None:
+    """A record's trust state as its relationship stores it: nothing for ``believed``.
+
+    Nearly every record is believed, so the state is stored only when it is another; every
+    statement reads an absent state as believed (``coalesce(r.status, 'believed')``).
+    """
+    return None if state == "believed" else state
 
 
 def check_verdict(verdict: object) -> Verdict:
@@ -64,3 +73,25 @@ def audit_detail(plan: Plan, before: Iterable[Record] = (), **extra: Any) -> dic
     }
     detail.update({k: v for k, v in extra.items() if v})
     return {k: v for k, v in detail.items() if v}
+
+
+def logged_facts(detail: Mapping[str, Any]) -> list[str]:
+    """The ids of the records an audit entry's detail names: created, expired and updated, sorted."""
+    def listed(key: str) -> list[Any]:
+        value = detail.get(key)
+        return value if isinstance(value, list) else []
+
+    updated = [u.get("id") for u in listed("updated") if isinstance(u, Mapping)]
+    named = [*listed("created"), *listed("expired"), *updated]
+    return sorted({i for i in named if isinstance(i, str)})
+
+
+def stored_facts(facts: Iterable[str], detail: Mapping[str, Any]) -> list[str] | None:
+    """What an audit entry stores as its record ids: nothing when its detail names exactly those.
+
+    A write's entry names each record in its detail already (created, expired, updated), so the
+    log keeps one copy and reads the list back from the detail (:func:`logged_facts`); an imported
+    entry whose list says more than its detail keeps its own.
+    """
+    kept = sorted(set(facts))
+    return None if kept == logged_facts(detail) else kept

@@ -96,3 +96,15 @@ def run_processes(processes: Sequence[Any], results: Any, *, barrier: Any = None
             process.join(timeout=30)
             if process.is_alive():
                 process.kill()
+
+
+def raw_cypher(memory: Memory, text: str, **params: Any) -> list[dict[str, Any]]:
+    """Run a statement that is not in the catalogue on the memory's own backend (to shape a store as an
+    older version wrote it, or to look at what it stores); rows as dicts."""
+    backend: Any = memory.backend
+    if backend.dialect == "neo4j":
+        records = backend._driver.execute_query(text, params, database_=backend._database).records
+        return [dict(r) for r in records]
+    from synapse_graph.backends.falkordb_wire import command, rows
+
+    return rows(backend._client.execute_command(*command(backend.graph, text, params, read_only=False)))

@@ -54,7 +54,7 @@ CALL (s) {
 CALL (s) {
   UNWIND $alias_names AS x
   MATCH (n:Entity {scope: $scope, key: x.key})
-  SET n.aliases = n.aliases + x.names, n.updated_at = $now
+  SET n.aliases = coalesce(n.aliases, []) + x.names, n.updated_at = $now
 }
 CALL (s) {
   UNWIND $expires AS id

@@ -1,0 +1,97 @@
+"""A store keeps each thing once: a believed record stores no state, an entity without aliases no alias
+list, a write's audit entry no second list of the record ids its detail names. Reads give the same
+answers as from a store written in the older, fuller shape (which stays readable, and is not migrated)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from synapse_graph import Memory, Triple
+from tests.integration.helpers import populate, raw_cypher, snapshot
+
+MakeMemory = Callable[..., Memory]
+
+
+@pytest.fixture
+def written(make_memory: MakeMemory, backend_settings: dict[str, Any]) -> Iterator[tuple[Memory, Memory]]:
+    """A scope with history, aliases, a candidate and a disputed record; and a plain Memory on it for
+    statements outside the catalogue."""
+    memory = make_memory()
+    populate(memory)
+    memory.upsert(Triple(subject="Dana", predicate="LIKES", object="Chess", confidence=0.3),
+                  model="extractor")  # a candidate
+    memory.feedback(memory.facts("Robert", "LIKES")[0], "stale")  # disputed
+    settings = dict(backend_settings)
+    with Memory(settings.pop("location"), scope=memory.scope, **settings) as plain:
+        yield memory, plain
+
+
+def answers(memory: Memory) -> dict[str, Any]:
+    return {
+        "export": [json.loads(line) for line in memory.export()],
+        "stats": memory.stats().model_dump(),
+        "audit": [e.model_dump() for e in memory.audit()],
+        "dana": [f.model_dump() for f in memory.facts("Dana", include_history=True)],
+        "pending": [f.model_dump() for f in memory.pending()],
+        "disputed": [f.model_dump() for f in memory.facts("Robert", include_disputed=True)],
+        "recall": [f.model_dump() for f in memory.recall("Dana Paris").facts],
+    }
+
+
+def test_each_thing_is_stored_once(written: tuple[Memory, Memory]) -> None:
+    memory, plain = written
+    [states] = raw_cypher(plain, "MATCH ()-[r:FACT]->() WHERE r.scope = $scope "
+                                 "RETURN collect(r.status) AS stored, count(r) AS records", scope=memory.scope)
+    assert sorted(states["stored"]) == ["candidate", "disputed"]
+    assert states["records"] > 10
+    [entities] = raw_cypher(plain, "MATCH (n:Entity {scope: $scope}) RETURN collect(n.key) AS keys, "
+                                   "collect(n.aliases) AS aliases", scope=memory.scope)
+    assert sorted(entities["aliases"]) == [["Bob"], ["Dee"]] and len(entities["keys"]) > 5  # Robert's, Dana's
+    [entries] = raw_cypher(plain, "MATCH (a:Audit {scope: $scope}) RETURN count(a) AS entries, "
+                                  "collect(a.facts) AS lists", scope=memory.scope)
+    assert entries["entries"] >= 8 and entries["lists"] == []
+    # ... and the log still names every record each write created, expired or updated.
+    logged = {i for e in memory.audit() for i in e.facts}
+    assert {f.id for f in memory.facts(include_history=True, include_candidates=True, include_disputed=True,
+                                       limit=1000)} <= logged
+    first = memory.audit()[-1]
+    assert first.action == "upsert" and sorted(first.facts) == sorted(first.detail["created"]) and len(first.facts) == 4
+
+
+def test_a_store_in_the_older_fuller_shape_reads_the_same(written: tuple[Memory, Memory]) -> None:
+    memory, plain = written
+    before = answers(memory)
+    # Shape the scope as earlier versions wrote it: every state stored, empty alias lists, id lists in the log.
+    [fuller] = raw_cypher(plain, "MATCH ()-[r:FACT]->() WHERE r.scope = $scope AND r.status IS NULL "
+                                 "SET r.status = 'believed' RETURN count(r) AS records", scope=memory.scope)
+    raw_cypher(plain, "MATCH (n:Entity {scope: $scope}) WHERE n.aliases IS NULL SET n.aliases = []",
+               scope=memory.scope)
+    lists = [{"id": e.id, "facts": e.facts} for e in memory.audit()]
+    [logged] = raw_cypher(plain, "UNWIND $lists AS x MATCH (a:Audit {scope: $scope}) WHERE a.id = x.id "
+                                 "SET a.facts = x.facts RETURN count(a) AS entries", scope=memory.scope, lists=lists)
+    assert fuller["records"] > 5 and logged["entries"] == len(lists)
+
+    assert answers(memory) == before
+    # ... and writes go on from it: a supersession closes a record stored with its state.
+    memory.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="Oslo", valid_at="2025-01-01"))
+    assert [f.object for f in memory.facts("Dana", "LIVES_IN")] == ["Oslo"]
+    assert memory.stats().facts == before["stats"]["facts"] + 1
+
+
+def test_an_imported_entry_whose_list_names_more_than_its_detail_keeps_its_list(
+        make_memory: MakeMemory) -> None:
+    source = make_memory()
+    source.upsert(("Dana", "LIKES", "Tea"))
+    lines = [json.loads(line) for line in source.export()]
+    [entry] = [x for x in lines if x["kind"] == "audit"]
+    entry.update(facts=[*entry["facts"], "0a1b2c"], detail={"note": "written by another tool"})
+    target = make_memory()
+    target.import_([json.dumps(x) for x in lines])
+
+    [copied] = [e for e in target.audit() if e.id == entry["id"]]
+    assert copied.facts == sorted(entry["facts"]) and copied.detail == {"note": "written by another tool"}
+    assert snapshot(target) != [] and len(copied.facts) == 2
