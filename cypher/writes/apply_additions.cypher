@@ -19,8 +19,7 @@ CALL {
   UNWIND $entities AS x
   MERGE (n:Entity {scope: $scope, key: x.key})
   ON CREATE SET n.name = x.name, n.type = x.type, n.aliases = x.aliases, n.created_at = x.created_at,
-                n.updated_at = x.updated_at, n.search_text = x.search_text,
-                n.scope_token = $scope_token
+                n.updated_at = x.updated_at, n.search_text = x.search_text
 }
 CALL {
   WITH s

@@ -22,8 +22,7 @@ CALL {
   UNWIND $entities AS x
   MERGE (n:Entity {scope: $scope, key: x.key})
   ON CREATE SET n.name = x.name, n.type = x.type, n.aliases = x.aliases, n.created_at = x.created_at,
-                n.updated_at = x.updated_at, n.search_text = x.search_text,
-                n.scope_token = $scope_token
+                n.updated_at = x.updated_at, n.search_text = x.search_text
 }
 CALL {
   WITH s
@@ -51,7 +50,7 @@ CALL {
   WITH s
   UNWIND $aliases AS x
   MERGE (al:Alias {scope: $scope, key: x.key})
-  SET al.name = x.name, al.target = x.target, al.search_text = x.search_text, al.scope_token = $scope_token
+  SET al.name = x.name, al.target = x.target, al.search_text = x.search_text
 }
 CALL {
   WITH s
@@ -89,15 +88,14 @@ CALL {
   WITH s
   UNWIND $observe AS x
   CREATE (o:Observation)
-  SET o = x, o.recorded_at = x.recorded_at, o.expired_at = x.expired_at,
-      o.scope_token = CASE WHEN x.expired_at IS NULL THEN $scope_token END
+  SET o = x, o.recorded_at = x.recorded_at, o.expired_at = x.expired_at
 }
 CALL {
   WITH s
   UNWIND $unobserve AS id
   MATCH (o:Observation {scope: $scope, id: id})
   WHERE o.expired_at IS NULL
-  SET o.expired_at = $now, o.scope_token = null  // out of the search (see recall/search_lexical)
+  SET o.expired_at = $now
 }
 CALL {
   WITH s

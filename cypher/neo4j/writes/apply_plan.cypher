@@ -89,7 +89,8 @@ CALL (s) {
   UNWIND $unobserve AS id
   MATCH (o:Observation {scope: $scope, id: id})
   WHERE o.expired_at IS NULL
-  SET o.expired_at = $now, o.scope_token = null  // out of the search (see recall/search_lexical)
+  // Out of the search with its token (see recall/search_lexical).
+  SET o.expired_at = $now, o.scope_token = null
 }
 CALL (s) {
   UNWIND $sessions AS x
