@@ -200,9 +200,12 @@ class FalkorRaw:
 
 
 def graph_memory_mb(client: Any, graph: str) -> float | None:
-    """``GRAPH.MEMORY USAGE``: the graph's in-memory size in MB (None if the server lacks the command)."""
+    """``GRAPH.MEMORY USAGE``: the graph's in-memory size in MB (None if the server lacks the command).
+
+    Attribute sizes are estimated from sampled nodes and edges: 10,000 samples, the most the command
+    takes (with its default of 100, a 1M-write graph read 772 MB where 10,000 samples read 765 MB)."""
     try:
-        reply = client.connection.execute_command("GRAPH.MEMORY", "USAGE", graph)
+        reply = client.connection.execute_command("GRAPH.MEMORY", "USAGE", graph, "SAMPLES", 10_000)
     except Exception:
         return None
     values = dict(zip(reply[::2], reply[1::2], strict=False))
