@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import math
 import random
 import uuid
@@ -453,6 +454,21 @@ def test_other_scopes_cannot_crowd_a_scope_out_of_the_lexical_leg(make_memory: C
     finally:
         for memory in (crowd, mine):
             memory.purge(scope=memory.scope)
+
+
+WORDS = tuple("".join(letters) for letters in itertools.product("bfkmpstvz", "aeiou", "lnr"))[:130]
+"""130 distinct made-up words, none a prefix of another question word."""
+
+
+def test_a_name_of_only_common_words_is_found_beside_a_word_no_name_holds(memory: Memory) -> None:
+    # "north" and "gate" each match more names than the search keeps, and "depend" matches none: the
+    # common words must still be searched (leaving them out for a word that finds nothing found nothing).
+    memory.upsert([Triple(subject=f"North {WORDS[i]}", predicate="PART_OF", object=f"Gate {WORDS[i]}")
+                   for i in range(len(WORDS))])
+    memory.upsert(Triple(subject="North Gate", predicate="DEPENDS_ON", object="Harbour Bridge"))
+    result = memory.recall("What does North Gate depend on?")
+    assert entity_names(result)[:1] == ["North Gate"]
+    assert ("North Gate", "DEPENDS_ON", "Harbour Bridge") in triples(result)
 
 
 def test_expired_observations_cannot_crowd_live_ones_out_of_the_lexical_leg(memory: Memory) -> None:

@@ -66,8 +66,10 @@ def test_a_possessive_s_is_not_a_word_of_the_question() -> None:
 
 def test_common_terms_are_left_out_of_the_name_search_while_rarer_ones_remain() -> None:
     hits = {"project": 101, "alpha": 101, "1234": 6}  # counted up to the cap; "depend" matches nothing
-    assert searched_terms(["project", "alpha", "1234", "depend"], hits, 101) == ["1234", "depend"]
+    assert searched_terms(["project", "alpha", "1234", "depend"], hits, 101) == ["1234"]
     assert searched_terms(["project", "alpha"], hits, 101) == ["project", "alpha"]  # only common: all
+    # A term that matches no name is not a rarer one: it cannot stand in for the common ones.
+    assert searched_terms(["project", "alpha", "depend"], hits, 101) == ["project", "alpha", "depend"]
     assert searched_terms(["project", "1234"], {"project": 100, "1234": 6}, 101) == ["project", "1234"]
     assert searched_terms([], {}, 101) == []
 
