@@ -5,7 +5,8 @@ saying what it serves (``facts``, ``entities``, ``writes``, ``recall``, ``digest
 ``transfer``, ``erasure``, ``migrations``, ``scope``, ``schema``); a file at the same path
 under ``cypher/<dialect>/`` overrides it for that backend only. ``{{name}}`` in a statement
 stands for ``cypher/fragments/<name>.cypher`` (overridable per dialect too): the one
-projection of a fact, an entity or an audit entry that every statement returning them shares.
+projection of a fact, an entity or an audit entry that every statement returning them shares (a
+fragment may include others).
 Queries take user values only as parameters. Installed wheels carry the folder as
 ``synapse_graph/cypher``; a source checkout reads the top-level ``cypher/`` folder.
 """
@@ -133,8 +134,8 @@ def query(name: Q | str, dialect: str) -> LiteralString:
     """The statement called ``name`` for ``dialect``, fragments expanded; it never contains user values."""
     text = _read(str(name), dialect).strip()
 
-    def expand(match: re.Match[str]) -> str:
-        return _without_comments(_read(f"{FRAGMENTS}/{match.group(1)}", dialect))
+    def expand(match: re.Match[str]) -> str:  # a fragment may include others
+        return _FRAGMENT.sub(expand, _without_comments(_read(f"{FRAGMENTS}/{match.group(1)}", dialect)))
 
     return _FRAGMENT.sub(expand, text)
 

@@ -9,8 +9,8 @@ WHERE o.expired_at IS NULL
 WITH as_of, entities, aliases, count(o) AS observations
 OPTIONAL MATCH (:Entity {scope: $scope})-[r:FACT]->()
 RETURN entities, aliases, observations,
-       sum(CASE WHEN r IS NOT NULL AND r.expired_at IS NULL AND coalesce(r.status, $believed) <> $candidate THEN 1 ELSE 0 END) AS facts,
-       sum(CASE WHEN r IS NOT NULL AND r.expired_at IS NULL AND r.valid_at <= as_of AND coalesce(r.status, $believed) = $believed
+       sum(CASE WHEN r IS NOT NULL AND r.expired_at IS NULL AND {{state}} <> $candidate THEN 1 ELSE 0 END) AS facts,
+       sum(CASE WHEN r IS NOT NULL AND r.expired_at IS NULL AND r.valid_at <= as_of AND {{state}} = $believed
                      AND (r.invalid_at IS NULL OR r.invalid_at > as_of) THEN 1 ELSE 0 END) AS valid_now,
        sum(CASE WHEN r IS NOT NULL AND r.expired_at IS NOT NULL THEN 1 ELSE 0 END) AS expired_records,
        sum(CASE WHEN r IS NOT NULL AND r.expired_at IS NULL AND r.status = $candidate THEN 1 ELSE 0 END) AS candidates,

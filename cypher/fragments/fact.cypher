@@ -4,5 +4,5 @@
  predicate: r.predicate, object: b.name, object_key: b.key, object_type: b.type,
  valid_at: r.valid_at, invalid_at: r.invalid_at, recorded_at: r.recorded_at, expired_at: r.expired_at,
  confidence: r.confidence, confirmations: r.confirmations, source: r.source, client: r.client,
- model: r.model, session: r.session, status: coalesce(r.status, 'believed'), flag: r.flag,
+ model: r.model, session: r.session, status: {{state}}, flag: r.flag,
  confirmed_at: r.confirmed_at, pinned: coalesce(r.pinned, false)}

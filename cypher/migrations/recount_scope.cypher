@@ -3,7 +3,7 @@
 MATCH (s:Scope {scope: $scope})
 OPTIONAL MATCH (:Entity {scope: $scope})-[r:FACT]->()
 WHERE r.expired_at IS NULL
-WITH s, sum(CASE WHEN r IS NOT NULL AND coalesce(r.status, '') <> $candidate THEN 1 ELSE 0 END) AS facts,
+WITH s, sum(CASE WHEN r IS NOT NULL AND {{state}} <> $candidate THEN 1 ELSE 0 END) AS facts,
      sum(CASE WHEN r IS NOT NULL AND r.status = $candidate THEN 1 ELSE 0 END) AS candidates
 OPTIONAL MATCH (e:Entity {scope: $scope})
 WITH s, facts, candidates, count(e) AS entities

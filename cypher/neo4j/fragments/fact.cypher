@@ -8,5 +8,5 @@
  recorded_at: r.recorded_at.epochSeconds * 1000000 + r.recorded_at.microsecond,
  expired_at: r.expired_at.epochSeconds * 1000000 + r.expired_at.microsecond,
  confidence: r.confidence, confirmations: r.confirmations, source: r.source, client: r.client,
- model: r.model, session: r.session, status: coalesce(r.status, 'believed'), flag: r.flag,
+ model: r.model, session: r.session, status: {{state}}, flag: r.flag,
  confirmed_at: r.confirmed_at.epochSeconds * 1000000 + r.confirmed_at.microsecond, pinned: coalesce(r.pinned, false)}
