@@ -17,8 +17,8 @@ WITH s
 CALL {
   WITH s
   UNWIND $entities AS x
-  MERGE (n:Entity {scope: $scope, key: x.key})
-  ON CREATE SET n.name = x.name, n.type = x.type, n.aliases = x.aliases, n.created_at = x.created_at,
+  MERGE (n:Entity {scope: intern($scope), key: intern(x.key)})
+  ON CREATE SET n.name = x.name, n.type = intern(x.type), n.aliases = x.aliases, n.created_at = x.created_at,
                 n.updated_at = x.updated_at, n.search_text = x.search_text
 }
 CALL {
@@ -31,11 +31,13 @@ CALL {
   SET r = x.props, r.valid_at = x.props.valid_at, r.invalid_at = x.props.invalid_at,
       r.recorded_at = x.props.recorded_at, r.expired_at = x.props.expired_at,
       r.confirmed_at = x.props.confirmed_at
+  {{shared_fact_strings}}
 }
 CALL {
   WITH s
   UNWIND $audit AS x
   CREATE (entry:Audit)
-  SET entry = x, entry.at = x.at
+  SET entry = x.props, entry.at = x.props.at
+  {{shared_audit_strings}}
 }
 RETURN s.version AS version

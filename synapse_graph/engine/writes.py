@@ -100,6 +100,19 @@ def check_quotas(scope: str, state: ScopeState, mutation: Mutation) -> None:
             "set_rules(max_entities=...).")
 
 
+SHARED_FACT_VALUES = ("scope", "predicate", "source", "client", "model", "session", "status", "flag")
+"""A fact record's values that many records repeat; the apply statements set them apart (``x.shared``) so a
+backend that can keep one copy of a repeated string does (``cypher/falkordb/fragments/shared_fact_strings``)."""
+SHARED_AUDIT_VALUES = ("scope", "action", "client", "source", "model", "session", "entities")
+"""An audit entry's values that many entries repeat (``cypher/falkordb/fragments/shared_audit_strings``)."""
+
+
+def shared_apart(values: dict[str, Any], shared: tuple[str, ...]) -> dict[str, Any]:
+    """A new record's values as the apply statements take them: ``props``, and apart the ``shared`` ones."""
+    return {"props": {k: v for k, v in values.items() if k not in shared},
+            "shared": {k: v for k, v in values.items() if k in shared}}
+
+
 def record_props(scope: str, record: Record) -> dict[str, Any]:
     """A record as the properties of its FACT relationship (absent values left out)."""
     props: dict[str, Any] = {
@@ -139,7 +152,7 @@ def audit_entry(ctx: Context, mutation: Mutation, now: Instant) -> dict[str, Any
         "client": written_by.client or ctx.client, "source": written_by.source, "model": written_by.model,
         "session": written_by.session, "entities": sorted(touched),
         "facts": stored_facts((r.id for r in records), detail),
-        "detail": json.dumps(detail, sort_keys=True), "secrets": sorted(mutation.secrets),
+        "detail": json.dumps(detail, sort_keys=True, separators=(",", ":")), "secrets": sorted(mutation.secrets),
     }
 
 
@@ -181,13 +194,14 @@ def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> 
                      "status": stored_state(r.status),
                      "flag": r.flag, "confirmed_at": optional(r.confirmed_at), "pinned": r.pinned}
                     for r in plan.updates],
-        "creates": [{"subject": r.subject, "object": r.object, "props": record_props(ctx.scope, r)}
-                    for r in plan.creates],
+        "creates": [{"subject": r.subject, "object": r.object,
+                     **shared_apart(record_props(ctx.scope, r), SHARED_FACT_VALUES)} for r in plan.creates],
         "tombstones": mutation.tombstones,
         "observe": mutation.observe,
         "sessions": mutation.sessions,  # times in them are Instants already (view.now)
         "unobserve": mutation.unobserve,
-        "audit": [*mutation.imported_audit, audit_entry(ctx, mutation, now)],
+        "audit": [shared_apart(entry, SHARED_AUDIT_VALUES)
+                  for entry in (*mutation.imported_audit, audit_entry(ctx, mutation, now))],
         "deletes": list(changes.merged),
     }
     name = statement(params)

@@ -23,7 +23,7 @@ def written(make_memory: MakeMemory, backend_settings: dict[str, Any]) -> Iterat
     memory = make_memory()
     populate(memory)
     memory.upsert(Triple(subject="Dana", predicate="LIKES", object="Chess", confidence=0.3),
-                  model="extractor")  # a candidate
+                  source="extracted", model="extractor")  # a candidate
     memory.feedback(memory.facts("Robert", "LIKES")[0], "stale")  # disputed
     settings = dict(backend_settings)
     with Memory(settings.pop("location"), scope=memory.scope, **settings) as plain:
@@ -95,3 +95,22 @@ def test_an_imported_entry_whose_list_names_more_than_its_detail_keeps_its_list(
     [copied] = [e for e in target.audit() if e.id == entry["id"]]
     assert copied.facts == sorted(entry["facts"]) and copied.detail == {"note": "written by another tool"}
     assert snapshot(target) != [] and len(copied.facts) == 2
+
+
+def test_the_values_records_share_are_stored_as_written(written: tuple[Memory, Memory]) -> None:
+    # A record's scope, predicate, provenance and state, and an entry's action, provenance and entity keys,
+    # are set apart from its other values (FalkorDB keeps one copy of each such string): each is stored.
+    memory, plain = written
+    [record] = raw_cypher(plain, "MATCH (a)-[r:FACT]->(b) WHERE r.scope = $scope AND r.status = 'candidate' "
+                                 "RETURN r.scope AS scope, r.predicate AS predicate, r.model AS model, "
+                                 "r.client AS client, r.source AS source, r.session AS session, a.key AS subject, "
+                                 "b.key AS object, b.scope AS object_scope", scope=memory.scope)
+    [candidate] = memory.pending()
+    assert record == {"scope": memory.scope, "predicate": "LIKES", "model": "extractor", "client": "synapse-graph",
+                      "source": "extracted", "session": None, "subject": "dana", "object": "chess",
+                      "object_scope": memory.scope}
+    assert (candidate.client, candidate.source, candidate.model) == ("synapse-graph", "extracted", "extractor")
+    [entry] = raw_cypher(plain, "MATCH (x:Audit {scope: $scope}) WHERE x.model = 'extractor' RETURN x.scope AS scope, "
+                                "x.action AS action, x.client AS client, x.entities AS entities", scope=memory.scope)
+    assert entry == {"scope": memory.scope, "action": "upsert", "client": "synapse-graph",
+                     "entities": ["chess", "dana"]}

@@ -33,10 +33,12 @@ CALL (s) {
   SET r = x.props, r.valid_at = datetime(x.props.valid_at), r.invalid_at = datetime(x.props.invalid_at),
       r.recorded_at = datetime(x.props.recorded_at), r.expired_at = datetime(x.props.expired_at),
       r.confirmed_at = datetime(x.props.confirmed_at)
+  {{shared_fact_strings}}
 }
 CALL (s) {
   UNWIND $audit AS x
   CREATE (entry:Audit)
-  SET entry = x, entry.at = datetime(x.at)
+  SET entry = x.props, entry.at = datetime(x.props.at)
+  {{shared_audit_strings}}
 }
 RETURN s.version AS version
