@@ -10,6 +10,6 @@ MATCH (e:Entity {scope: $scope, key: key})-[r:FACT]->(o:Entity)
 WHERE r.expired_at IS NULL
 RETURN e.name AS subject, r.predicate AS predicate, o.name AS object,
        r.valid_at AS valid_at, r.invalid_at AS invalid_at, r.recorded_at AS recorded_at,
-       coalesce(r.status, 'believed') AS status, r.confidence AS confidence,
-       r.confirmations AS confirmations, r.source AS source
+       coalesce(r.status, 'believed') AS status, coalesce(r.confidence, 1.0) AS confidence,
+       coalesce(r.confirmations, 1) AS confirmations, r.source AS source
 ORDER BY valid_at, predicate, object

@@ -8,6 +8,6 @@ MATCH (s:Entity {scope: $scope})-[r:FACT]->(o:Entity)
 WHERE r.expired_at IS NULL AND coalesce(r.status, 'believed') = 'believed'
   AND r.valid_at <= t AND (r.invalid_at IS NULL OR r.invalid_at > t)
 RETURN s.name AS subject, r.predicate AS predicate, o.name AS object,
-       r.valid_at AS valid_from, r.invalid_at AS valid_until, r.confidence AS confidence
+       r.valid_at AS valid_from, r.invalid_at AS valid_until, coalesce(r.confidence, 1.0) AS confidence
 ORDER BY subject, predicate, valid_from
 LIMIT 500

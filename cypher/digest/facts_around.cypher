@@ -6,6 +6,6 @@ MATCH (e:Entity {scope: $scope, key: k})-[r:FACT]-(:Entity)
 WHERE {{valid_at}}
 WITH DISTINCT r
 WITH r, startNode(r) AS a, endNode(r) AS b
-ORDER BY r.confirmations DESC, coalesce(r.confirmed_at, r.recorded_at) DESC, r.id
+ORDER BY {{confirmations}} DESC, coalesce(r.confirmed_at, r.recorded_at) DESC, r.id
 LIMIT $limit
 RETURN {{fact}} AS fact

@@ -3,6 +3,6 @@
 {id: r.id, subject: a.name, subject_key: a.key, subject_type: a.type,
  predicate: r.predicate, object: b.name, object_key: b.key, object_type: b.type,
  valid_at: r.valid_at, invalid_at: r.invalid_at, recorded_at: r.recorded_at, expired_at: r.expired_at,
- confidence: r.confidence, confirmations: r.confirmations, source: r.source, client: r.client,
+ confidence: {{confidence}}, confirmations: {{confirmations}}, source: r.source, client: r.client,
  model: r.model, session: r.session, status: {{state}}, flag: r.flag,
  confirmed_at: r.confirmed_at, pinned: coalesce(r.pinned, false)}

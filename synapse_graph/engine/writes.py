@@ -21,7 +21,13 @@ from synapse_graph.models import ScopeRules
 from synapse_graph.rules.recall import scope_token
 from synapse_graph.rules.slots import fact_slot
 from synapse_graph.rules.timeline import Plan, Provenance, Record
-from synapse_graph.rules.trust import audit_detail, stored_facts, stored_state
+from synapse_graph.rules.trust import (
+    audit_detail,
+    stored_confidence,
+    stored_confirmations,
+    stored_facts,
+    stored_state,
+)
 
 
 @dataclass
@@ -120,7 +126,7 @@ def record_props(scope: str, record: Record) -> dict[str, Any]:
         "predicate": record.predicate,
         "valid_at": Instant(record.valid_at), "invalid_at": optional(record.invalid_at),
         "recorded_at": Instant(record.recorded_at), "expired_at": optional(record.expired_at),
-        "confidence": record.confidence, "confirmations": record.confirmations,
+        "confidence": stored_confidence(record.confidence), "confirmations": stored_confirmations(record.confirmations),
         **{f.name: getattr(record.provenance, f.name) for f in fields(Provenance)},
         "status": stored_state(record.status), "flag": record.flag, "confirmed_at": optional(record.confirmed_at),
         "pinned": record.pinned or None,
@@ -190,7 +196,8 @@ def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> 
         "aliases": changes.aliases,
         "alias_names": [{"key": k, "names": v} for k, v in changes.alias_names.items()],
         "expires": [r.id for r in plan.expires],
-        "updates": [{"id": r.id, "confirmations": r.confirmations, "confidence": r.confidence,
+        "updates": [{"id": r.id, "confirmations": stored_confirmations(r.confirmations),
+                     "confidence": stored_confidence(r.confidence),
                      "status": stored_state(r.status),
                      "flag": r.flag, "confirmed_at": optional(r.confirmed_at), "pinned": r.pinned}
                     for r in plan.updates],

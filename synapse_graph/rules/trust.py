@@ -25,6 +25,18 @@ def stored_state(state: TrustState) -> TrustState | None:
     return None if state == "believed" else state
 
 
+def stored_confidence(confidence: float) -> float | None:
+    """A record's confidence as its relationship stores it: nothing for full confidence (1.0), which a
+    write without a confidence gets; every statement reads an absent one as 1.0."""
+    return None if confidence == 1.0 else confidence
+
+
+def stored_confirmations(confirmations: int) -> int | None:
+    """A record's confirmation count as stored: nothing for a record confirmed once (when it was written);
+    every statement reads an absent count as 1."""
+    return None if confirmations == 1 else confirmations
+
+
 def check_verdict(verdict: object) -> Verdict:
     if verdict == "helpful":
         return "helpful"

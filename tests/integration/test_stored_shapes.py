@@ -48,6 +48,14 @@ def test_each_thing_is_stored_once(written: tuple[Memory, Memory]) -> None:
                                  "RETURN collect(r.status) AS stored, count(r) AS records", scope=memory.scope)
     assert sorted(states["stored"]) == ["candidate", "disputed"]
     assert states["records"] > 10
+    # Nor a full confidence or a single confirmation (the defaults), while other values are kept.
+    [numbers] = raw_cypher(plain, "MATCH ()-[r:FACT]->() WHERE r.scope = $scope RETURN collect(r.confidence) AS "
+                                  "confidences, collect(r.confirmations) AS confirmations", scope=memory.scope)
+    records = [x for x in map(json.loads, memory.export()) if x["kind"] == "fact"]
+    assert sorted(numbers["confidences"]) == sorted(x["confidence"] for x in records if x["confidence"] != 1.0)
+    assert sorted(numbers["confirmations"]) == sorted(x["confirmations"] for x in records if x["confirmations"] != 1)
+    assert 0.3 in numbers["confidences"] and 2 in numbers["confirmations"] and len(records) == states["records"]
+    assert {1.0, 0.3} <= {x["confidence"] for x in records} and {1, 2} <= {x["confirmations"] for x in records}
     [entities] = raw_cypher(plain, "MATCH (n:Entity {scope: $scope}) RETURN collect(n.key) AS keys, "
                                    "collect(n.aliases) AS aliases", scope=memory.scope)
     assert sorted(entities["aliases"]) == [["Bob"], ["Dee"]] and len(entities["keys"]) > 5  # Robert's, Dana's
@@ -65,11 +73,14 @@ def test_each_thing_is_stored_once(written: tuple[Memory, Memory]) -> None:
 def test_a_store_in_the_older_fuller_shape_reads_the_same(written: tuple[Memory, Memory]) -> None:
     memory, plain = written
     before = answers(memory)
-    # Shape the scope as earlier versions wrote it: every state stored, empty alias lists, id lists in the log.
+    # Shape the scope as earlier versions wrote it: every state, confidence and count stored, empty alias
+    # lists, id lists in the log.
     [fuller] = raw_cypher(plain, "MATCH ()-[r:FACT]->() WHERE r.scope = $scope AND r.status IS NULL "
                                  "SET r.status = 'believed' RETURN count(r) AS records", scope=memory.scope)
     raw_cypher(plain, "MATCH (n:Entity {scope: $scope}) WHERE n.aliases IS NULL SET n.aliases = []",
                scope=memory.scope)
+    raw_cypher(plain, "MATCH ()-[r:FACT]->() WHERE r.scope = $scope SET r.confidence = coalesce(r.confidence, 1.0), "
+                      "r.confirmations = coalesce(r.confirmations, 1)", scope=memory.scope)
     lists = [{"id": e.id, "facts": e.facts} for e in memory.audit()]
     [logged] = raw_cypher(plain, "UNWIND $lists AS x MATCH (a:Audit {scope: $scope}) WHERE a.id = x.id "
                                  "SET a.facts = x.facts RETURN count(a) AS entries", scope=memory.scope, lists=lists)

@@ -7,6 +7,6 @@
  invalid_at: r.invalid_at.epochSeconds * 1000000 + r.invalid_at.microsecond,
  recorded_at: r.recorded_at.epochSeconds * 1000000 + r.recorded_at.microsecond,
  expired_at: r.expired_at.epochSeconds * 1000000 + r.expired_at.microsecond,
- confidence: r.confidence, confirmations: r.confirmations, source: r.source, client: r.client,
+ confidence: {{confidence}}, confirmations: {{confirmations}}, source: r.source, client: r.client,
  model: r.model, session: r.session, status: {{state}}, flag: r.flag,
  confirmed_at: r.confirmed_at.epochSeconds * 1000000 + r.confirmed_at.microsecond, pinned: coalesce(r.pinned, false)}
