@@ -135,7 +135,9 @@ def markdown(results: Mapping[str, Any]) -> str:
                          None if foot.get("graph_mb_ours") is None else foot["graph_mb_ours"] / millions))
     lines += _table(("backend", "writes", "disk growth MB (ours+raw)", "server RSS MB", "graph MB ours",
                      "graph MB raw", "disk MB per 1M writes (ours+raw)/2", "graph MB ours per 1M writes"), rows)
-    lines += [""]
+    lines += ["", "Graph MB is `GRAPH.MEMORY USAGE` (10,000 samples): a sampled estimate that leaves out FalkorDB's "
+              "pool of interned strings. `python -m benchmarks.footprint` loads each side alone into its own "
+              "server and compares the servers' `used_memory` growth, which counts everything.", ""]
     lines += _breakdown(backends)
     lines += _graphiti(backends)
     lines += _temporal(backends)
