@@ -1,7 +1,10 @@
 // The scope's pinned facts valid at as_of (believed ones only), oldest first: what a digest starts with.
+// The pinned index finds them (few records are pinned); the subject's scope must be ours.
 {{read_clock}}
-MATCH (a:Entity)-[r:FACT]->(b:Entity)
-WHERE r.pinned = true AND r.scope = $scope AND {{valid_at}}
+MATCH ()-[r:FACT]->()
+WHERE r.pinned = true AND {{valid_at}}
+WITH r, startNode(r) AS a, endNode(r) AS b
+WHERE a.scope = $scope
 WITH r, a, b
 ORDER BY r.recorded_at, r.id
 LIMIT $limit

@@ -1,7 +1,7 @@
 // Facts of one subject and predicate (their slot): an index seek on the slot, whatever the subject's degree.
 {{read_clock}}
 MATCH (a:Entity)-[r:FACT]->(b:Entity)
-WHERE r.slot = $slot AND r.scope = $scope AND a.key = $subject AND r.predicate = $predicate
+WHERE r.slot = $slot AND a.scope = $scope AND a.key = $subject AND r.predicate = $predicate
   AND ($object IS NULL OR b.key = $object)
   AND {{valid_at}}
 WITH r, a, b

@@ -1,5 +1,5 @@
 // Which of the given record ids the scope already holds (imports skip them).
 UNWIND $ids AS id
 MATCH ()-[r:FACT {id: id}]->()
-WHERE r.scope = $scope
+WHERE startNode(r).scope = $scope
 RETURN DISTINCT id

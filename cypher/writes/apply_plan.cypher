@@ -62,14 +62,14 @@ CALL {
   WITH s
   UNWIND $expires AS id
   MATCH ()-[r:FACT {id: id}]->()
-  WHERE r.scope = $scope AND r.expired_at IS NULL
+  WHERE startNode(r).scope = $scope AND r.expired_at IS NULL
   SET r.expired_at = $now
 }
 CALL {
   WITH s
   UNWIND $updates AS x
   MATCH ()-[r:FACT {id: x.id}]->()
-  WHERE r.scope = $scope AND r.expired_at IS NULL
+  WHERE startNode(r).scope = $scope AND r.expired_at IS NULL
   SET r.confirmations = x.confirmations, r.confidence = x.confidence, r.status = x.status, r.flag = x.flag,
       r.confirmed_at = x.confirmed_at, r.pinned = x.pinned
 }

@@ -5,8 +5,8 @@
 // are left out (no write can touch them).
 UNWIND $keys AS k
 MATCH ()-[r:FACT]->()
-WHERE r.slot = k.slot AND r.scope = $scope AND r.expired_at IS NULL AND {{state}} IN $statuses
+WHERE r.slot = k.slot AND r.expired_at IS NULL AND {{state}} IN $statuses
   AND (k.since_at IS NULL OR r.invalid_at IS NULL OR r.invalid_at >= k.since_at)
 WITH k, r, startNode(r) AS a, endNode(r) AS b
-WHERE a.key = k.subject AND r.predicate = k.predicate AND (k.object IS NULL OR b.key = k.object)
+WHERE a.scope = $scope AND a.key = k.subject AND r.predicate = k.predicate AND (k.object IS NULL OR b.key = k.object)
 RETURN collect({{fact}}) AS records

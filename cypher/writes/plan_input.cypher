@@ -18,10 +18,10 @@ CALL {
   WITH single
   UNWIND $keys AS k
   MATCH ()-[r:FACT]->()
-  WHERE r.slot = k.slot AND r.scope = $scope AND r.expired_at IS NULL AND {{state}} IN $statuses
+  WHERE r.slot = k.slot AND r.expired_at IS NULL AND {{state}} IN $statuses
     AND (k.since_at IS NULL OR r.invalid_at IS NULL OR r.invalid_at >= k.since_at)
   WITH k, r, startNode(r) AS a, endNode(r) AS b, single
-  WHERE a.key = k.subject AND r.predicate = k.predicate AND (k.object IS NULL OR k.predicate IN single OR b.key = k.object)
+  WHERE a.scope = $scope AND a.key = k.subject AND r.predicate = k.predicate AND (k.object IS NULL OR k.predicate IN single OR b.key = k.object)
   WITH DISTINCT r, a, b
   RETURN collect({{fact}}) AS records
 }

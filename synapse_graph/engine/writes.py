@@ -106,7 +106,7 @@ def check_quotas(scope: str, state: ScopeState, mutation: Mutation) -> None:
             "set_rules(max_entities=...).")
 
 
-SHARED_FACT_VALUES = ("scope", "predicate", "source", "client", "model", "session", "status", "flag")
+SHARED_FACT_VALUES = ("predicate", "source", "client", "model", "session", "status", "flag")
 """A fact record's values that many records repeat; the apply statements set them apart (``x.shared``) so a
 backend that can keep one copy of a repeated string does (``cypher/falkordb/fragments/shared_fact_strings``)."""
 SHARED_AUDIT_VALUES = ("scope", "action", "client", "source", "model", "session", "entities")
@@ -120,9 +120,10 @@ def shared_apart(values: dict[str, Any], shared: tuple[str, ...]) -> dict[str, A
 
 
 def record_props(scope: str, record: Record) -> dict[str, Any]:
-    """A record as the properties of its FACT relationship (absent values left out)."""
+    """A record as the properties of its FACT relationship (absent values left out). Its scope is its
+    entities': every statement checks the subject's, so the relationship does not store it again."""
     props: dict[str, Any] = {
-        "id": record.id, "scope": scope, "slot": fact_slot(scope, record.subject, record.predicate),
+        "id": record.id, "slot": fact_slot(scope, record.subject, record.predicate),
         "predicate": record.predicate,
         "valid_at": Instant(record.valid_at), "invalid_at": optional(record.invalid_at),
         "recorded_at": Instant(record.recorded_at), "expired_at": optional(record.expired_at),

@@ -44,12 +44,14 @@ def answers(memory: Memory) -> dict[str, Any]:
 
 def test_each_thing_is_stored_once(written: tuple[Memory, Memory]) -> None:
     memory, plain = written
-    [states] = raw_cypher(plain, "MATCH ()-[r:FACT]->() WHERE r.scope = $scope "
-                                 "RETURN collect(r.status) AS stored, count(r) AS records", scope=memory.scope)
+    [states] = raw_cypher(plain, "MATCH (:Entity {scope: $scope})-[r:FACT]->() "
+                                 "RETURN collect(r.status) AS stored, count(r) AS records, count(r.scope) AS scopes",
+                          scope=memory.scope)
     assert sorted(states["stored"]) == ["candidate", "disputed"]
     assert states["records"] > 10
+    assert states["scopes"] == 0  # a record's scope is its entities' (every statement checks the subject's)
     # Nor a full confidence or a single confirmation (the defaults), while other values are kept.
-    [numbers] = raw_cypher(plain, "MATCH ()-[r:FACT]->() WHERE r.scope = $scope RETURN collect(r.confidence) AS "
+    [numbers] = raw_cypher(plain, "MATCH (:Entity {scope: $scope})-[r:FACT]->() RETURN collect(r.confidence) AS "
                                   "confidences, collect(r.confirmations) AS confirmations", scope=memory.scope)
     records = [x for x in map(json.loads, memory.export()) if x["kind"] == "fact"]
     assert sorted(numbers["confidences"]) == sorted(x["confidence"] for x in records if x["confidence"] != 1.0)
@@ -73,14 +75,15 @@ def test_each_thing_is_stored_once(written: tuple[Memory, Memory]) -> None:
 def test_a_store_in_the_older_fuller_shape_reads_the_same(written: tuple[Memory, Memory]) -> None:
     memory, plain = written
     before = answers(memory)
-    # Shape the scope as earlier versions wrote it: every state, confidence and count stored, empty alias
+    # Shape the scope as earlier versions wrote it: every state, confidence, count and scope stored, empty alias
     # lists, id lists in the log.
-    [fuller] = raw_cypher(plain, "MATCH ()-[r:FACT]->() WHERE r.scope = $scope AND r.status IS NULL "
+    [fuller] = raw_cypher(plain, "MATCH (:Entity {scope: $scope})-[r:FACT]->() WHERE r.status IS NULL "
                                  "SET r.status = 'believed' RETURN count(r) AS records", scope=memory.scope)
     raw_cypher(plain, "MATCH (n:Entity {scope: $scope}) WHERE n.aliases IS NULL SET n.aliases = []",
                scope=memory.scope)
-    raw_cypher(plain, "MATCH ()-[r:FACT]->() WHERE r.scope = $scope SET r.confidence = coalesce(r.confidence, 1.0), "
-                      "r.confirmations = coalesce(r.confirmations, 1)", scope=memory.scope)
+    raw_cypher(plain, "MATCH (:Entity {scope: $scope})-[r:FACT]->() SET r.scope = $scope, "
+                      "r.confidence = coalesce(r.confidence, 1.0), r.confirmations = coalesce(r.confirmations, 1)",
+               scope=memory.scope)
     lists = [{"id": e.id, "facts": e.facts} for e in memory.audit()]
     [logged] = raw_cypher(plain, "UNWIND $lists AS x MATCH (a:Audit {scope: $scope}) WHERE a.id = x.id "
                                  "SET a.facts = x.facts RETURN count(a) AS entries", scope=memory.scope, lists=lists)
@@ -112,8 +115,8 @@ def test_the_values_records_share_are_stored_as_written(written: tuple[Memory, M
     # A record's scope, predicate, provenance and state, and an entry's action, provenance and entity keys,
     # are set apart from its other values (FalkorDB keeps one copy of each such string): each is stored.
     memory, plain = written
-    [record] = raw_cypher(plain, "MATCH (a)-[r:FACT]->(b) WHERE r.scope = $scope AND r.status = 'candidate' "
-                                 "RETURN r.scope AS scope, r.predicate AS predicate, r.model AS model, "
+    [record] = raw_cypher(plain, "MATCH (a)-[r:FACT]->(b) WHERE a.scope = $scope AND r.status = 'candidate' "
+                                 "RETURN a.scope AS scope, r.predicate AS predicate, r.model AS model, "
                                  "r.client AS client, r.source AS source, r.session AS session, a.key AS subject, "
                                  "b.key AS object, b.scope AS object_scope", scope=memory.scope)
     [candidate] = memory.pending()

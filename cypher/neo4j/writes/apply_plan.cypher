@@ -59,13 +59,13 @@ CALL (s) {
 CALL (s) {
   UNWIND $expires AS id
   MATCH ()-[r:FACT {id: id}]->()
-  WHERE r.scope = $scope AND r.expired_at IS NULL
+  WHERE startNode(r).scope = $scope AND r.expired_at IS NULL
   SET r.expired_at = $now
 }
 CALL (s) {
   UNWIND $updates AS x
   MATCH ()-[r:FACT {id: x.id}]->()
-  WHERE r.scope = $scope AND r.expired_at IS NULL
+  WHERE startNode(r).scope = $scope AND r.expired_at IS NULL
   SET r.confirmations = x.confirmations, r.confidence = x.confidence, r.status = x.status, r.flag = x.flag,
       r.confirmed_at = datetime(x.confirmed_at), r.pinned = x.pinned
 }
