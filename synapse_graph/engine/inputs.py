@@ -257,9 +257,10 @@ def batch(ctx: Context, triples: object, *, replace: bool, valid_at: TimeInput |
 
 
 def entity_row(key: str, display: str, kind: str | None, now: int) -> dict[str, Any]:
-    """A new entity as ``apply_plan`` creates it (no aliases yet: none stored, read as an empty list)."""
+    """A new entity as ``apply_plan`` creates it: no aliases yet (none stored, read as an empty list), and
+    not updated since (no ``updated_at`` stored, read as ``created_at``)."""
     return {"key": key, "name": display, "type": kind, "aliases": None, "created_at": Instant(now),
-            "updated_at": Instant(now), "search_text": search_text(display, kind)}
+            "updated_at": None, "search_text": search_text(display, kind)}
 
 
 def alias_row(key: str, display: str, target: str) -> dict[str, Any]:

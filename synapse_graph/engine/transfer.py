@@ -258,7 +258,8 @@ def _entity(ctx: Context, item: Mapping[str, Any]) -> dict[str, Any]:
     created_at = _time(item, "created_at", now)
     assert created_at is not None  # required
     row = entity_row(key, display, _exact_text(ctx, item.get("type"), "entity type", MAX_TYPE_LENGTH), created_at)
-    row["updated_at"] = _time(item, "updated_at", now)
+    updated_at = _time(item, "updated_at", now)
+    row["updated_at"] = None if updated_at == created_at else updated_at  # read as created_at
     aliases = item.get("aliases") or []
     if not isinstance(aliases, list):
         raise InvalidInputError("aliases must be a list of names")

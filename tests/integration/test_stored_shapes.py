@@ -39,6 +39,7 @@ def answers(memory: Memory) -> dict[str, Any]:
         "pending": [f.model_dump() for f in memory.pending()],
         "disputed": [f.model_dump() for f in memory.facts("Robert", include_disputed=True)],
         "recall": [f.model_dump() for f in memory.recall("Dana Paris").facts],
+        "entities": memory.entities(limit=100).model_dump(),
     }
 
 
@@ -59,8 +60,15 @@ def test_each_thing_is_stored_once(written: tuple[Memory, Memory]) -> None:
     assert 0.3 in numbers["confidences"] and 2 in numbers["confirmations"] and len(records) == states["records"]
     assert {1.0, 0.3} <= {x["confidence"] for x in records} and {1, 2} <= {x["confirmations"] for x in records}
     [entities] = raw_cypher(plain, "MATCH (n:Entity {scope: $scope}) RETURN collect(n.key) AS keys, "
-                                   "collect(n.aliases) AS aliases", scope=memory.scope)
+                                   "collect(n.aliases) AS aliases, collect(n.updated_at) AS updated",
+                            scope=memory.scope)
     assert sorted(entities["aliases"]) == [["Bob"], ["Dee"]] and len(entities["keys"]) > 5  # Robert's, Dana's
+    # An entity stores when it was updated only once it was (Robert and Dana got aliases); the others read
+    # their creation time.
+    assert len(entities["updated"]) == 2
+    read = {e.name: e for e in memory.entities(limit=100).entities}
+    assert read["Tea"].updated_at == read["Tea"].created_at
+    assert read["Robert"].updated_at > read["Robert"].created_at
     [entries] = raw_cypher(plain, "MATCH (a:Audit {scope: $scope}) RETURN count(a) AS entries, "
                                   "collect(a.facts) AS lists", scope=memory.scope)
     assert entries["entries"] >= 8 and entries["lists"] == []
@@ -76,10 +84,12 @@ def test_a_store_in_the_older_fuller_shape_reads_the_same(written: tuple[Memory,
     memory, plain = written
     before = answers(memory)
     # Shape the scope as earlier versions wrote it: every state, confidence, count and scope stored, empty alias
-    # lists, id lists in the log.
+    # lists, every entity's updated_at, id lists in the log.
     [fuller] = raw_cypher(plain, "MATCH (:Entity {scope: $scope})-[r:FACT]->() WHERE r.status IS NULL "
                                  "SET r.status = 'believed' RETURN count(r) AS records", scope=memory.scope)
     raw_cypher(plain, "MATCH (n:Entity {scope: $scope}) WHERE n.aliases IS NULL SET n.aliases = []",
+               scope=memory.scope)
+    raw_cypher(plain, "MATCH (n:Entity {scope: $scope}) SET n.updated_at = coalesce(n.updated_at, n.created_at)",
                scope=memory.scope)
     raw_cypher(plain, "MATCH (:Entity {scope: $scope})-[r:FACT]->() SET r.scope = $scope, "
                       "r.confidence = coalesce(r.confidence, 1.0), r.confirmations = coalesce(r.confirmations, 1)",
