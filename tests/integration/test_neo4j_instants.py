@@ -31,7 +31,7 @@ def test_every_stored_time_is_a_datetime(neo4j_settings: dict[str, Any]) -> None
             UNWIND keys(n) AS k WITH n, k WHERE k ENDS WITH '_at' OR k = 'at'
             RETURN labels(n)[0] AS kind, k AS property, valueType(n[k]) AS type
             UNION ALL
-            MATCH ()-[r:FACT]->() WHERE r.scope = $scope
+            MATCH (a)-[r:FACT]->() WHERE a.scope = $scope
             UNWIND keys(r) AS k WITH r, k WHERE k ENDS WITH '_at'
             RETURN 'FACT' AS kind, k AS property, valueType(r[k]) AS type"""
         with neo4j.GraphDatabase.driver(neo4j_settings["location"], auth=neo4j_settings["auth"]) as driver:
