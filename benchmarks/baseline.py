@@ -199,17 +199,28 @@ class FalkorRaw:
         self._client.connection.close()
 
 
+def graph_parts(connection: Any, graph: str) -> dict[str, Any]:
+    """``GRAPH.MEMORY USAGE`` of ``graph`` (10,000 samples) as a plain dict of its parts, in MB."""
+    reply = connection.execute_command("GRAPH.MEMORY", "USAGE", graph, "SAMPLES", 10_000)
+    items = reply.items() if isinstance(reply, dict) else zip(reply[::2], reply[1::2], strict=False)
+
+    def plain(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k.decode() if isinstance(k, bytes) else k: v for k, v in value.items()}
+        return value
+
+    return {(k.decode() if isinstance(k, bytes) else k): plain(v) for k, v in items}
+
+
 def graph_memory_mb(client: Any, graph: str) -> float | None:
     """``GRAPH.MEMORY USAGE``: the graph's in-memory size in MB (None if the server lacks the command).
 
     Attribute sizes are estimated from sampled nodes and edges: 10,000 samples, the most the command
     takes (with its default of 100, a 1M-write graph read 772 MB where 10,000 samples read 765 MB)."""
     try:
-        reply = client.connection.execute_command("GRAPH.MEMORY", "USAGE", graph, "SAMPLES", 10_000)
+        total = graph_parts(client.connection, graph).get("total_graph_sz_mb")
     except Exception:
         return None
-    values = dict(zip(reply[::2], reply[1::2], strict=False))
-    total = values.get("total_graph_sz_mb")
     return None if total is None else float(total)
 
 

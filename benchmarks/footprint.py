@@ -19,26 +19,13 @@ from typing import Any
 
 import redis
 
-from benchmarks.baseline import RAW_GRAPH, FalkorRaw, plan_batches
+from benchmarks.baseline import RAW_GRAPH, FalkorRaw, graph_parts, plan_batches
 from benchmarks.generate import Dataset, generate
 from benchmarks.runner import _triples
 from synapse_graph import Memory
 
 BATCH = 1_000
 OURS_GRAPH = "synapse"
-
-
-def graph_parts(client: redis.Redis, graph: str) -> dict[str, Any]:
-    """``GRAPH.MEMORY USAGE`` of ``graph`` (10,000 samples) as a plain dict."""
-    reply = client.execute_command("GRAPH.MEMORY", "USAGE", graph, "SAMPLES", 10_000)
-    items = reply.items() if isinstance(reply, dict) else zip(reply[::2], reply[1::2], strict=False)
-
-    def plain(value: Any) -> Any:
-        if isinstance(value, dict):
-            return {k.decode() if isinstance(k, bytes) else k: v for k, v in value.items()}
-        return value
-
-    return {(k.decode() if isinstance(k, bytes) else k): plain(v) for k, v in items}
 
 
 def load_alone(side: str, dataset: Dataset, workdir: Path) -> dict[str, Any]:
