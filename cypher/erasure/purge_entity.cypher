@@ -18,15 +18,15 @@ WITH e, records, observations, aliases, keys, collect(t) AS tombstones
 OPTIONAL MATCH (entry:Audit {scope: $scope})
 WHERE any(k IN entry.entities WHERE k IN keys)
 WITH e, records, observations, aliases, tombstones, collect(entry) AS entries
-MATCH (s:Scope {scope: $scope})
+MATCH (s:Scope {scope: $scope})-[st:STATE]->(s)
 // Counters read into variables first (see writes/apply_plan.cypher).
-WITH e, records, observations, aliases, tombstones, entries, s, s.version AS version, s.facts AS facts,
-     coalesce(s.candidates, 0) AS candidates, s.entities AS entities, s.tombstones AS rejections
-SET s.version = version + 1, s.updated_at = $now,
-    s.facts = facts - size([x IN records WHERE x.expired_at IS NULL AND coalesce(x.status, "") <> $candidate])
+WITH e, records, observations, aliases, tombstones, entries, st, st.version AS version, st.facts AS facts,
+     coalesce(st.candidates, 0) AS candidates, st.entities AS entities, st.tombstones AS rejections
+SET st.version = version + 1, st.updated_at = $now,
+    st.facts = facts - size([x IN records WHERE x.expired_at IS NULL AND coalesce(x.status, "") <> $candidate])
                     - size([x IN observations WHERE x.expired_at IS NULL]),
-    s.candidates = candidates - size([x IN records WHERE x.expired_at IS NULL AND x.status = $candidate]),
-    s.entities = entities - 1, s.tombstones = rejections - size(tombstones)
+    st.candidates = candidates - size([x IN records WHERE x.expired_at IS NULL AND x.status = $candidate]),
+    st.entities = entities - 1, st.tombstones = rejections - size(tombstones)
 WITH e, records, observations, aliases, tombstones, entries
 FOREACH (x IN observations | DELETE x)
 FOREACH (x IN aliases | DELETE x)

@@ -1,5 +1,5 @@
 // Hard-deletes everything one scope holds (erasure of a tenant or session), its audit log and
-// rejections included. The scope's node stays, with its stored rules, its counters at zero and its
+// rejections included. The scope's node and state stay, with its stored rules, its counters at zero and its
 // version moved on: a version never repeats, so a plan made before the purge cannot pass the guard.
 OPTIONAL MATCH (e:Entity {scope: $scope})
 OPTIONAL MATCH (e)-[r:FACT]->(b:Entity)
@@ -19,8 +19,7 @@ FOREACH (x IN aliases | DELETE x)
 FOREACH (x IN tombstones | DELETE x)
 FOREACH (x IN entries | DELETE x)
 WITH entities, records, facts, aliases
-MERGE (s:Scope {scope: $scope})
-ON CREATE SET s.version = 0, s.created_at = $now, s.format = $format
-WITH entities, records, facts, aliases, s, s.version AS version  // read first (see writes/apply_plan.cypher)
-SET s.version = version + 1, s.updated_at = $now, s.facts = 0, s.candidates = 0, s.entities = 0, s.tombstones = 0
+{{scope_state_for_write}}
+WITH entities, records, facts, aliases, st, st.version AS version  // read first (see writes/apply_plan.cypher)
+SET st.version = version + 1, st.updated_at = $now, st.facts = 0, st.candidates = 0, st.entities = 0, st.tombstones = 0
 RETURN size(entities) AS entities, records, facts, size(aliases) AS aliases

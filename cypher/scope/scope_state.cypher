@@ -1,6 +1,6 @@
 // Version, counters and stored rules of one scope, as one map; a scope never written reads as version 0
 // (the rules it has not stored come back null, and the library's defaults apply).
-OPTIONAL MATCH (s:Scope {scope: $scope})
+{{scope_state_for_read}}
 RETURN {version: coalesce(s.version, 0), facts: coalesce(s.facts, 0), candidates: s.candidates,
         entities: coalesce(s.entities, 0), tombstones: CASE WHEN s IS NULL THEN 0 ELSE s.tombstones END,
         format: s.format, updated_at: s.updated_at, last_batch: s.last_batch,

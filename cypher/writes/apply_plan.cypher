@@ -2,21 +2,19 @@
 // merges, expired, updated and created fact records, rejections and the audit entry. The scope's
 // version guards against a writer that planned without holding the scope's lock: if it moved since
 // the plan was read, nothing is written and no row comes back, so the caller plans again.
-MERGE (s:Scope {scope: $scope})
-ON CREATE SET s.version = 0, s.facts = 0, s.candidates = 0, s.entities = 0, s.tombstones = 0,
-              s.created_at = $now, s.format = $format
+{{scope_state_for_write}}
 // Writing first takes the scope's write lock (Neo4j), so the version read next is the committed one.
-SET s.locked_by = $batch
+SET st.locked_by = $batch
 // Counters are read into variables before they are set: Neo4j deadlocks writers that queue on the scope
-// when its holder writes `SET s.x = s.x + 1` in a later statement of the transaction.
-WITH s, s.version AS version, s.facts AS facts, coalesce(s.candidates, 0) AS candidates, s.entities AS entities,
-     s.tombstones AS tombstones
+// when its holder writes `SET st.x = st.x + 1` in a later statement of the transaction.
+WITH s, st, st.version AS version, st.facts AS facts, coalesce(st.candidates, 0) AS candidates, st.entities AS entities,
+     st.tombstones AS tombstones
 WHERE version = $version
-SET s.version = version + 1, s.facts = facts + $fact_delta, s.candidates = candidates + $candidate_delta,
-    s.entities = entities + $entity_delta, s.last_batch = $batch, s.updated_at = $now,
-    s.tombstones = tombstones + size($tombstones)
-SET s += $rules
-WITH s
+SET st.version = version + 1, st.facts = facts + $fact_delta, st.candidates = candidates + $candidate_delta,
+    st.entities = entities + $entity_delta, st.last_batch = $batch, st.updated_at = $now,
+    st.tombstones = tombstones + size($tombstones)
+SET st += $rules
+WITH s, st
 CALL {
   WITH s
   UNWIND $entities AS x
@@ -114,9 +112,7 @@ CALL {
 CALL {
   WITH s
   UNWIND $audit AS x
-  CREATE (entry:Audit)
-  SET entry = x.props, entry.at = x.props.at
-  {{shared_audit_strings}}
+  CREATE (entry:Audit {{new_audit_entry}})
 }
 CALL {
   WITH s
@@ -124,4 +120,4 @@ CALL {
   MATCH (n:Entity {scope: $scope, key: k})
   DETACH DELETE n
 }
-RETURN s.version AS version
+RETURN st.version AS version

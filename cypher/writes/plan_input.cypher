@@ -6,7 +6,7 @@
 // of its (subject, predicate). The planner uses these records only for the keys they cover
 // (engine/view.py) and reads again for any other (a name that is an alias, a clock that went back).
 // A record that answers several keys (one slot asked twice) comes back once.
-OPTIONAL MATCH (s:Scope {scope: $scope})
+{{scope_state_for_read}}
 WITH s, coalesce(s.single_valued, $single_valued) AS single
 OPTIONAL MATCH (e:Entity)
 WHERE e.scope = $scope AND e.key IN $names

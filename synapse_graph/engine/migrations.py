@@ -7,8 +7,10 @@ from synapse_graph.engine.context import Context
 from synapse_graph.engine.io import Op, Read, Write
 from synapse_graph.engine.scope import STORE_FORMAT, ScopeState
 from synapse_graph.errors import NewerStoreFormatError
+from synapse_graph.instants import Instant
 from synapse_graph.rules.recall import scope_token
 from synapse_graph.rules.slots import SLOT_FORMAT, fact_slot
+from synapse_graph.rules.timeparse import now_micros
 
 SCOPE_TOKEN_FORMAT = 4
 
@@ -27,7 +29,8 @@ def needed(state: ScopeState) -> bool:
 
 def upgrade(ctx: Context, state: ScopeState) -> Op[None]:
     """Format 2: give every fact its slot. Format 3: count candidates apart from believed facts.
-    Format 4: give entities, aliases and live observations the scope's search token."""
+    Format 4: give entities, aliases and live observations the scope's search token. Format 5: move the
+    scope's state from its node to its STATE relationship (with the recount every upgrade ends with)."""
     if not needed(state):
         return
     if (state.format or 0) < SLOT_FORMAT:
@@ -36,4 +39,5 @@ def upgrade(ctx: Context, state: ScopeState) -> Op[None]:
             yield Write(Q.SET_SLOTS, {"scope": ctx.scope, "slots": slots})
     if (state.format or 0) < SCOPE_TOKEN_FORMAT:
         yield Write(Q.SET_SCOPE_TOKENS, {"scope": ctx.scope, "scope_token": scope_token(ctx.scope)})
-    yield Write(Q.RECOUNT_SCOPE, {"scope": ctx.scope, "format": STORE_FORMAT, "candidate": "candidate"})
+    yield Write(Q.RECOUNT_SCOPE, {"scope": ctx.scope, "format": STORE_FORMAT, "candidate": "candidate",
+                                  "now": Instant(now_micros())})

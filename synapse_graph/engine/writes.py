@@ -110,7 +110,7 @@ SHARED_FACT_VALUES = ("predicate", "source", "client", "model", "session", "stat
 """A fact record's values that many records repeat; the apply statements set them apart (``x.shared``) so a
 backend that can keep one copy of a repeated string does (``cypher/falkordb/fragments/shared_fact_strings``)."""
 SHARED_AUDIT_VALUES = ("scope", "action", "client", "source", "model", "session", "entities")
-"""An audit entry's values that many entries repeat (``cypher/falkordb/fragments/shared_audit_strings``)."""
+"""An audit entry's values that many entries repeat (``cypher/falkordb/fragments/new_audit_entry``)."""
 
 
 def shared_apart(values: dict[str, Any], shared: tuple[str, ...]) -> dict[str, Any]:

@@ -9,6 +9,8 @@ import pytest
 from synapse_graph import Memory, NewerStoreFormatError, Triple
 from synapse_graph.catalogue import Q
 from synapse_graph.engine.scope import STORE_FORMAT
+from synapse_graph.instants import Instant
+from synapse_graph.rules.timeparse import now_micros
 from tests.integration.helpers import objects, triples
 
 
@@ -86,7 +88,8 @@ def test_a_store_written_before_slots_is_upgraded_on_open(make_memory: Callable[
     assert ids == []
     facts = old.facts("Dana", include_history=True)
     old.backend.write(Q.SET_SLOTS, {"scope": old.scope, "slots": [{"id": f.id, "slot": None} for f in facts]})
-    old.backend.write(Q.RECOUNT_SCOPE, {"scope": old.scope, "format": None, "candidate": "candidate"})
+    old.backend.write(Q.RECOUNT_SCOPE, {"scope": old.scope, "format": None, "candidate": "candidate",
+                                        "now": Instant(now_micros())})
     assert old.facts("Dana", "LIVES_IN") == []  # the slot index no longer finds them
     assert len(old.backend.read(Q.SLOTLESS_FACTS, {"scope": old.scope, "limit": 10})) == 2
 
@@ -103,7 +106,8 @@ def test_a_store_written_by_a_newer_version_is_refused_on_open_and_left_as_it_is
         make_memory: Callable[..., Memory]) -> None:
     newer = make_memory()
     newer.upsert(("Dana", "LIVES_IN", "Paris"), valid_at="2024-01-01")
-    newer.backend.write(Q.RECOUNT_SCOPE, {"scope": newer.scope, "format": STORE_FORMAT + 1, "candidate": "candidate"})
+    newer.backend.write(Q.RECOUNT_SCOPE, {"scope": newer.scope, "format": STORE_FORMAT + 1, "candidate": "candidate",
+                                        "now": Instant(now_micros())})
     before = newer.backend.read(Q.SCOPE_STATE, {"scope": newer.scope})[0]["state"]
     assert before["format"] == STORE_FORMAT + 1
 
@@ -123,7 +127,8 @@ def test_a_store_written_before_scope_tokens_is_upgraded_on_open(make_memory: Ca
     # Only Neo4j's indexes need the token: FalkorDB's search filters by the scope property and stores none.
     removed = old.backend.write(Q.SET_SCOPE_TOKENS, {"scope": old.scope, "scope_token": None})[0]["updated"]
     assert removed == {"neo4j": 5, "falkordb": 0}[backend_name]
-    old.backend.write(Q.RECOUNT_SCOPE, {"scope": old.scope, "format": 3, "candidate": "candidate"})
+    old.backend.write(Q.RECOUNT_SCOPE, {"scope": old.scope, "format": 3, "candidate": "candidate",
+                                        "now": Instant(now_micros())})
 
     upgraded = make_memory(scope=old.scope)
     assert upgraded.backend.read(Q.SCOPE_STATE, {"scope": old.scope})[0]["state"]["format"] == STORE_FORMAT

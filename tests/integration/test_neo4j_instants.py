@@ -33,14 +33,18 @@ def test_every_stored_time_is_a_datetime(neo4j_settings: dict[str, Any]) -> None
             UNION ALL
             MATCH (a)-[r:FACT]->() WHERE a.scope = $scope
             UNWIND keys(r) AS k WITH r, k WHERE k ENDS WITH '_at'
-            RETURN 'FACT' AS kind, k AS property, valueType(r[k]) AS type"""
+            RETURN 'FACT' AS kind, k AS property, valueType(r[k]) AS type
+            UNION ALL
+            MATCH (:Scope {scope: $scope})-[st:STATE]->()
+            UNWIND keys(st) AS k WITH st, k WHERE k ENDS WITH '_at'
+            RETURN 'STATE' AS kind, k AS property, valueType(st[k]) AS type"""
         with neo4j.GraphDatabase.driver(neo4j_settings["location"], auth=neo4j_settings["auth"]) as driver:
             rows = driver.execute_query(query, scope=memory.scope).records
         found = {(r["kind"], r["property"]) for r in rows}
         for expected in [("FACT", "valid_at"), ("FACT", "invalid_at"), ("FACT", "recorded_at"), ("FACT", "expired_at"),
                          ("FACT", "confirmed_at"), ("Entity", "created_at"), ("Audit", "at"),
                          ("Tombstone", "rejected_at"), ("Observation", "recorded_at"), ("Observation", "expired_at"),
-                         ("Scope", "updated_at")]:
+                         ("STATE", "updated_at"), ("STATE", "created_at")]:
             assert expected in found, expected
         wrong = {(r["kind"], r["property"], r["type"]) for r in rows if not r["type"].startswith("ZONED DATETIME")}
         assert not wrong, wrong

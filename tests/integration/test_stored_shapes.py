@@ -138,3 +138,31 @@ def test_the_values_records_share_are_stored_as_written(written: tuple[Memory, M
                                 "x.action AS action, x.client AS client, x.entities AS entities", scope=memory.scope)
     assert entry == {"scope": memory.scope, "action": "upsert", "client": "synapse-graph",
                      "entities": ["chess", "dana"]}
+
+
+def test_a_scope_whose_node_holds_its_state_reads_the_same_and_moves_it_when_opened(
+        written: tuple[Memory, Memory], make_memory: MakeMemory) -> None:
+    # Before store format 5 a scope's node held its state (version, counters, rules, clock); now a STATE
+    # relationship of the node to itself does (FalkorDB sets a node's property only after merging the labels
+    # of nodes created since, at a cost that grows with the graph: benchmarks/node_update_cost.py).
+    memory, plain = written
+    memory.set_rules(max_facts=500)
+    before = answers(memory)
+    [moved] = raw_cypher(plain, "MATCH (s:Scope {scope: $scope})-[st:STATE]->(s) SET s += properties(st), "
+                                "s.format = 4 DELETE st RETURN s.version AS version", scope=memory.scope)
+    assert raw_cypher(plain, "MATCH (:Scope {scope: $scope})-[st:STATE]->() RETURN st", scope=memory.scope) == []
+
+    assert answers(memory) == before  # read as it is
+    assert memory.rules.max_facts == 500
+
+    upgraded = make_memory(scope=memory.scope)  # opening for writing moves the state
+    [held] = raw_cypher(plain, "MATCH (s:Scope {scope: $scope})-[st:STATE]->(s) RETURN properties(s) AS node, "
+                               "st.version AS version, st.format AS format, st.max_facts AS max_facts, "
+                               "st.facts AS facts", scope=memory.scope)
+    assert held["node"] == {"scope": memory.scope}
+    assert held["version"] > moved["version"] and held["format"] >= 5 and held["max_facts"] == 500
+    assert held["facts"] == before["stats"]["facts"]
+    assert answers(upgraded) == before
+    upgraded.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="Oslo", valid_at="2025-01-01"))
+    assert [f.object for f in upgraded.facts("Dana", "LIVES_IN")] == ["Oslo"]
+    assert upgraded.stats().facts == before["stats"]["facts"] + 1

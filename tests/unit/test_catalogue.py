@@ -122,7 +122,8 @@ def test_the_near_copies_are_the_expected_ones() -> None:
     assert names == {"writes/apply_plan.cypher", "writes/apply_facts.cypher", "writes/apply_additions.cypher",
                      "writes/current_records.cypher", "writes/resolve_keys.cypher",
                      "writes/plan_input.cypher",
-                     "facts/neighbourhood_hop2.cypher", f"{FRAGMENTS}/fact.cypher", f"{FRAGMENTS}/degree.cypher"}
+                     "facts/neighbourhood_hop2.cypher", f"{FRAGMENTS}/fact.cypher", f"{FRAGMENTS}/degree.cypher",
+                     f"{FRAGMENTS}/new_audit_entry.cypher"}
 
 
 @pytest.mark.parametrize("path", NEAR_COPIES, ids=lambda p: str(p.relative_to(CYPHER / "neo4j")))
@@ -166,8 +167,7 @@ def test_the_slim_apply_forms_are_apply_plan_without_the_parts_they_leave_out(di
     assert "$tombstones" not in query(slim, dialect)
 
 
-@pytest.mark.parametrize(("fragment", "shared"), [("shared_fact_strings", "SHARED_FACT_VALUES"),
-                                                   ("shared_audit_strings", "SHARED_AUDIT_VALUES")])
+@pytest.mark.parametrize(("fragment", "shared"), [("shared_fact_strings", "SHARED_FACT_VALUES")])
 def test_falkordb_sets_every_shared_value_the_engine_sends(fragment: str, shared: str) -> None:
     # engine/writes.py sends a new record's repeated values apart (x.shared); the shared form sets them all
     # (`+=`), FalkorDB's one by one through intern(): one it left out would silently not be stored.
@@ -177,3 +177,18 @@ def test_falkordb_sets_every_shared_value_the_engine_sends(fragment: str, shared
     named = set(re.findall(r"x\.shared\.(\w+)", text))
     assert named == set(getattr(writes, shared))
     assert _body(CYPHER / FRAGMENTS / f"{fragment}.cypher").split()[-1] == "x.shared"
+
+
+@pytest.mark.parametrize("dialect", ["", "falkordb", "neo4j"])
+def test_a_new_audit_entry_is_created_with_every_value_it_is_read_back_with(dialect: str) -> None:
+    # The entry is created with its properties (fragments/new_audit_entry): each is the engine's value of
+    # the same name (engine/writes.py audit_entry; the repeated ones apart, in x.shared), and together
+    # they are what the one projection of an entry reads back (fragments/audit), and its scope.
+    from synapse_graph.engine import writes
+
+    text = _body(CYPHER / dialect / FRAGMENTS / "new_audit_entry.cypher")
+    pairs = re.findall(r"(\w+): [^,{}]*?x\.(props|shared)\.(\w+)", text)
+    assert all(key == name for key, _, name in pairs)
+    assert {name for _, part, name in pairs if part == "shared"} == set(writes.SHARED_AUDIT_VALUES)
+    read_back = set(re.findall(r"(\w+): x\.\w+", _body(CYPHER / FRAGMENTS / "audit.cypher")))
+    assert {key for key, _, _ in pairs} == read_back | {"scope"}

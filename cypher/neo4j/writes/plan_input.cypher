@@ -1,6 +1,6 @@
 // Neo4j form of ../../writes/plan_input.cypher: the (scope, key) index hint of resolve_keys, and
 // since_at arriving as ISO-8601 text (an instant inside a list) turned into a DATETIME here.
-OPTIONAL MATCH (s:Scope {scope: $scope})
+{{scope_state_for_read}}
 WITH s, coalesce(s.single_valued, $single_valued) AS single
 OPTIONAL MATCH (e:Entity)
 USING INDEX e:Entity(scope, key)
