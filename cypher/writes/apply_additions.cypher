@@ -15,9 +15,11 @@ WITH s, st
 CALL {
   WITH s
   UNWIND $entities AS x
-  MERGE (n:Entity {scope: intern($scope), key: intern(x.key)})
-  ON CREATE SET n.name = x.name, n.type = intern(x.type), n.aliases = x.aliases, n.created_at = x.created_at,
-                n.updated_at = x.updated_at, n.search_text = x.search_text
+  // Entities the plan found missing while holding the scope's lock, created with their properties (on
+  // FalkorDB a SET after CREATE waits for a merge of the graph's node labels: fragments/new_audit_entry).
+  CREATE (n:Entity {scope: intern($scope), key: intern(x.key), name: x.name, type: intern(x.type),
+                    aliases: x.aliases, created_at: x.created_at, updated_at: x.updated_at,
+                    search_text: x.search_text})
 }
 CALL {
   WITH s

@@ -93,6 +93,7 @@ NEO4J_DIFFERENCES = (
     # the scope's search token, which only Neo4j's fulltext indexes need (they filter by it)
     (re.compile(r",\s*\w+\.scope_token = "
                 r"(?:\$scope_token|null|CASE WHEN x\.expired_at IS NULL THEN \$scope_token END)"), lambda m: ""),
+    (re.compile(r",\s*scope_token: \$scope_token"), lambda m: ""),
     # a node's relationship count: a COUNT subquery (Neo4j has no indegree/outdegree)
     (re.compile(r"COUNT \{ \((\w+)\)-\[:(\w+)\]-\(\) \}"),
      lambda m: f"indegree({m.group(1)}, '{m.group(2)}') + outdegree({m.group(1)}, '{m.group(2)}')"),

@@ -20,10 +20,11 @@ SET st += $rules
 WITH s, st
 CALL (s) {
   UNWIND $entities AS x
-  MERGE (n:Entity {scope: $scope, key: x.key})
-  ON CREATE SET n.name = x.name, n.type = x.type, n.aliases = x.aliases, n.created_at = datetime(x.created_at),
-                n.updated_at = datetime(x.updated_at), n.search_text = x.search_text,
-                n.scope_token = $scope_token
+  // Entities the plan found missing while holding the scope's lock, created with their properties (on
+  // FalkorDB a SET after CREATE waits for a merge of the graph's node labels: fragments/new_audit_entry).
+  CREATE (n:Entity {scope: $scope, key: x.key, name: x.name, type: x.type,
+                    aliases: x.aliases, created_at: datetime(x.created_at), updated_at: datetime(x.updated_at),
+                    search_text: x.search_text, scope_token: $scope_token})
 }
 CALL (s) {
   UNWIND $retarget AS x
