@@ -82,12 +82,12 @@ def report(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n\nServer execution time of the timed statement, median / p95 ms."
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="10000,100000,300000", help="graph sizes in nodes")
     parser.add_argument("--repeats", type=int, default=100)
     parser.add_argument("--out", type=Path, help="write the rows as JSON here")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as workdir:
         memory = Memory(str(Path(workdir) / "probe.db"), scope="node-update-cost")
         server = memory.backend.server  # type: ignore[attr-defined]
@@ -101,6 +101,7 @@ def main() -> None:
     print(report(rows))
     if args.out:
         args.out.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
+    return rows
 
 
 if __name__ == "__main__":

@@ -89,3 +89,13 @@ def test_footprint_loads_the_same_stream_into_both_sides_and_measures_each_alone
     assert ours["used_memory_mb"] > 0 and raw["used_memory_mb"] > 0 and ours["graph_memory_mb"] > 0
     assert result["ratio_used_memory"] == round(ours["used_memory_mb"] / raw["used_memory_mb"], 2)
     assert (tmp_path / "footprint.json").read_text(encoding="utf-8").count('"used_memory_mb"') == 2
+
+
+def test_node_update_cost_times_each_case_at_each_size(tmp_path: Path) -> None:
+    from benchmarks.node_update_cost import CASES, main
+
+    rows = main(["--sizes", "500,3000", "--repeats", "5", "--out", str(tmp_path / "cost.json")])
+    assert [row["nodes"] >= size for row, size in zip(rows, (500, 3000), strict=True)] == [True, True]
+    for row in rows:
+        assert all(0 < row[case]["median_ms"] <= row[case]["p95_ms"] for case in CASES)
+    assert (tmp_path / "cost.json").read_text(encoding="utf-8").count('"median_ms"') == 2 * len(CASES)
