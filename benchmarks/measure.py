@@ -39,6 +39,16 @@ def ratio(ours: float, theirs: float) -> float | None:
     return round(ours / theirs, 3)
 
 
+def server_ms(reply: Any) -> float | None:
+    """FalkorDB's own execution time of a ``GRAPH.*`` reply (its ``Query internal execution time``), in ms."""
+    with contextlib.suppress(Exception):
+        for line in reply[-1]:
+            text = line.decode() if isinstance(line, bytes) else str(line)
+            if text.startswith("Query internal execution time"):
+                return float(text.split(":")[1].split()[0])
+    return None
+
+
 class TimedBackend:
     """Wraps a Memory's backend to time each named statement (client side, round trip included).
 
@@ -65,11 +75,9 @@ class TimedBackend:
         def timed(*args: Any, **kwargs: Any) -> Any:
             result = call(*args, **kwargs)
             if args and str(args[0]).startswith("GRAPH.") and isinstance(result, list) and result:
-                with contextlib.suppress(Exception):
-                    for line in result[-1]:
-                        text = line.decode() if isinstance(line, bytes) else str(line)
-                        if text.startswith("Query internal execution time"):
-                            self.server[self.current] += float(text.split(":")[1].split()[0]) / 1e3
+                taken = server_ms(result)
+                if taken is not None:
+                    self.server[self.current] += taken / 1e3
             return result
 
         return timed

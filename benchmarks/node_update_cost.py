@@ -23,6 +23,7 @@ from typing import Any
 
 import redis
 
+from benchmarks.measure import server_ms
 from synapse_graph import Memory
 
 GRAPH = "node_update_cost"
@@ -35,14 +36,6 @@ CASES = {
     "relationship SET after a labeled node was created": ("CREATE (:Entry {id: 1})", SET_RELATIONSHIP),
 }
 """What each case runs first, and the statement timed after it."""
-
-
-def _server_ms(reply: list[Any]) -> float:
-    for line in reply[-1]:
-        text = line.decode() if isinstance(line, bytes) else str(line)
-        if text.startswith("Query internal execution time"):
-            return float(text.split(":")[1].split()[0])
-    raise ValueError("the reply holds no execution time")
 
 
 def measure(client: redis.Redis, sizes: list[int], repeats: int) -> list[dict[str, Any]]:
@@ -64,7 +57,10 @@ def measure(client: redis.Redis, sizes: list[int], repeats: int) -> list[dict[st
             took = []
             for _ in range(repeats):
                 query(first)
-                took.append(_server_ms(query(timed)))
+                taken = server_ms(query(timed))
+                if taken is None:
+                    raise ValueError("the reply holds no execution time")
+                took.append(taken)
             took.sort()
             row[case] = {"median_ms": round(statistics.median(took), 3),
                          "p95_ms": round(took[int(0.95 * (len(took) - 1))], 3)}
