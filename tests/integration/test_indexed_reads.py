@@ -29,6 +29,23 @@ def test_point_reads_and_supersession_on_a_subject_with_many_facts(memory: Memor
     assert (again.created, again.confirmed) == (0, 1)
 
 
+@pytest.mark.parametrize("padding", [0, 100], ids=["one-round-trip", "large-batch"])
+def test_a_repeat_on_a_hub_or_a_self_loop_confirms_the_one_record_it_repeats(memory: Memory, padding: int) -> None:
+    # A key with an object reads the records between its two entities, not its subject's whole
+    # (subject, predicate): both the small batch's read and the large batch's must find exactly it.
+    memory.upsert([Triple(subject="Hub", predicate="REL", object=f"Thing {i}", valid_at="2020-01-01")
+                   for i in range(150)] + [Triple(subject="Loop", predicate="LINKS", object="Loop",
+                                                  valid_at="2020-01-01")])
+    extra = [Triple(subject="Pad", predicate="REL", object=f"Pad {i}", valid_at="2020-01-01") for i in range(padding)]
+    again = memory.upsert([Triple(subject="Hub", predicate="REL", object="Thing 7", valid_at="2021-01-01"),
+                           Triple(subject="Loop", predicate="LINKS", object="Loop", valid_at="2021-01-01"), *extra])
+    assert (again.created, again.confirmed) == (padding, 2)
+    [thing] = memory.facts("Hub", "REL", "Thing 7")
+    [loop] = memory.facts("Loop", "LINKS", "Loop")
+    assert (thing.confirmations, loop.confirmations) == (2, 2)
+    assert len(memory.facts("Hub", "REL")) == 150
+
+
 def test_hop_two_is_bounded_per_neighbour_and_exact_when_it_fits(memory: Memory) -> None:
     memory.upsert([("Ada", "KNOWS", "Hub"), ("Ada", "KNOWS", "Bea"), ("Ada", "KNOWS", "Cy")], valid_at="2024-01-01")
     memory.upsert([("Hub", "OWNS", f"Item {i:02}") for i in range(60)], valid_at="2024-02-01")

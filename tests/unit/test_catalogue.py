@@ -121,7 +121,7 @@ NEAR_COPIES = sorted(p for p in (CYPHER / "neo4j").rglob("*.cypher")
 def test_the_near_copies_are_the_expected_ones() -> None:
     names = {str(p.relative_to(CYPHER / "neo4j")) for p in NEAR_COPIES}
     assert names == {"writes/apply_plan.cypher", "writes/apply_facts.cypher", "writes/apply_additions.cypher",
-                     "writes/current_records.cypher", "writes/resolve_keys.cypher",
+                     "writes/resolve_keys.cypher", f"{FRAGMENTS}/current_of_keys.cypher",
                      "writes/plan_input.cypher",
                      "facts/neighbourhood_hop2.cypher", f"{FRAGMENTS}/fact.cypher", f"{FRAGMENTS}/degree.cypher",
                      f"{FRAGMENTS}/new_audit_entry.cypher"}
