@@ -56,6 +56,14 @@ class _Rule:
     kind: str
     regex: re.Pattern[str]
     group: str | int = 0  # the part of the match that is replaced
+    hints: tuple[str, ...] = ()
+    """Texts every match contains (one of them, ASCII case ignored if ``folded``): a text without any
+    cannot match, and is not scanned (most names and texts hold no secret)."""
+    folded: bool = False
+
+    def may_match(self, text: str) -> bool:
+        haystack = text.lower() if self.folded else text
+        return any(hint in haystack for hint in self.hints)
 
 
 _PEM_LABEL = r"[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
@@ -66,6 +74,7 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "private_key",
         re.compile(rf"-----BEGIN {_PEM_LABEL}.*?(?:-----END {_PEM_LABEL}|\Z)", re.DOTALL),
+        hints=("-----BEGIN ",),
     ),
     # Before jwt: "Bearer eyJ..." is one credential. The token needs 12+ characters
     # and a digit so that prose ("bearer instruments") is left alone.
@@ -76,12 +85,14 @@ _RULES: tuple[_Rule, ...] = (
             r"[A-Za-z0-9._~+/-]{12,}+=*",
             re.ASCII,
         ),
+        hints=("bearer",), folded=True,
     ),
     # header.payload.signature, header being base64url JSON ('{"' -> 'eyJ');
     # the signature may be empty (alg "none").
     _Rule(
         "jwt",
         re.compile(_token_start(r"\w-") + r"eyJ[\w-]{5,}+\.[\w-]{5,}+\.[\w-]*+", re.ASCII),
+        hints=("eyJ",),
     ),
     _Rule(
         "api_key",
@@ -100,6 +111,8 @@ _RULES: tuple[_Rule, ...] = (
             r")",
             re.ASCII,
         ),
+        hints=("sk-", "gh", "github_pat_", "xox", "https://hooks.slack.com/services/", "AKIA", "ASIA", "AIza",
+               "k_live_", "k_test_"),
     ),
     # scheme://user:pass@host: only the password goes; user may be empty (redis://:pw@).
     # The password runs to the last "@" of the authority, since people do paste
@@ -112,6 +125,7 @@ _RULES: tuple[_Rule, ...] = (
             re.ASCII,
         ),
         "value",
+        hints=("://",),
     ),
     # key = value / key: "value" where the key ends in a telling word (db_password,
     # clientSecret, x-api-key, aws_secret_access_key...). Only the value goes. The
@@ -128,6 +142,7 @@ _RULES: tuple[_Rule, ...] = (
             re.ASCII | re.IGNORECASE,
         ),
         "value",
+        hints=(":", "="),
     ),
     # Last, so that e-mail-like text inside the secrets above is already gone.
     _Rule(
@@ -136,6 +151,7 @@ _RULES: tuple[_Rule, ...] = (
             _token_start(r"\w.%+-") + r"[\w.%+-]++@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}",
             re.ASCII,
         ),
+        hints=("@",),
     ),
 )
 
@@ -172,7 +188,8 @@ def redact(text: str) -> Redacted:
     """Replace every secret in ``text`` with ``[REDACTED:<kind>]``."""
     spans: list[_Span] = []
     for rule in _RULES:
-        text, spans = _apply(rule, text, spans)
+        if rule.may_match(text):
+            text, spans = _apply(rule, text, spans)
     return Redacted(text, tuple(dict.fromkeys(kind for _, _, kind in spans)))
 
 
