@@ -56,14 +56,14 @@ class _Rule:
     kind: str
     regex: re.Pattern[str]
     group: str | int = 0  # the part of the match that is replaced
-    hints: tuple[str, ...] = ()
-    """Texts every match contains (one of them, ASCII case ignored if ``folded``): a text without any
-    cannot match, and is not scanned (most names and texts hold no secret)."""
-    folded: bool = False
+    hints: re.Pattern[str] = re.compile("")
+    """Finds a text every match contains (:func:`_hints`): a text without one cannot match, and is not
+    scanned (most names and texts hold no secret). The default finds one in every text."""
 
-    def may_match(self, text: str) -> bool:
-        haystack = text.lower() if self.folded else text
-        return any(hint in haystack for hint in self.hints)
+
+def _hints(*texts: str, folded: bool = False) -> re.Pattern[str]:
+    """A regex finding any of ``texts`` (ASCII case ignored if ``folded``, as the rule's own regex does)."""
+    return re.compile("|".join(re.escape(t) for t in texts), re.ASCII | (re.IGNORECASE if folded else 0))
 
 
 _PEM_LABEL = r"[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
@@ -74,7 +74,7 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "private_key",
         re.compile(rf"-----BEGIN {_PEM_LABEL}.*?(?:-----END {_PEM_LABEL}|\Z)", re.DOTALL),
-        hints=("-----BEGIN ",),
+        hints=_hints("-----BEGIN "),
     ),
     # Before jwt: "Bearer eyJ..." is one credential. The token needs 12+ characters
     # and a digit so that prose ("bearer instruments") is left alone.
@@ -85,14 +85,14 @@ _RULES: tuple[_Rule, ...] = (
             r"[A-Za-z0-9._~+/-]{12,}+=*",
             re.ASCII,
         ),
-        hints=("bearer",), folded=True,
+        hints=_hints("bearer", folded=True),
     ),
     # header.payload.signature, header being base64url JSON ('{"' -> 'eyJ');
     # the signature may be empty (alg "none").
     _Rule(
         "jwt",
         re.compile(_token_start(r"\w-") + r"eyJ[\w-]{5,}+\.[\w-]{5,}+\.[\w-]*+", re.ASCII),
-        hints=("eyJ",),
+        hints=_hints("eyJ"),
     ),
     _Rule(
         "api_key",
@@ -111,7 +111,7 @@ _RULES: tuple[_Rule, ...] = (
             r")",
             re.ASCII,
         ),
-        hints=("sk-", "gh", "github_pat_", "xox", "https://hooks.slack.com/services/", "AKIA", "ASIA", "AIza",
+        hints=_hints("sk-", "gh", "github_pat_", "xox", "https://hooks.slack.com/services/", "AKIA", "ASIA", "AIza",
                "k_live_", "k_test_"),
     ),
     # scheme://user:pass@host: only the password goes; user may be empty (redis://:pw@).
@@ -125,7 +125,7 @@ _RULES: tuple[_Rule, ...] = (
             re.ASCII,
         ),
         "value",
-        hints=("://",),
+        hints=_hints("://"),
     ),
     # key = value / key: "value" where the key ends in a telling word (db_password,
     # clientSecret, x-api-key, aws_secret_access_key...). Only the value goes. The
@@ -142,7 +142,7 @@ _RULES: tuple[_Rule, ...] = (
             re.ASCII | re.IGNORECASE,
         ),
         "value",
-        hints=(":", "="),
+        hints=_hints(":", "="),
     ),
     # Last, so that e-mail-like text inside the secrets above is already gone.
     _Rule(
@@ -151,9 +151,13 @@ _RULES: tuple[_Rule, ...] = (
             _token_start(r"\w.%+-") + r"[\w.%+-]++@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}",
             re.ASCII,
         ),
-        hints=("@",),
+        hints=_hints("@"),
     ),
 )
+
+_ANY_HINT = re.compile("|".join(f"(?{'i' if rule.hints.flags & re.IGNORECASE else ''}:{rule.hints.pattern})"
+                                for rule in _RULES), re.ASCII)
+"""Any rule's hint: a text without one holds no secret (and is returned as it is, without a scan per rule)."""
 
 # A span of the current text that is a placeholder we inserted: (start, end, kind).
 _Span = tuple[int, int, str]
@@ -187,8 +191,10 @@ def _apply(rule: _Rule, text: str, spans: list[_Span]) -> tuple[str, list[_Span]
 def redact(text: str) -> Redacted:
     """Replace every secret in ``text`` with ``[REDACTED:<kind>]``."""
     spans: list[_Span] = []
+    if _ANY_HINT.search(text) is None:
+        return Redacted(text, ())
     for rule in _RULES:
-        if rule.may_match(text):
+        if rule.hints.search(text) is not None:
             text, spans = _apply(rule, text, spans)
     return Redacted(text, tuple(dict.fromkeys(kind for _, _, kind in spans)))
 
