@@ -1,9 +1,10 @@
-// Which of the given name keys are entities, and which are aliases (with the entity they name),
-// as one row: {entities: [key], aliases: [{key, target}]}. One index scan per label for the whole
+// Which of the given name keys are entities (with their node ids, in the same order), and which are
+// aliases (with the entity they name), as one row: {entities: [key], ids: [node id], aliases: [{key,
+// target}]}. One index scan per label for the whole
 // list (far cheaper than a lookup per key), and one row to decode whatever the list's length.
 OPTIONAL MATCH (e:Entity)
 WHERE e.scope = $scope AND e.key IN $keys
-WITH collect(e.key) AS entities
+WITH collect(e.key) AS entities, collect(id(e)) AS ids
 OPTIONAL MATCH (al:Alias)
 WHERE al.scope = $scope AND al.key IN $keys
-RETURN entities, [x IN collect(al) | {key: x.key, target: x.target}] AS aliases
+RETURN entities, ids, [x IN collect(al) | {key: x.key, target: x.target}] AS aliases

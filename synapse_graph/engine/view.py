@@ -45,6 +45,7 @@ class _Read:
     """What :class:`Ahead` brought back: name resolutions and stored records, with what they cover."""
 
     found: dict[str, str]
+    ids: dict[str, Any]
     names: frozenset[str]
     records: list[Record]
     covers: dict[tuple[str, str], list[tuple[str | None, int]]]
@@ -89,6 +90,9 @@ class View:
         self.entities = EntityChanges()
         self._aliases: dict[str, str] = {}  # pending alias key -> target
         self._ahead: _Read | None = None
+        self.entity_ids: dict[str, Any] = {}
+        """Node ids of stored entities the write found by key (the apply seeks them by id: valid while the
+        scope's lock is held, as only a write to the scope deletes its entities)."""
 
     @classmethod
     def read_ahead(cls, ctx: Context, ahead: Ahead) -> Op[View]:
@@ -107,7 +111,8 @@ class View:
         unique = {r["id"]: r for r in row["records"]}
         view._ahead = _Read(
             found={**{key: key for key in row["entities"]}, **{a["key"]: a["target"] for a in row["aliases"]}},
-            names=frozenset(ahead.names), records=[rows.record(r) for r in unique.values()], covers=covers,
+            ids=dict(zip(row["entities"], row["ids"], strict=True)), names=frozenset(ahead.names),
+            records=[rows.record(r) for r in unique.values()], covers=covers,
             statuses=frozenset(ahead.statuses))
         return view
 
@@ -120,10 +125,12 @@ class View:
         stored = [k for k in keys if k not in self._aliases and k not in self.entities.created]
         if self._ahead is not None and self._ahead.names.issuperset(stored):
             found.update({k: self._ahead.found[k] for k in stored if k in self._ahead.found})
+            self.entity_ids.update({k: self._ahead.ids[k] for k in stored if k in self._ahead.ids})
         elif stored:
             [row] = yield Read(Q.RESOLVE_KEYS, {"scope": self.ctx.scope, "keys": stored})
             found.update({key: key for key in row["entities"]})
             found.update({a["key"]: a["target"] for a in row["aliases"]})
+            self.entity_ids.update(zip(row["entities"], row["ids"], strict=True))
         found.update({k: self._aliases[k] for k in keys if k in self._aliases})
         found.update({k: k for k in keys if k in self.entities.created})
         return {key: self.canonical(target) for key, target in found.items()}

@@ -56,11 +56,14 @@ class Mutation:
     """Records as they were before an in-place update (their old values go into the audit entry)."""
     detail: dict[str, Any] = field(default_factory=dict)
     """What else the audit entry says about this action."""
+    entity_ids: dict[str, Any] = field(default_factory=dict)
+    """Node ids of stored entities, by key, that new records may be created between (see View.entity_ids)."""
 
     @classmethod
     def of(cls, view: View, action: str, provenance: Provenance, **more: Any) -> Mutation:
         """The mutation a view has collected."""
-        return cls(action=action, provenance=provenance, plan=view.plan, entities=view.entities, **more)
+        return cls(action=action, provenance=provenance, plan=view.plan, entities=view.entities,
+                   entity_ids=view.entity_ids, **more)
 
     def is_empty(self) -> bool:
         e = self.entities
@@ -128,11 +131,31 @@ def record_props(scope: str, record: Record) -> dict[str, Any]:
         "valid_at": Instant(record.valid_at), "invalid_at": optional(record.invalid_at),
         "recorded_at": Instant(record.recorded_at), "expired_at": optional(record.expired_at),
         "confidence": stored_confidence(record.confidence), "confirmations": stored_confirmations(record.confirmations),
-        **{f.name: getattr(record.provenance, f.name) for f in fields(Provenance)},
+        **{name: getattr(record.provenance, name) for name in _PROVENANCE_FIELDS},
         "status": stored_state(record.status), "flag": record.flag, "confirmed_at": optional(record.confirmed_at),
         "pinned": record.pinned or None,
     }
     return {k: v for k, v in props.items() if v is not None}
+
+
+_PROVENANCE_FIELDS = tuple(f.name for f in fields(Provenance))
+
+
+def creates(scope: str, records: list[Record], ids: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """New records as the apply statements take them: ``creates_by_id`` between two entities of known node
+    id (sought by id), ``creates`` the others (an entity this write creates: sought by key)."""
+    by_id: list[dict[str, Any]] = []
+    by_key: list[dict[str, Any]] = []
+    for record in records:
+        row = {"subject": record.subject, "object": record.object,
+               **shared_apart(record_props(scope, record), SHARED_FACT_VALUES)}
+        a, b = ids.get(record.subject), ids.get(record.object)
+        if a is None or b is None:
+            by_key.append(row)
+        else:
+            row["a"], row["b"] = a, b
+            by_id.append(row)
+    return {"creates_by_id": by_id, "creates": by_key}
 
 
 def audit_entry(ctx: Context, mutation: Mutation, now: Instant) -> dict[str, Any]:
@@ -202,8 +225,7 @@ def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> 
                      "status": stored_state(r.status),
                      "flag": r.flag, "confirmed_at": optional(r.confirmed_at), "pinned": r.pinned}
                     for r in plan.updates],
-        "creates": [{"subject": r.subject, "object": r.object,
-                     **shared_apart(record_props(ctx.scope, r), SHARED_FACT_VALUES)} for r in plan.creates],
+        **creates(ctx.scope, plan.creates, {k: v for k, v in mutation.entity_ids.items() if k not in changes.merged}),
         "tombstones": mutation.tombstones,
         "observe": mutation.observe,
         "sessions": mutation.sessions,  # times in them are Instants already (view.now)

@@ -12,7 +12,7 @@ validity expires it and records a corrected copy.
 
 from __future__ import annotations
 
-import uuid
+import os
 from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, field, replace
 
@@ -170,20 +170,22 @@ class _Work:
 
 
 RECORD_ID_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+_DIGIT_PAIRS = tuple(RECORD_ID_DIGITS[d % 36] + RECORD_ID_DIGITS[d // 36] for d in range(36 * 36))
 
 
 def new_record_id() -> str:
-    """A random 128-bit record id in 25 lowercase base-36 digits.
+    """A random 128-bit record id in 25 lowercase base-36 digits, least significant first.
 
     Every record of every timeline carries one (on its edge, in its index and in the audit log),
     so it is written as short as its 128 bits allow in letters and digits; older stores hold
     32-digit hex ids, and both kinds are plain ids to every reader.
     """
-    value, digits = uuid.uuid4().int, []
-    for _ in range(25):
-        value, digit = divmod(value, 36)
-        digits.append(RECORD_ID_DIGITS[digit])
-    return "".join(digits)
+    value, pairs = int.from_bytes(os.urandom(16)), []
+    for _ in range(12):  # two digits at a time: 24 digits, and 2**128 < 36**25 leaves one
+        value, pair = divmod(value, 36 * 36)
+        pairs.append(_DIGIT_PAIRS[pair])
+    pairs.append(RECORD_ID_DIGITS[value])
+    return "".join(pairs)
 
 
 class TimelinePlanner:

@@ -3,7 +3,7 @@
 OPTIONAL MATCH (e:Entity)
 USING INDEX e:Entity(scope, key)
 WHERE e.scope = $scope AND e.key IN $keys
-WITH collect(e.key) AS entities
+WITH collect(e.key) AS entities, collect(elementId(e)) AS ids
 OPTIONAL MATCH (al:Alias)
 WHERE al.scope = $scope AND al.key IN $keys
-RETURN entities, [x IN collect(al) | {key: x.key, target: x.target}] AS aliases
+RETURN entities, ids, [x IN collect(al) | {key: x.key, target: x.target}] AS aliases
