@@ -1,15 +1,29 @@
 // The current records (not expired) of the given trust states ($statuses) of each key {slot, subject,
-// predicate, object, since_at} in $keys, as two lists of projected facts: by_pair and by_slot (a record
-// can be in both; readers keep one per id). A null since_at asks for the whole timeline, otherwise
-// records that ended before since_at are left out (no write can touch them).
+// predicate, object, since_at, and optionally a and b} in $keys, as three lists of projected facts:
+// by_id, by_pair and by_slot (a record can be in two; readers keep one per id). A null since_at asks for
+// the whole timeline, otherwise records that ended before since_at are left out (no write can touch them).
 // A key with an object (unless its predicate is in `single`) asks for the records between its two
-// entities: both found by their index, then the edges between them. A key without one (or whose
+// entities: both sought by their node ids a and b when the key has them (read holding the scope's lock,
+// see writes/apply_facts.cypher), else found by their index; then the edges between them. A key without one (or whose
 // predicate `single` names) asks for every object of the (subject, predicate): the slot index finds
 // the timeline. The slot index alone would read every record of a (subject, predicate) with many
 // objects to find the one asked (a hub: 26,478 edges read for 958 keys of a 1M store, 306 kept).
 CALL {
   WITH single
-  UNWIND [k IN $keys WHERE k.object IS NOT NULL AND NOT k.predicate IN single] AS k
+  UNWIND [k IN $keys WHERE k.a IS NOT NULL AND NOT k.predicate IN single] AS k
+  MATCH (a) WHERE id(a) = k.a
+  MATCH (b) WHERE id(b) = k.b
+  WITH k, a, b
+  WHERE a:Entity AND a.scope = $scope AND a.key = k.subject AND b:Entity AND b.scope = $scope AND b.key = k.object
+  MATCH (a)-[r:FACT]->(b)
+  WHERE r.predicate = k.predicate AND r.expired_at IS NULL AND {{state}} IN $statuses
+    AND (k.since_at IS NULL OR r.invalid_at IS NULL OR r.invalid_at >= k.since_at)
+  WITH DISTINCT r, a, b
+  RETURN collect({{fact}}) AS by_id
+}
+CALL {
+  WITH single
+  UNWIND [k IN $keys WHERE k.object IS NOT NULL AND k.a IS NULL AND NOT k.predicate IN single] AS k
   MATCH (a:Entity {scope: $scope, key: k.subject})
   MATCH (b:Entity {scope: $scope, key: k.object})
   // Both ends first, then the edges between them (not a walk from a subject with many edges).

@@ -190,8 +190,10 @@ class View:
         wanted = list(keys)
         allowed = tuple(statuses)
         fresh = self.entities.created.keys()  # entities this write creates have no stored records
+        ids = self.entity_ids
         params = [{"slot": fact_slot(self.ctx.scope, s, p), "subject": s, "predicate": p, "object": o,
-                   "since_at": None if t is None else Instant(t)} for s, p, o, t in wanted
+                   "since_at": None if t is None else Instant(t),
+                   **({"a": ids[s], "b": ids[o]} if o in ids and s in ids else {})} for s, p, o, t in wanted
                   if s not in fresh and o not in fresh]
         stored: list[Record] = []
         known = None if self._ahead is None or not params else self._ahead.answers(

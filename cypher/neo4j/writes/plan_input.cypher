@@ -15,4 +15,4 @@ RETURN {version: coalesce(s.version, 0), facts: coalesce(s.facts, 0), candidates
         format: s.format, updated_at: s.updated_at, last_batch: s.last_batch,
         max_facts: s.max_facts, max_entities: s.max_entities, max_candidates: s.max_candidates,
         single_valued: s.single_valued, candidate_below: s.candidate_below} AS state,
-       entities, ids, aliases, by_pair + by_slot AS records
+       entities, ids, aliases, by_id + by_pair + by_slot AS records
