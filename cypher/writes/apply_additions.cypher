@@ -23,19 +23,6 @@ CALL {
 }
 CALL {
   WITH s
-  // New records between entities this write found, sought by their node ids (read holding the scope's
-  // lock: only a write to this scope deletes its entities, and such a write moves the version checked above).
-  UNWIND $creates_by_id AS x
-  MATCH (a) WHERE id(a) = x.a
-  MATCH (b) WHERE id(b) = x.b
-  WITH x, a, b
-  WHERE a:Entity AND a.scope = $scope AND a.key = x.subject AND b:Entity AND b.scope = $scope AND b.key = x.object
-  CREATE (a)-[r:FACT]->(b)
-  {{new_fact_record}}
-}
-CALL {
-  WITH s
-  // New records with an entity this write creates (or found through an alias), sought by key.
   UNWIND $creates AS x
   MATCH (a:Entity {scope: $scope, key: x.subject})
   MATCH (b:Entity {scope: $scope, key: x.object})

@@ -85,9 +85,10 @@ CALL {
   CREATE (a)-[r:FACT]->(b)
   {{new_fact_record}}
 }
+// New records with an entity this write creates (or found through an alias, or in a small write), sought
+// by key (the slimmer forms keep this sub-query only).
 CALL {
   WITH s
-  // New records with an entity this write creates (or found through an alias), sought by key.
   UNWIND $creates AS x
   MATCH (a:Entity {scope: $scope, key: x.subject})
   MATCH (b:Entity {scope: $scope, key: x.object})

@@ -46,6 +46,24 @@ def test_a_repeat_on_a_hub_or_a_self_loop_confirms_the_one_record_it_repeats(mem
     assert len(memory.facts("Hub", "REL")) == 150
 
 
+def test_a_large_write_between_stored_entities_creates_every_record_with_its_values(memory: Memory) -> None:
+    # From SEEK_BY_ID_FROM records on, a record between two stored entities is created between nodes sought
+    # by id (engine/writes.py creates): each must be there, between the right two entities, with its values.
+    from synapse_graph.engine.writes import SEEK_BY_ID_FROM
+
+    people = [f"Person {i}" for i in range(SEEK_BY_ID_FROM + 8)]
+    memory.upsert([Triple(subject=p, predicate="LIVES_IN", object="Oslo", valid_at="2020-01-01") for p in people])
+    written = memory.upsert([Triple(subject=p, predicate="KNOWS", object=people[(i + 1) % len(people)],
+                                    valid_at="2021-06-01T12:30:00Z", confidence=0.5) for i, p in enumerate(people)],
+                            source="import")
+    assert (written.created, written.entities_created) == (len(people), 0)
+    for i, p in enumerate(people):
+        [fact] = memory.facts(p, "KNOWS")
+        assert (fact.object, fact.confidence, fact.source) == (people[(i + 1) % len(people)], 0.5, "import")
+        assert fact.valid_at.isoformat().startswith("2021-06-01T12:30:00")
+    assert len(memory.facts(people[0])) == 2
+
+
 def test_hop_two_is_bounded_per_neighbour_and_exact_when_it_fits(memory: Memory) -> None:
     memory.upsert([("Ada", "KNOWS", "Hub"), ("Ada", "KNOWS", "Bea"), ("Ada", "KNOWS", "Cy")], valid_at="2024-01-01")
     memory.upsert([("Hub", "OWNS", f"Item {i:02}") for i in range(60)], valid_at="2024-02-01")

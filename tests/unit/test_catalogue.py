@@ -83,7 +83,7 @@ def test_python_never_formats_values_into_queries() -> None:
 # What a Neo4j form may change, and how to undo it:
 NEO4J_DIFFERENCES = (
     # a CALL (a, b) { ... } scope clause instead of an importing WITH (deprecated in Neo4j 5)
-    (re.compile(r"CALL \(([\w, ]+)\) \{\n"), lambda m: f"CALL {{\n  WITH {m.group(1)}\n"),
+    (re.compile(r"CALL \(([\w, ]*)\) \{\n"), lambda m: f"CALL {{\n  WITH {m.group(1)}\n" if m.group(1) else "CALL {\n"),
     # datetime() around instants that arrive as ISO-8601 text inside lists (backends/neo4j.py)
     (re.compile(r"datetime\(([\w.]+)\)"), lambda m: m.group(1)),
     # instants returned as epoch microseconds computed by the server
@@ -123,7 +123,7 @@ NEAR_COPIES = sorted(p for p in (CYPHER / "neo4j").rglob("*.cypher")
 def test_the_near_copies_are_the_expected_ones() -> None:
     names = {str(p.relative_to(CYPHER / "neo4j")) for p in NEAR_COPIES}
     assert names == {"writes/apply_plan.cypher", "writes/apply_facts.cypher", "writes/apply_additions.cypher",
-                     "writes/resolve_keys.cypher", f"{FRAGMENTS}/current_of_keys.cypher",
+                     "writes/current_records.cypher", "writes/resolve_keys.cypher",
                      "writes/plan_input.cypher",
                      "facts/neighbourhood_hop2.cypher", f"{FRAGMENTS}/fact.cypher", f"{FRAGMENTS}/degree.cypher",
                      f"{FRAGMENTS}/new_audit_entry.cypher", f"{FRAGMENTS}/new_fact_record.cypher"}

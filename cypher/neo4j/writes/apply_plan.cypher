@@ -79,8 +79,9 @@ CALL (s) {
   CREATE (a)-[r:FACT]->(b)
   {{new_fact_record}}
 }
+// New records with an entity this write creates (or found through an alias, or in a small write), sought
+// by key (the slimmer forms keep this sub-query only).
 CALL (s) {
-  // New records with an entity this write creates (or found through an alias), sought by key.
   UNWIND $creates AS x
   MATCH (a:Entity {scope: $scope, key: x.subject})
   MATCH (b:Entity {scope: $scope, key: x.object})

@@ -1,7 +1,7 @@
-// Neo4j form of ../../fragments/current_of_keys.cypher: the (scope, key) index hints, and since_at
-// arriving as ISO-8601 text (an instant inside a list, see backends/neo4j.py) turned into a DATETIME.
-CALL (single) {
-  UNWIND [k IN $keys WHERE k.a IS NOT NULL AND NOT k.predicate IN single] AS k
+// Neo4j form of ../../writes/current_records.cypher: element ids, the (scope, key) index hints, and
+// since_at arriving as ISO-8601 text (an instant inside a list, see backends/neo4j.py) turned into a DATETIME.
+CALL () {
+  UNWIND [k IN $keys WHERE k.a IS NOT NULL] AS k
   MATCH (a) WHERE elementId(a) = k.a
   MATCH (b) WHERE elementId(b) = k.b
   WITH k, a, b
@@ -12,8 +12,8 @@ CALL (single) {
   WITH DISTINCT r, a, b
   RETURN collect({{fact}}) AS by_id
 }
-CALL (single) {
-  UNWIND [k IN $keys WHERE k.object IS NOT NULL AND k.a IS NULL AND NOT k.predicate IN single] AS k
+CALL () {
+  UNWIND [k IN $keys WHERE k.object IS NOT NULL AND k.a IS NULL] AS k
   MATCH (a:Entity {scope: $scope, key: k.subject})
   USING INDEX a:Entity(scope, key)
   MATCH (b:Entity {scope: $scope, key: k.object})
@@ -25,8 +25,8 @@ CALL (single) {
   WITH DISTINCT r, a, b
   RETURN collect({{fact}}) AS by_pair
 }
-CALL (single) {
-  UNWIND [k IN $keys WHERE k.object IS NULL OR k.predicate IN single] AS k
+CALL () {
+  UNWIND [k IN $keys WHERE k.object IS NULL] AS k
   MATCH ()-[r:FACT]->()
   WHERE r.slot = k.slot AND r.expired_at IS NULL AND {{state}} IN $statuses
     AND (k.since_at IS NULL OR r.invalid_at IS NULL OR r.invalid_at >= datetime(k.since_at))
@@ -35,3 +35,4 @@ CALL (single) {
   WITH DISTINCT r, a, b
   RETURN collect({{fact}}) AS by_slot
 }
+RETURN by_id + by_pair + by_slot AS records
