@@ -111,7 +111,7 @@ class View:
         unique = {r["id"]: r for r in row["records"]}
         view._ahead = _Read(
             found={**{key: key for key in row["entities"]}, **{a["key"]: a["target"] for a in row["aliases"]}},
-            ids=dict(zip(row["entities"], row["ids"], strict=True)), names=frozenset(ahead.names),
+            ids=entity_ids(row), names=frozenset(ahead.names),
             records=[rows.record(r) for r in unique.values()], covers=covers,
             statuses=frozenset(ahead.statuses))
         return view
@@ -130,7 +130,7 @@ class View:
             [row] = yield Read(Q.RESOLVE_KEYS, {"scope": self.ctx.scope, "keys": stored})
             found.update({key: key for key in row["entities"]})
             found.update({a["key"]: a["target"] for a in row["aliases"]})
-            self.entity_ids.update(zip(row["entities"], row["ids"], strict=True))
+            self.entity_ids.update(entity_ids(row))
         found.update({k: self._aliases[k] for k in keys if k in self._aliases})
         found.update({k: k for k in keys if k in self.entities.created})
         return {key: self.canonical(target) for key, target in found.items()}
@@ -220,6 +220,13 @@ class View:
                for r in stored if r.id not in moved]
         pending = [c for c in self.plan.creates if key in (c.subject, c.object)]
         return own + pending
+
+
+def entity_ids(row: Mapping[str, Any]) -> dict[str, Any]:
+    """Node ids of the entities a name resolution found, by key: none from a dialect that seeks entities by
+    key as fast (Neo4j's resolve_keys), one per entity otherwise."""
+    ids = row["ids"]
+    return dict(zip(row["entities"], ids, strict=True)) if ids else {}
 
 
 def _answers(record: Record, key: SlotKey) -> bool:

@@ -90,6 +90,8 @@ NEO4J_DIFFERENCES = (
     (re.compile(r"([\w.]+)\.epochSeconds \* 1000000 \+ \1\.microsecond"), lambda m: m.group(1)),
     # a node's id: an element id (Neo4j 5 deprecates id())
     (re.compile(r"elementId\((\w+)\)"), lambda m: f"id({m.group(1)})"),
+    # no node ids (Neo4j seeks entities by key: see its writes/resolve_keys.cypher)
+    (re.compile(r"\[\] AS ids"), lambda m: "collect(id(e)) AS ids"),
     # an index hint
     (re.compile(r"\nUSING INDEX [^\n]+"), lambda m: ""),
     # the scope's search token, which only Neo4j's fulltext indexes need (they filter by it)

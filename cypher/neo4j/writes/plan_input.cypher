@@ -1,11 +1,11 @@
-// Neo4j form of ../../writes/plan_input.cypher: the (scope, key) index hint of resolve_keys, and
-// since_at arriving as ISO-8601 text (an instant inside a list) turned into a DATETIME here.
+// Neo4j form of ../../writes/plan_input.cypher: the (scope, key) index hint and no node ids, as in
+// resolve_keys, and since_at arriving as ISO-8601 text (an instant inside a list) turned into a DATETIME.
 {{scope_state_for_read}}
 WITH s, coalesce(s.single_valued, $single_valued) AS single
 OPTIONAL MATCH (e:Entity)
 USING INDEX e:Entity(scope, key)
 WHERE e.scope = $scope AND e.key IN $names
-WITH s, single, collect(e.key) AS entities, collect(elementId(e)) AS ids
+WITH s, single, collect(e.key) AS entities, [] AS ids
 OPTIONAL MATCH (al:Alias)
 WHERE al.scope = $scope AND al.key IN $names
 WITH s, single, entities, ids, [x IN collect(al) | {key: x.key, target: x.target}] AS aliases
