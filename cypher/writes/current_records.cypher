@@ -4,7 +4,7 @@
 // two keys): readers keep one per id. A null since_at asks for the whole timeline, otherwise records that
 // ended before since_at are left out (no write can touch them).
 // A key with an object asks for the records between its two entities: both sought by their node ids a
-// and b when the key has them (read holding the scope's lock, see writes/apply_facts.cypher), else found
+// and b when the key has them (read holding the scope's lock, see writes/apply_plan.cypher), else found
 // by their index; then the edges between them. A key without one asks for every object of the (subject,
 // predicate): the slot index finds the timeline. The slot index alone would read every record of a
 // (subject, predicate) with many objects to find the one asked (a hub: 26,478 edges read for 958 keys of

@@ -1,7 +1,7 @@
 // Which of the given name keys are entities (with their node ids, in the same order), and which are
 // aliases (with the entity they name), as one row: {entities: [key], ids: [node id], aliases: [{key,
-// target}]}. One index scan per label for the whole
-// list (far cheaper than a lookup per key), and one row to decode whatever the list's length.
+// target}]}. One index scan per label for the whole list (far cheaper than a lookup per key), and one
+// row to decode whatever the list's length.
 OPTIONAL MATCH (e:Entity)
 WHERE e.scope = $scope AND e.key IN $keys
 WITH collect(e.key) AS entities, collect(id(e)) AS ids

@@ -1,5 +1,6 @@
-// Neo4j form of ../../writes/current_records.cypher: element ids, the (scope, key) index hints, and
-// since_at arriving as ISO-8601 text (an instant inside a list, see backends/neo4j.py) turned into a DATETIME.
+// Neo4j form of ../../writes/current_records.cypher: element ids (its resolve_keys returns none, so its keys
+// carry none and the first sub-query reads nothing), the (scope, key) index hints, and since_at arriving as
+// ISO-8601 text (an instant inside a list, see backends/neo4j.py) turned into a DATETIME.
 CALL () {
   UNWIND [k IN $keys WHERE k.a IS NOT NULL] AS k
   MATCH (a) WHERE elementId(a) = k.a
