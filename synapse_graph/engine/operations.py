@@ -27,6 +27,7 @@ from synapse_graph.engine import (
     trust,
 )
 from synapse_graph.engine.context import Context
+from synapse_graph.engine.import_lines import ImportFile
 from synapse_graph.engine.io import Op, Read
 from synapse_graph.engine.reads import FactQuery
 from synapse_graph.engine.scope import ScopeState, read_state
@@ -447,7 +448,7 @@ def export(ctx: Context, scope: str | None) -> Op[list[str]]:
     return transfer.export(ctx)
 
 
-def import_names(ctx: Context, file: transfer.ImportFile) -> WriteStep[int]:
+def import_names(ctx: Context, file: ImportFile) -> WriteStep[int]:
     def step(view: View) -> Op[tuple[Mutation | None, int]]:
         mutation = yield from transfer.import_names(ctx, view.state, file, view)
         return mutation, len(mutation.entities.created)

@@ -2,9 +2,10 @@
 
 An export is a header, the scope's rules, entities, aliases, every fact record (history and
 earlier beliefs included), observations, rejections and the audit log. An import checks every line before
-anything is written and refuses, with an :class:`~synapse_graph.errors.InvalidImportError`
-naming the line, whatever could make the store lie: a record that ends before it starts, an
-alias that points nowhere, an entity key that does not belong to its name, a secret in clear.
+anything is written (:mod:`~synapse_graph.engine.import_lines`), then checks what the lines refer to
+against the scope, and refuses, with an :class:`~synapse_graph.errors.InvalidImportError` naming the
+line, whatever could make the store lie: an alias that points nowhere, a fact about an entity neither
+the file nor the scope holds.
 """
 
 from __future__ import annotations
@@ -12,43 +13,23 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import rows
 from synapse_graph.engine.context import Context
-from synapse_graph.engine.inputs import MAX_TYPE_LENGTH, alias_row, entity_row, name, text, trust_state
+from synapse_graph.engine.import_lines import EXPORT_FORMAT, ImportFile, read_lines
 from synapse_graph.engine.io import Op, Read
-from synapse_graph.engine.observations import MAX_OBSERVATION_LENGTH
 from synapse_graph.engine.reads import lookup
 from synapse_graph.engine.scope import ScopeState
 from synapse_graph.engine.view import View
 from synapse_graph.engine.writes import Mutation
-from synapse_graph.errors import InvalidImportError, InvalidInputError
-from synapse_graph.instants import Instant, to_iso
-from synapse_graph.models import AuditEntry, ScopeRules
-from synapse_graph.rules.numbers import confidence as checked_confidence
+from synapse_graph.errors import InvalidImportError
+from synapse_graph.instants import to_iso
 from synapse_graph.rules.numbers import count
-from synapse_graph.rules.predicates import check_predicate
-from synapse_graph.rules.recall import search_text
-from synapse_graph.rules.redaction import redact
-from synapse_graph.rules.text import check_storable, name_key
 from synapse_graph.rules.timeline import Plan, Provenance, Record
-from synapse_graph.rules.timeparse import now_micros, to_micros
-from synapse_graph.rules.trust import stored_facts
-
-EXPORT_FORMAT = "synapse-graph/2"
-READABLE_FORMATS = ("synapse-graph/1", EXPORT_FORMAT)
-"""Format 2 added the scope's rules; a format-1 export imports unchanged."""
-MAX_LINE = 1_000_000
-MAX_CONFIRMATIONS = 10**9
-CLOCK_SKEW_US = 300 * 1_000_000
-"""An imported belief time may be this far ahead of the importing machine's clock (clocks differ)."""
-_FACT_FIELDS = ("id", "subject", "predicate", "object", *rows.TIME_FIELDS, "confidence", "confirmations",
-                *rows.PROVENANCE_FIELDS, "status", "flag", "confirmed_at", "pinned")
-
 
 # -- export ------------------------------------------------------------------------------------------
 
@@ -94,329 +75,6 @@ def fact_line(record: Record) -> dict[str, Any]:
 
 def _json(value: Mapping[str, Any]) -> str:
     return json.dumps(value, ensure_ascii=False)
-
-
-# -- import: reading and checking the lines ------------------------------------------------------------
-
-
-@dataclass
-class ImportFile:
-    """Everything an import writes, checked line by line."""
-
-    rules: ScopeRules | None = None
-    entities: dict[str, dict[str, Any]] = field(default_factory=dict)
-    aliases: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
-    records: list[tuple[int, Record]] = field(default_factory=list)
-    observations: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
-    tombstones: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
-    audit: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
-    audit_secrets: list[tuple[int, set[str]]] = field(default_factory=list)
-    """Strings of each audit entry that look like secrets: allowed only as the keys of the file's entities."""
-
-
-def read_lines(ctx: Context, lines: Iterable[str]) -> ImportFile:
-    """Check every line of an export; raises :class:`InvalidImportError` naming the first bad line."""
-    found = ImportFile()
-    seen_header = False
-    now = now_micros()
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            item = _line(line)
-            kind = item.pop("kind", None)
-            if not seen_header:
-                _header(kind, item)
-                seen_header = True
-                continue
-            if kind == "rules":
-                found.rules = _rules(item)
-            elif kind == "entity":
-                row = _entity(ctx, item)
-                if row["key"] in found.entities:
-                    raise InvalidInputError(f"entity {row['key'][:70]!r} appears twice")
-                found.entities[row["key"]] = row
-            elif kind == "alias":
-                found.aliases.append((number, _alias(ctx, item)))
-            elif kind == "fact":
-                found.records.append((number, _record(ctx, item, now)))
-            elif kind == "observation":
-                found.observations.append((number, _observation(ctx, item, now)))
-            elif kind == "rejection":
-                found.tombstones.append((number, _rejection(ctx, item, now)))
-            elif kind == "audit":
-                entry, looks_secret = _audit(ctx, item, now)
-                found.audit.append((number, entry))
-                found.audit_secrets.append((number, looks_secret))
-            else:
-                raise InvalidInputError(f"unknown kind {kind!r}; an export has header, rules, entity, alias, fact, "
-                                        "observation, rejection and audit lines")
-        except InvalidImportError:
-            raise
-        except (InvalidInputError, KeyError, TypeError, ValueError) as exc:
-            raise InvalidImportError(f"not a valid export line: {_reason(exc)}", number) from exc
-    if not seen_header:
-        raise InvalidImportError("the input holds no export: it is empty, or has no header line; nothing was "
-                                 "written")
-    _check_audit_keys(found)
-    return found
-
-
-def _reason(exc: Exception) -> str:
-    return f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
-
-
-def _line(line: str) -> dict[str, Any]:
-    if len(line) > MAX_LINE:
-        raise InvalidInputError(f"the line is {len(line)} characters long; an export line is at most {MAX_LINE}")
-    try:
-        item = json.loads(line)
-    except RecursionError:
-        raise InvalidInputError("the line nests JSON too deeply to be an export line") from None
-    except json.JSONDecodeError as exc:
-        raise InvalidInputError(f"not JSON ({exc.msg} at column {exc.colno})") from None
-    if not isinstance(item, dict):
-        raise InvalidInputError("an export line is a JSON object")
-    return item
-
-
-def _header(kind: object, item: Mapping[str, Any]) -> None:
-    if kind != "header":
-        raise InvalidInputError("the first line of an export is its header ({\"kind\": \"header\", ...})")
-    if item.get("format") not in READABLE_FORMATS:
-        raise InvalidInputError(f"unknown export format {item.get('format')!r}; this version reads "
-                                f"{', '.join(READABLE_FORMATS)}")
-
-
-def _only(item: Mapping[str, Any], allowed: Iterable[str]) -> None:
-    extra = sorted(set(item) - set(allowed))
-    if extra:
-        raise InvalidInputError(f"unexpected field {extra[0][:40]!r}")
-
-
-def _rules(item: dict[str, Any]) -> ScopeRules:
-    try:
-        return ScopeRules(**{**item, "single_valued": frozenset(check_predicate(p) for p in item["single_valued"])})
-    except ValueError as exc:
-        raise InvalidInputError(f"invalid rules: {exc}") from None
-
-
-def _exact_name(ctx: Context, raw: object, field: str) -> str:
-    """A stored name as exported: it must pass the name rules unchanged (normalised, no secret in clear)."""
-    checked = name(ctx, raw, field)
-    if checked.display != raw:
-        raise InvalidInputError(f"{field} {str(raw)[:70]!r} is not a name as the store keeps it (it holds a secret "
-                                "in clear, or is not normalised)")
-    return checked.display
-
-
-def _exact_text(ctx: Context, raw: object, field: str, max_length: int = 512) -> str | None:
-    """Stored free text as exported: it must pass the text rules unchanged (no secret in clear, normalised).
-
-    An export holds text as the store keeps it (secrets already redacted); text the rules would
-    change was not written by the store, and redacting it here would store a changed copy.
-    """
-    if raw is None:
-        return None
-    if not isinstance(raw, str):
-        raise InvalidInputError(f"{field} must be a string, got {type(raw).__name__}")
-    checked = text(ctx, raw, field, max_length)
-    if checked != raw:
-        raise InvalidInputError(f"{field} {redact(raw).text[:70]!r} is not text as the store keeps it (it holds a "
-                                "secret in clear, or is not normalised)")
-    return checked
-
-
-def _key_of(ctx: Context, item: Mapping[str, Any], field: str = "name") -> tuple[str, str]:
-    display = _exact_name(ctx, item[field], field)
-    key = name_key(display)
-    if item.get("key", key) != key:
-        raise InvalidInputError(f"key {str(item.get('key'))[:70]!r} is not the key of name {display[:70]!r} "
-                                f"(expected {key[:70]!r})")
-    return display, key
-
-
-def _time(item: Mapping[str, Any], field: str, now: int, *, required: bool = True, future: bool = False
-          ) -> Instant | None:
-    value = item.get(field)
-    if value is None:
-        if required:
-            raise InvalidInputError(f"{field} is missing")
-        return None
-    if not isinstance(value, str):
-        raise InvalidInputError(f"{field} must be an ISO-8601 string")
-    micros = to_micros(value, field=field)
-    if not future and micros > now + CLOCK_SKEW_US:
-        raise InvalidInputError(f"{field} {value} is in the future: a belief cannot be recorded after the import")
-    return Instant(micros)
-
-
-def _entity(ctx: Context, item: Mapping[str, Any]) -> dict[str, Any]:
-    _only(item, ("name", "key", "aliases", "type", "created_at", "updated_at"))
-    display, key = _key_of(ctx, item)
-    now = now_micros()
-    created_at = _time(item, "created_at", now)
-    assert created_at is not None  # required
-    row = entity_row(key, display, _exact_text(ctx, item.get("type"), "entity type", MAX_TYPE_LENGTH), created_at)
-    updated_at = _time(item, "updated_at", now)
-    row["updated_at"] = None if updated_at == created_at else updated_at  # read as created_at
-    aliases = item.get("aliases") or []
-    if not isinstance(aliases, list):
-        raise InvalidInputError("aliases must be a list of names")
-    row["aliases"] = [_exact_name(ctx, a, "alias") for a in aliases] or None
-    return row
-
-
-def _alias(ctx: Context, item: Mapping[str, Any]) -> dict[str, Any]:
-    _only(item, ("key", "name", "target"))
-    display, key = _key_of(ctx, item)
-    target = item["target"]
-    if not isinstance(target, str) or not target:
-        raise InvalidInputError("an alias needs the key of its entity as target")
-    if target == key:
-        raise InvalidInputError(f"alias {key[:70]!r} points to itself")
-    return alias_row(key, display, target)
-
-
-def _record(ctx: Context, item: Mapping[str, Any], now: int) -> Record:
-    _only(item, _FACT_FIELDS)
-    record_id = _id(item["id"], "fact id")
-    valid_at = _time(item, "valid_at", now, future=True)
-    invalid_at = _time(item, "invalid_at", now, required=False, future=True)
-    recorded_at = _time(item, "recorded_at", now)
-    expired_at = _time(item, "expired_at", now, required=False)
-    assert valid_at is not None and recorded_at is not None  # required
-    if invalid_at is not None and invalid_at <= valid_at:
-        raise InvalidInputError("invalid_at must be after valid_at (validity is [valid_at, invalid_at))")
-    if expired_at is not None and expired_at < recorded_at:
-        raise InvalidInputError("expired_at is before recorded_at: a belief cannot end before it began")
-    confidence = checked_confidence(item["confidence"])
-    confirmations = count(item["confirmations"], field="confirmations", minimum=1, maximum=MAX_CONFIRMATIONS)
-    for end in ("subject", "object"):
-        if not isinstance(item[end], str) or not item[end]:
-            raise InvalidInputError(f"{end} must be an entity key")
-    return Record(
-        id=record_id, subject=item["subject"], predicate=check_predicate(item["predicate"]), object=item["object"],
-        valid_at=valid_at, invalid_at=invalid_at, recorded_at=recorded_at, expired_at=expired_at,
-        status=trust_state(item.get("status")), flag=_exact_text(ctx, item.get("flag"), "flag", 600),
-        confirmed_at=_time(item, "confirmed_at", now, required=False), pinned=_flag(item.get("pinned", False)),
-        confidence=confidence, confirmations=confirmations,
-        provenance=Provenance(
-            source=_exact_text(ctx, item.get("source"), "source"),
-            client=_exact_text(ctx, item.get("client"), "client", 200),
-            model=_exact_text(ctx, item.get("model"), "model", 200),
-            session=_exact_text(ctx, item.get("session"), "session", 200)),
-    )
-
-
-def _flag(value: object) -> bool:
-    if not isinstance(value, bool):
-        raise InvalidInputError(f"pinned must be true or false, got {str(value)[:20]}")
-    return value
-
-
-def _observation(ctx: Context, item: Mapping[str, Any], now: int) -> dict[str, Any]:
-    _only(item, ("id", "entity", "text", "recorded_at", "expired_at", "source", "client", "session"))
-    observation_id = item["id"]
-    if not isinstance(observation_id, str) or not observation_id.isalnum() or len(observation_id) > 64:
-        raise InvalidInputError(f"observation id {str(observation_id)[:70]!r} is not an export id")
-    if not isinstance(item["entity"], str) or not item["entity"]:
-        raise InvalidInputError("entity must be an entity key")
-    content = text(ctx, item["text"], "observation", MAX_OBSERVATION_LENGTH)
-    if not content:
-        raise InvalidInputError("an observation needs text")
-    recorded_at = _time(item, "recorded_at", now)
-    expired_at = _time(item, "expired_at", now, required=False)
-    assert recorded_at is not None  # required
-    if expired_at is not None and expired_at < recorded_at:
-        raise InvalidInputError("expired_at is before recorded_at: a belief cannot end before it began")
-    return {"id": observation_id, "scope": ctx.scope, "entity": item["entity"], "text": content,
-            "recorded_at": recorded_at, "expired_at": expired_at, "search_text": search_text(content),
-            **{k: text(ctx, item.get(k), k, 200) for k in ("source", "client", "session")}}
-
-
-def _rejection(ctx: Context, item: Mapping[str, Any], now: int) -> dict[str, Any]:
-    _only(item, ("subject", "predicate", "object", "reason", "rejected_at", "by"))
-    for end in ("subject", "object"):
-        if not isinstance(item[end], str) or not item[end]:
-            raise InvalidInputError(f"{end} must be an entity key")
-    return {"scope": ctx.scope, "subject": item["subject"], "predicate": check_predicate(item["predicate"]),
-            "object": item["object"], "reason": _exact_text(ctx, item["reason"], "reason", 500),
-            "rejected_at": _time(item, "rejected_at", now), "by": _exact_text(ctx, item.get("by"), "by", 200)}
-
-
-def _audit(ctx: Context, item: dict[str, Any], now: int) -> tuple[dict[str, Any], set[str]]:
-    """An audit entry as the store keeps it, and the strings in it that look like secrets.
-
-    Free text (client, source, model, session, action) must be exactly as the store keeps it. Entity
-    keys (in ``entities`` and in ``detail``) are case-folded names, so a key may look like a token
-    although its name does not (``ghp_aaaa...`` of ``GHP_AAAA...``): the strings that look like
-    secrets are returned, to be checked against the file's keys once every line is read.
-    """
-    entry = AuditEntry.model_validate(item)
-    if to_micros(entry.at) > now + CLOCK_SKEW_US:
-        raise InvalidInputError(f"audit entry at {entry.at.isoformat()} is in the future")
-    checked = {f: _exact_text(ctx, getattr(entry, f), f, 512 if f == "source" else 200)
-               for f in ("client", "source", "model", "session")}
-    action = _exact_text(ctx, entry.action, "action", 64)
-    if action is None:
-        raise InvalidInputError("an audit entry needs its action")
-    if len(entry.entities) > 100_000 or len(entry.facts) > 1_000_000:
-        raise InvalidInputError("an audit entry names at most 100000 entities and 1000000 facts")
-    for fact_id in (entry.id, *entry.facts):
-        _id(fact_id, "audit entry id" if fact_id is entry.id else "fact id")
-    for kind in entry.secrets:
-        _exact_text(ctx, kind, "secret kind", 64)
-    looks_secret = {key for key in entry.entities if _looks_secret(key, "audit entity key")}
-    looks_secret |= _detail_strings(entry.detail)
-    detail = json.dumps(entry.detail, sort_keys=True)
-    if len(detail) > 100_000:
-        raise InvalidInputError(f"the audit entry's detail is {len(detail)} characters long; the limit is 100000")
-    row = {**entry.model_dump(), **checked, "action": action, "scope": ctx.scope, "at": Instant(to_micros(entry.at)),
-           "facts": stored_facts(entry.facts, entry.detail), "detail": detail}
-    return row, looks_secret
-
-
-MAX_DETAIL_DEPTH = 16
-"""An audit entry's detail nests a few levels (lists of objects); deeper is not an export."""
-
-
-def _detail_strings(detail: Mapping[str, Any]) -> set[str]:
-    """Check every string of an audit entry's detail (storable); return those that look like secrets."""
-    found: set[str] = set()
-    stack: list[tuple[object, int]] = [(detail, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if depth > MAX_DETAIL_DEPTH:
-            raise InvalidInputError(f"the audit entry's detail nests deeper than {MAX_DETAIL_DEPTH} levels")
-        if isinstance(value, Mapping):
-            stack += [(k, depth) for k in value] + [(v, depth + 1) for v in value.values()]
-        elif isinstance(value, list):
-            stack += [(v, depth + 1) for v in value]
-        elif isinstance(value, str) and _looks_secret(value, "audit detail"):
-            found.add(value)
-    return found
-
-
-def _looks_secret(value: str, field: str) -> bool:
-    """True if redaction would change a (storable) string."""
-    return redact(check_storable(value, field=field)).text != value
-
-
-def _check_audit_keys(file: ImportFile) -> None:
-    """A string of the audit log that looks like a secret is refused unless it is the key of one of the
-    file's entities or aliases (a key can look like a token its name is not)."""
-    keys = set(file.entities) | {alias["key"] for _, alias in file.aliases}
-    for number, looks_secret in file.audit_secrets:
-        if looks_secret - keys:
-            raise InvalidImportError("the audit entry holds a secret in clear (an export holds none: the store "
-                                     "redacts secrets before it keeps anything); nothing was written", number)
-
-
-def _id(value: object, field: str) -> str:
-    if not isinstance(value, str) or not value.isalnum() or not value.isascii() or len(value) > 64:
-        raise InvalidInputError(f"{field} {str(value)[:70]!r} is not an export id")
-    return value
 
 
 # -- import: writing -------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from synapse_graph import Memory, Triple
-from synapse_graph.engine.transfer import EXPORT_FORMAT
+from synapse_graph.engine.import_lines import EXPORT_FORMAT
 from tests.integration.helpers import populate, snapshot
 
 MakeMemory = Callable[..., Memory]

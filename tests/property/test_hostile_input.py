@@ -34,7 +34,7 @@ from typer.testing import CliRunner
 from synapse_graph import Memory, SynapseError
 from synapse_graph.catalogue import Q
 from synapse_graph.cli import app
-from synapse_graph.engine.transfer import READABLE_FORMATS
+from synapse_graph.engine.import_lines import READABLE_FORMATS
 from synapse_graph.errors import (
     InvalidImportError,
     InvalidInputError,
