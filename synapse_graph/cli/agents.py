@@ -60,6 +60,11 @@ def mcp_command(
     profile: Annotated[str, typer.Option(
         "--profile", help="native (synapse-graph's tools) or reference-memory (the nine tools of the reference MCP "
                           "memory server, same names and input schemas, on this store).")] = "native",
+    session: Annotated[str | None, typer.Option(
+        "--session", metavar="SESSION",
+        help="Bind the server to this agent session (registered if new; its expiry never moves): recall_context "
+             "reads the session's private memory unless asked for memory_scope='durable', and tools write to it "
+             "when asked for memory_scope='session'.")] = None,
     max_facts: MaxFacts = None, max_entities: MaxEntities = None,
 ) -> None:
     """Serve the memory to agents over MCP (stdio; --http for streamable HTTP)."""
@@ -77,11 +82,12 @@ def mcp_command(
                             profile=profile)
     # Quotas go to the memory only when given: the scope's stored rules apply otherwise.
     memory = AsyncMemory(db, scope=scope, client="synapse-graph-mcp", auth=_auth(user, password),
-                         max_facts=max_facts, max_entities=max_entities)
+                         max_facts=max_facts, max_entities=max_entities, session=session)
 
     def ready(opened: AsyncMemory) -> None:
         if settings is not None:
-            _console(sys.stderr).print(f"synapse-graph MCP server at {settings.bind.url} (scope {scope!r})",
+            bound = "" if session is None else f", session {session!r}"
+            _console(sys.stderr).print(f"synapse-graph MCP server at {settings.bind.url} (scope {scope!r}{bound})",
                                        highlight=False, soft_wrap=True)
 
     serve(memory, options, settings, ready=ready)

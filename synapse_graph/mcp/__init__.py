@@ -25,11 +25,14 @@ def serve(memory: AsyncMemory, options: ServerOptions | None = None, http: HttpS
           ready: Callable[[AsyncMemory], None] | None = None) -> None:
     """Open ``memory``, serve it over stdio (or streamable HTTP with ``http``) until the transport ends, close it.
 
-    ``ready`` is called once the memory is open, before the first request is read.
+    A memory bound to a session registers it first (registering again changes nothing: its expiry never
+    moves). ``ready`` is called once the memory is open, before the first request is read.
     """
 
     async def run() -> None:
         async with memory:
+            if memory.session is not None:
+                await memory.register_session()
             server = build_server(memory, options)
             if ready is not None:
                 ready(memory)

@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from synapse_graph.aio import AsyncMemory
+from synapse_graph.engine.operations import MemoryScope
+from synapse_graph.errors import InvalidInputError
 from synapse_graph.models import (
     Digest,
     Entity,
@@ -43,10 +45,19 @@ class MemoryCalls:
     def scope(self) -> str:
         return self.memory.scope
 
+    def reads_session(self, memory_scope: MemoryScope | None, *, default: MemoryScope) -> bool:
+        """Whether a call with this ``memory_scope`` acts on the bound session's memory; a server bound to no
+        session refuses ``memory_scope="session"`` in words that fit it (not the library's ``session=ID``)."""
+        if memory_scope == "session" and self.memory.session is None:
+            raise InvalidInputError("memory_scope='session' needs a server bound to a session (synapse-graph mcp "
+                                    "--session SESSION); this one serves the durable memory only: leave it out")
+        return (memory_scope or default) == "session" and self.memory.session is not None
+
     # -- writes ----------------------------------------------------------------------------------
 
-    async def upsert(self, triples: Sequence[Triple], *, replace: bool, source: str | None) -> WriteResult:
-        return await self.memory.upsert(list(triples), replace=replace, source=source)
+    async def upsert(self, triples: Sequence[Triple], *, replace: bool, source: str | None,
+                     memory_scope: MemoryScope | None = None) -> WriteResult:
+        return await self.memory.upsert(list(triples), replace=replace, source=source, memory_scope=memory_scope)
 
     async def retract(self, subject: str, predicate: str, object: str | None, *, at: str | None) -> int:
         return await self.memory.retract(subject, predicate, object, at=at)
@@ -76,14 +87,15 @@ class MemoryCalls:
     # -- reads -----------------------------------------------------------------------------------
 
     async def recall(self, query: str, *, as_of: str | None, known_at: str | None, hops: int, limit: int,
-                     min_score: float | None = None) -> Recall:
+                     min_score: float | None = None, memory_scope: MemoryScope | None = None) -> Recall:
         return await self.memory.recall(query, as_of=as_of, known_at=known_at, hops=hops, limit=limit,
-                                        min_score=min_score)
+                                        min_score=min_score, memory_scope=memory_scope)
 
     async def facts(self, subject: str | None, predicate: str | None, object: str | None, *, as_of: str | None,
-                    known_at: str | None, limit: int, include_history: bool = False) -> list[Fact]:
+                    known_at: str | None, limit: int, include_history: bool = False,
+                    memory_scope: MemoryScope | None = None) -> list[Fact]:
         return await self.memory.facts(subject, predicate, object, as_of=as_of, known_at=known_at, limit=limit,
-                                       include_history=include_history)
+                                       include_history=include_history, memory_scope=memory_scope)
 
     async def search_entities(self, text: str, *, limit: int) -> list[EntryEntity]:
         return await self.memory.search_entities(text, limit=limit)

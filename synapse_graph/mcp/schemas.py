@@ -21,6 +21,10 @@ Time = Annotated[str | None, Field(description=_TIME)]
 Name = Annotated[str, Field(min_length=1, description="An entity name as the user says it, e.g. 'Dana' or 'Acme'.")]
 Predicate = Annotated[str, Field(min_length=1, description="The relation in UPPER_SNAKE_CASE, e.g. LIVES_IN.")]
 Hops = Annotated[Literal[1, 2], Field(description="1: facts touching the entities; 2: also their neighbours' facts.")]
+MemoryScopeArg = Literal["session", "durable"] | None
+_DURABLE_FIRST = Field(None, description=(
+    "durable (default): the long-term memory; session: only this agent session's private memory (the server "
+    "must be started with --session), which ends with the session."))
 Cursor = Annotated[str | None, Field(description="From a previous result's next_cursor, to continue it: repeat the "
                                                  "same arguments and add the cursor.")]
 
@@ -51,6 +55,7 @@ class UpsertArgs(Arguments):
     replace: bool = Field(False, description="Close the subjects' other values of these predicates (they stay in "
                                              "history), as single-valued predicates such as LIVES_IN always do.")
     source: str | None = Field(None, max_length=512, description="Where the facts come from, e.g. 'chat 2024-03-01'.")
+    memory_scope: MemoryScopeArg = _DURABLE_FIRST
 
 
 class RecallArgs(Arguments):
@@ -62,6 +67,9 @@ class RecallArgs(Arguments):
     min_score: float | None = Field(None, ge=0.0, le=1.0, description=(
         "Leave out facts that answer less than this share of the question (0..1, e.g. 0.5); if none is left, "
         "the result says it abstained instead of returning weakly related facts."))
+    memory_scope: MemoryScopeArg = Field(None, description=(
+        "session: this agent session's private memory (the default when the server was started with --session); "
+        "durable: the long-term memory (the default otherwise). One is read, never both: ask again for the other."))
     cursor: Cursor = None
 
 
@@ -72,6 +80,7 @@ class QueryFactsArgs(Arguments):
     as_of: Time = Field(None, description="Facts valid at this time (default now).")
     known_at: Time = Field(None, description="As the memory believed at this time (default now).")
     limit: int = _limit(100, 1000)
+    memory_scope: MemoryScopeArg = _DURABLE_FIRST
     cursor: Cursor = None
 
 

@@ -166,8 +166,9 @@ def _times(as_of: str, known_at: str | None) -> str:
 
 async def upsert_graph_triples(ctx: ToolContext, args: UpsertArgs) -> Answer:
     triples = [Triple(**triple.model_dump()) for triple in args.triples]
-    result = await ctx.calls.upsert(triples, replace=args.replace, source=args.source)
-    text = (f"saved {len(triples)} triple(s): {result.created} new record(s), {result.confirmed} confirmed, "
+    where = " to the session's memory" if ctx.calls.reads_session(args.memory_scope, default="durable") else ""
+    result = await ctx.calls.upsert(triples, replace=args.replace, source=args.source, memory_scope=args.memory_scope)
+    text = (f"saved {len(triples)} triple(s){where}: {result.created} new record(s), {result.confirmed} confirmed, "
             f"{result.closed} earlier value(s) closed (kept in history), {result.entities_created} new entities")
     if result.aliases_merged:
         text += f", {result.aliases_merged} alias(es) merged"
@@ -177,14 +178,17 @@ async def upsert_graph_triples(ctx: ToolContext, args: UpsertArgs) -> Answer:
 async def recall_context(ctx: ToolContext, args: RecallArgs) -> Answer:
     tool = "recall_context"
     snap = _snapshot(tool, args, args.as_of, args.known_at)
+    in_session = ctx.calls.reads_session(args.memory_scope, default="session")
     recall = await ctx.calls.recall(args.query, as_of=snap.as_of, known_at=snap.known_at, hops=args.hops,
-                                    limit=args.limit, min_score=args.min_score)
+                                    limit=args.limit, min_score=args.min_score, memory_scope=args.memory_scope)
     entities = [EntityOut.of(e) for e in recall.entities]
     rows = _fact_rows(ctx, recall.facts, RecalledFactOut)
     trust = ctx.trust()
     notes = [(observation_line(o, q), ObservationOut.of(o, q)) for o in recall.observations
              for q in (trust.of_observation(o),)]
     head = f"recall {args.query[:200]!r}, {_times('now' if args.as_of is None else when(recall.as_of), args.known_at)}"
+    if in_session:
+        head += ", in this session's memory only (memory_scope='durable' for the long-term memory)"
     if recall.skipped:
         head += f"; nothing recalled: {recall.skipped}"
     elif not entities:
@@ -208,10 +212,13 @@ async def recall_context(ctx: ToolContext, args: RecallArgs) -> Answer:
 async def query_facts(ctx: ToolContext, args: QueryFactsArgs) -> Answer:
     tool = "query_facts"
     snap = _snapshot(tool, args, args.as_of, args.known_at)
+    in_session = ctx.calls.reads_session(args.memory_scope, default="durable")
     facts = await ctx.calls.facts(args.subject, args.predicate, args.object, as_of=snap.as_of,
-                                  known_at=snap.known_at, limit=args.limit)
+                                  known_at=snap.known_at, limit=args.limit, memory_scope=args.memory_scope)
     pattern = " ".join(part or "?" for part in (args.subject, args.predicate, args.object))
     head = f"facts {pattern}, {_times(args.as_of or 'now', args.known_at)}"
+    if in_session:
+        head += ", in this session's memory"
     return _facts_page(ctx, tool, args, snap, head, facts, snap.as_of)
 
 

@@ -57,7 +57,7 @@ def test_tools_are_listed_with_their_schemas(server: ServerCommand) -> None:
                     assert schema["type"] == "object"
                 assert tool.input_schema["additionalProperties"] is False
             recall = next(t for t in tools if t.name == "recall_context")
-            assert {"query", "as_of", "known_at", "hops", "limit", "min_score", "cursor"} == set(
+            assert {"query", "as_of", "known_at", "hops", "limit", "min_score", "memory_scope", "cursor"} == set(
                 recall.input_schema["properties"])
             assert recall.input_schema["properties"]["hops"]["enum"] == [1, 2]
             assert client.server_info is not None and client.server_info.name == "synapse-graph"
