@@ -4,13 +4,25 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit, urlunsplit
 
+from synapse_graph.errors import ConfigurationError
+
 FALKORDB_SCHEMES = ("redis://", "rediss://", "falkordb://", "falkordbs://", "falkor://", "falkors://", "unix://")
 NEO4J_SCHEMES = ("bolt://", "bolt+s://", "bolt+ssc://", "neo4j://", "neo4j+s://", "neo4j+ssc://")
 
 
 def safe_url(url: str) -> str:
-    """The URL with any password masked, for messages and ``Memory.location``."""
-    parts = urlsplit(url)
+    """The URL with any password masked, for messages and ``Memory.location``.
+
+    A URL that cannot be parsed (``bolt://[::1``: an unclosed IPv6 bracket) raises
+    ``ConfigurationError``; its message shows the URL with everything before the host masked.
+    """
+    try:
+        parts = urlsplit(url)
+    except ValueError as exc:
+        scheme, separator, rest = url.partition("://")
+        masked = f"{scheme}{separator}***@{rest.rsplit('@', 1)[1]}" if "@" in rest else url
+        raise ConfigurationError(f"invalid database URL {masked!r}: {exc} (an IPv6 host goes in closed "
+                                 "brackets, as in [::1])") from None
     if parts.password is None:
         return url
     return urlunsplit(parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")))

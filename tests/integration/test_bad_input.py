@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from synapse_graph import (
+    InvalidImportError,
     InvalidInputError,
     InvalidNameError,
     InvalidPredicateError,
@@ -96,6 +98,36 @@ def test_a_name_of_120_characters_is_accepted(memory: Memory) -> None:
     entity = memory.entity(name)
     assert entity is not None and entity.name == name
     assert [fact.subject for fact in memory.facts(name)] == [name]
+
+
+NOT_TRIPLES = [
+    pytest.param(None, id="none"),
+    pytest.param("Dana LIVES_IN Paris", id="a-sentence"),
+    pytest.param(b"Dana LIVES_IN Paris", id="bytes"),
+]
+
+
+@pytest.mark.parametrize("value", NOT_TRIPLES)
+def test_upsert_of_no_triple_says_what_to_pass_and_changes_nothing(populated: Memory, value: Any) -> None:
+    before = snapshot(populated)
+    with pytest.raises(InvalidInputError) as raised:
+        populated.upsert(value)
+    assert raised.type is InvalidInputError
+    message = str(raised.value)
+    assert "a Triple, a (subject, predicate, object) tuple, a mapping or a list of them" in message
+    assert "upsert(Triple(subject='Dana', predicate='LIVES_IN', object='Paris'))" in message  # an example to copy
+    assert snapshot(populated) == before
+
+
+def test_importing_a_file_that_does_not_exist_changes_nothing(populated: Memory, tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-folder" / "export.jsonl"
+    before = snapshot(populated)
+    for given in (missing, str(missing)):
+        with pytest.raises(InvalidImportError, match="give the path of an export") as raised:
+            populated.import_(given)
+        assert str(missing) in str(raised.value) and raised.value.line is None
+    assert snapshot(populated) == before
+    assert not missing.parent.exists()  # nothing was created in its place
 
 
 BAD_TRIPLES = [

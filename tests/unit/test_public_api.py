@@ -1,0 +1,38 @@
+"""The package's public names: what ``recall`` and ``audit`` return can be imported from ``synapse_graph``,
+and every name ``__all__`` promises exists."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+from pydantic import BaseModel
+
+import synapse_graph
+from synapse_graph import models
+
+
+@pytest.mark.parametrize("name", ["Recall", "RecalledFact", "EntryEntity", "AuditEntry"])
+def test_the_result_models_of_recall_and_audit_are_exported(name: str) -> None:
+    assert name in synapse_graph.__all__
+    assert getattr(synapse_graph, name) is getattr(models, name)
+    namespace: dict[str, object] = {}
+    exec(f"from synapse_graph import {name}", namespace)
+    assert namespace[name] is getattr(models, name)
+
+
+def test_every_name_in_all_resolves_and_is_listed_once() -> None:
+    missing = [name for name in synapse_graph.__all__ if not hasattr(synapse_graph, name)]
+    assert missing == []
+    assert len(set(synapse_graph.__all__)) == len(synapse_graph.__all__)
+    namespace: dict[str, object] = {}
+    exec("from synapse_graph import *", namespace)
+    assert set(namespace) - {"__builtins__"} == set(synapse_graph.__all__)
+
+
+def test_every_public_model_is_exported() -> None:
+    defined = {name for name, value in vars(models).items()
+               if inspect.isclass(value) and issubclass(value, BaseModel) and value.__module__ == models.__name__
+               and not name.startswith("_")}
+    assert "Recall" in defined and "AuditEntry" in defined  # the check below looks at the right module
+    assert sorted(defined - set(synapse_graph.__all__)) == []
