@@ -71,7 +71,8 @@ def import_command(
     lines = file.read_text(encoding="utf-8").splitlines()
     total = sum(1 for line in lines if '"kind": "fact"' in line or '"kind":"fact"' in line)
     with _open(db, scope, user, password, max_facts=max_facts, max_entities=max_entities) as memory, \
-            Progress(console=_console(sys.stderr), transient=True, disable=as_json) as progress:
+            Progress(console=_console(sys.stderr), transient=True,
+                     disable=as_json or not sys.stderr.isatty()) as progress:  # piped: no stray blank line
         task = progress.add_task("importing", total=total)
         result = memory.import_(lines, progress=lambda n: progress.advance(task, n))
     _emit(result, as_json, lambda r: say(

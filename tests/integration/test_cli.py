@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from synapse_graph import Memory
 from synapse_graph.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -211,6 +212,58 @@ def test_file_problems_exit_2_with_a_message(cli: Cli, tmp_path: Path) -> None:
     written = cli.json("export", "--out", str(tmp_path / "dump.jsonl"))
     lines = (tmp_path / "dump.jsonl").read_text(encoding="utf-8").splitlines()
     assert written == {"out": str(tmp_path / "dump.jsonl"), "lines": len(lines)} and len(lines) >= 3
+
+
+def memory_of(cli: Cli, **options: Any) -> Memory:
+    """A Python ``Memory`` on the CLI's database and scope (for what the CLI cannot write or show)."""
+    options_of = dict(zip(cli.options[::2], cli.options[1::2], strict=True))
+    auth = (cli.env["SYNAPSE_NEO4J_USER"], cli.env["SYNAPSE_NEO4J_PASSWORD"]) if cli.env else None
+    return Memory(options_of["--db"], scope=options_of["--scope"], auth=auth, **options)
+
+
+def test_an_import_that_is_no_export_exits_2_with_one_line_and_imports_nothing(cli: Cli, tmp_path: Path) -> None:
+    cli("add", "Dana", "LIKES", "tea")
+    other = Cli([*cli.options[:2], "--scope", f"cli-{uuid.uuid4().hex[:10]}"], cli.env)
+    other("add", "Kim", "LIKES", "coffee")
+    newer = tmp_path / "newer.jsonl"
+    other("export", "--out", str(newer))
+    lines = newer.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    assert header["kind"] == "header" and len(lines) > 3  # a real export, its facts after the header
+    newer.write_text("\n".join([json.dumps({**header, "format": "synapse-graph/99"}), *lines[1:]]) + "\n",
+                     encoding="utf-8")
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    before = cli.run("export").stdout
+    for file, said in ((empty, "the input holds no export: it is empty, or has no header line; nothing was written"),
+                       (newer, "unknown export format 'synapse-graph/99'; this version reads synapse-graph/")):
+        result = cli.run("import", str(file), code=2)
+        assert result.stdout == ""
+        shown = result.stderr.splitlines()
+        assert len(shown) == 1, result.stderr  # one line, nothing before or after it
+        assert shown[0].startswith("error: ") and said in shown[0], result.stderr
+        error = cli.error("import", str(file))
+        assert error["error"] == "InvalidImportError" and said in error["message"]
+    assert [(f["subject"], f["object"]) for f in cli.json("facts")] == [("Dana", "tea")]
+    assert cli.run("export").stdout == before
+
+
+def test_session_promote_copies_the_session_fact_into_the_durable_scope(cli: Cli) -> None:
+    assert cli.json("session", "register", "s-7")["id"] == "s-7"
+    with memory_of(cli, session="s-7") as agent:
+        agent.upsert([("Dana", "PREFERS", "dark mode"), ("Dana", "DEBUGGING", "login bug")], valid_at="2024-05-01",
+                     memory_scope="session")
+        [keep] = agent.facts("Dana", "PREFERS", memory_scope="session")
+    assert cli.json("facts", "Dana") == []  # session facts are not durable until promoted
+    assert cli.json("session", "promote", "s-7", keep.id)["created"] == 1
+    [shown] = cli.json("facts", "Dana")
+    assert (shown["predicate"], shown["object"], shown["session"], shown["source"]) == (
+        "PREFERS", "dark mode", "s-7", "promoted from session s-7")
+    with memory_of(cli, session="s-7") as agent:
+        [durable] = agent.facts("Dana", memory_scope="durable")
+        assert (durable.object, durable.session, durable.valid_at) == ("dark mode", "s-7", keep.valid_at)
+        assert durable.id != keep.id  # a copy: the session keeps its own facts
+        assert sorted(f.object for f in agent.facts("Dana", memory_scope="session")) == ["dark mode", "login bug"]
 
 
 def test_messages_speak_the_cli_words(cli: Cli) -> None:

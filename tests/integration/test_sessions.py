@@ -5,11 +5,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
 from synapse_graph import InvalidInputError, Memory, SessionClosedError
-from tests.integration.helpers import objects, snapshot
+from synapse_graph.embedding import Embedder
+from synapse_graph.errors import EmbedderUnavailableError
+from tests.ci import require, unavailable
+from tests.integration.helpers import objects, raw_cypher, snapshot
 
 pytestmark = pytest.mark.integration
 MakeMemory = Callable[..., Memory]
@@ -84,3 +88,50 @@ def test_unregistered_and_malformed_sessions_are_refused(make_memory: MakeMemory
         durable.upsert(("Dana", "LIKES", "tea"), memory_scope="session")
     with pytest.raises(InvalidInputError):
         durable.recall("tea", memory_scope="everywhere")  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    """MiniLM, the ``vector`` extra's model (missing, the test skips; under CI it fails)."""
+    minilm = require("synapse_graph.embedders.minilm")
+    try:
+        model: Embedder = minilm.MiniLMEmbedder()
+    except EmbedderUnavailableError as exc:
+        unavailable(f"the MiniLM model files are not installed: {exc}")
+    return model
+
+
+def test_revoking_erases_the_sessions_embeddings(make_memory: MakeMemory, embedder: Embedder,
+                                                 backend_settings: dict[str, Any]) -> None:
+    agent = make_memory(session="s-vec", embedder=embedder)
+    session_scope = agent.register_session().scope
+    settings = dict(backend_settings)
+    with Memory(settings.pop("location"), scope=agent.scope, **settings) as plain:
+
+        def embedded() -> int:
+            [row] = raw_cypher(plain, "MATCH (e:Entity {scope: $scope}) WHERE e.embedding IS NOT NULL "
+                                      "RETURN count(e) AS n", scope=session_scope)
+            return int(row["n"])
+
+        def remaining() -> int:
+            """Nodes of the session's scope but its Scope node (kept by design: a scope's version never repeats)."""
+            [row] = raw_cypher(plain, "MATCH (n) WHERE n.scope = $scope AND NOT n:Scope RETURN count(n) AS n",
+                               scope=session_scope)
+            return int(row["n"])
+
+        try:
+            agent.upsert([("Dana", "OWNS", "car"), ("Dana", "LIVES_IN", "Paris")], memory_scope="session")
+            assert embedded() == 3 and remaining() == 4  # Dana, car, Paris embedded; and the write's audit entry
+            found = agent.recall("automobile")  # no shared word: only the vector leg can find the car
+            assert found.legs == ["lexical", "vector"]
+            assert ("Dana", "OWNS", "car") in [(f.subject, f.predicate, f.object) for f in found.facts]
+            assert make_memory(scope=agent.scope, session="s-vec").recall("automobile").facts == []  # no embedder
+
+            erased = agent.revoke_session("s-vec")
+            assert (erased.entities, erased.facts) == (3, 2)
+            assert embedded() == 0 and remaining() == 0  # nothing of the session is left, vectors included
+            assert agent.recall("automobile").facts == [] and agent.recall("automobile").entities == []
+            assert agent.recall("Dana Paris car").facts == []
+        finally:
+            agent.revoke_session("s-vec")  # erases whatever a failed assertion left (the index spans all scopes)
+            agent.purge(scope=agent.scope)
