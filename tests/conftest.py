@@ -21,17 +21,11 @@ from benchmarks import neo4j_local
 from synapse_graph import Memory
 from synapse_graph.aio import AsyncMemory
 from tests.adapters import Blocking, EventLoopThread
+from tests.ci import unavailable
 
 ROOT = Path(__file__).resolve().parent.parent
 BACKENDS = ("falkordb", "neo4j")
 APIS = ("sync", "async")
-IN_CI = bool(os.environ.get("CI"))
-
-
-def _unavailable(reason: str) -> None:
-    if IN_CI:
-        pytest.fail(f"{reason} (CI must run every backend)", pytrace=False)
-    pytest.skip(reason)
 
 
 @pytest.fixture(scope="session")
@@ -55,7 +49,7 @@ def neo4j_settings() -> dict[str, Any]:
         try:
             env.update(neo4j_local.start_and_env())
         except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
-            _unavailable(f"no Neo4j server: {exc}")
+            unavailable(f"no Neo4j server: {exc}")
     return {
         "location": env["SYNAPSE_NEO4J_URL"],
         "auth": (env.get("SYNAPSE_NEO4J_USER", "neo4j"), env.get("SYNAPSE_NEO4J_PASSWORD", "")),

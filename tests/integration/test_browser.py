@@ -29,11 +29,11 @@ from typer.testing import CliRunner
 from synapse_graph import Memory, Triple
 from synapse_graph.browse import BrowseInfo, browser_base_url, entity_key, instructions, saved_queries, style_sheet
 from synapse_graph.cli import app
+from tests.ci import require, unavailable
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 SCREENSHOT = ARTIFACTS / "neo4j-browser.png"
-IN_CI = bool(os.environ.get("CI"))
 CHROMIUM = "/usr/bin/chromium"
 # Without these, Debian's Chromium waits on connections to Google that cannot succeed here.
 CHROMIUM_FLAGS = [
@@ -43,12 +43,6 @@ CHROMIUM_FLAGS = [
 QUERY_NAMES = {"current_facts", "graph_as_of", "facts_as_of", "entity_history", "aliases"}
 CLEAN_ENV = {"SYNAPSE_DB": "", "SYNAPSE_NEO4J_URL": "", "SYNAPSE_NEO4J_BROWSER_URL": "", "SYNAPSE_NEO4J_USER": "",
              "SYNAPSE_NEO4J_HTTP_PORT": ""}
-
-
-def _unavailable(reason: str) -> None:
-    if IN_CI:
-        pytest.fail(f"{reason} (CI must run the Browser test)", pytrace=False)
-    pytest.skip(reason)
 
 
 def utc(text: str) -> datetime:
@@ -155,7 +149,7 @@ def story(neo4j_settings: dict[str, Any]) -> Iterator[dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def run_saved(story: dict[str, Any]) -> Iterator[Any]:
-    neo4j = pytest.importorskip("neo4j")
+    neo4j = require("neo4j")
     driver = neo4j.GraphDatabase.driver(story["location"], auth=story["auth"])
     texts = {q.name: q.text for q in saved_queries()}
 
@@ -250,7 +244,7 @@ def _browser_info(story: dict[str, Any]) -> BrowseInfo:
         with urllib.request.urlopen(base, timeout=10) as response:
             assert response.status == 200
     except OSError as exc:
-        _unavailable(f"Neo4j Browser does not answer at {base}: {exc} (set SYNAPSE_NEO4J_BROWSER_URL)")
+        unavailable(f"Neo4j Browser does not answer at {base}: {exc} (set SYNAPSE_NEO4J_BROWSER_URL)")
     return info
 
 
@@ -259,9 +253,9 @@ def test_neo4j_browser_draws_exactly_the_facts_asked_for(story: dict[str, Any]) 
     try:
         from playwright.sync_api import expect, sync_playwright
     except ImportError:
-        _unavailable("playwright is not installed (pip install -e '.[test]')")
+        unavailable("playwright is not installed (pip install -e '.[test]')")
     if not shutil.which(CHROMIUM):
-        _unavailable(f"{CHROMIUM} is missing (apt-get install -y chromium)")
+        unavailable(f"{CHROMIUM} is missing (apt-get install -y chromium)")
     info = _browser_info(story)
     expect.set_options(timeout=30_000)  # generous: Browser is a large app and CI machines are busy
     user, password = story["auth"]

@@ -33,6 +33,7 @@ import pytest
 from benchmarks import neo4j_local as neo4j_local_script
 from synapse_graph import Memory, SynapseError, Triple
 from synapse_graph.backends.embedded import EmbeddedServer
+from tests.ci import unavailable
 
 pytestmark = [pytest.mark.integration, pytest.mark.order(-1)]
 
@@ -233,7 +234,7 @@ def local_neo4j(neo4j_settings: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """
     env = neo4j_local_script.env()
     if neo4j_local("pid").returncode != 0 or env.get("SYNAPSE_NEO4J_URL") != neo4j_settings["location"]:
-        pytest.skip("the session's Neo4j is not the scripts/neo4j-local server; it cannot be killed and restarted")
+        unavailable("the session's Neo4j is not the scripts/neo4j-local server; it cannot be killed and restarted")
     try:
         yield neo4j_settings
     finally:

@@ -19,15 +19,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.ci import unavailable
+
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "neo4j-local"
-IN_CI = bool(os.environ.get("CI"))
-
-
-def _unavailable(reason: str) -> None:
-    if IN_CI:
-        pytest.fail(f"{reason} (CI must run this test)", pytrace=False)
-    pytest.skip(reason)
 
 
 def _free_port() -> int:
@@ -61,13 +56,13 @@ class Server:
 def server(tmp_path: Path) -> Iterator[Server]:
     for tool in ("java", "curl"):
         if not shutil.which(tool):
-            _unavailable(f"{tool} is missing")
+            unavailable(f"{tool} is missing")
     home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     shared_dist = Path(os.environ.get("SYNAPSE_CACHE_DIR") or home / "synapse-graph") / f"neo4j-{_version()}"
     if not (shared_dist / ".complete").exists():
         assembled = subprocess.run([str(SCRIPT), "assemble"], capture_output=True, text=True, timeout=900, check=False)
         if assembled.returncode != 0:
-            _unavailable(f"scripts/neo4j-local assemble failed: {assembled.stderr[-2000:]}")
+            unavailable(f"scripts/neo4j-local assemble failed: {assembled.stderr[-2000:]}")
     # A cache of its own (so no archive exists yet) that uses the assembled jars.
     dist = tmp_path / "cache" / shared_dist.name
     dist.mkdir(parents=True)

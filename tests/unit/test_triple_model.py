@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from synapse_graph import SynapseError, Triple
 from synapse_graph.errors import InvalidInputError, InvalidTimeError
+from tests.ci import require
 
 BASE: dict[str, Any] = {"subject": "Dana", "predicate": "LIVES_IN", "object": "Paris"}
 
@@ -124,7 +125,7 @@ def test_integer_confidences_become_floats(value: int) -> None:
 
 
 def test_numpy_scalars_are_plain_numbers() -> None:
-    numpy = pytest.importorskip("numpy")
+    numpy = require("numpy")
     kept = make(confidence=numpy.float64(0.9999999999999999)).confidence
     assert type(kept) is float and kept == 0.9999999999999999
     assert make(confidence=numpy.float32(0.5)).confidence == 0.5
