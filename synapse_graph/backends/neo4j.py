@@ -24,6 +24,7 @@ from neo4j import exceptions as neo4j_errors
 from neo4j.time import DateTime
 
 from synapse_graph.backends.base import Params, Row
+from synapse_graph.backends.neo4j_rows import ROWS, collected
 from synapse_graph.backends.urls import safe_url
 from synapse_graph.catalogue import Q, query, statements
 from synapse_graph.errors import (
@@ -89,6 +90,19 @@ def _rows(records: Any) -> list[Row]:
             for record in records]
 
 
+def read_text(name: str) -> tuple[str, bool]:
+    """A read statement's text, and whether it returns its rows collected in one record (see neo4j_rows)."""
+    text = query(name, DIALECT)
+    form = collected(text)
+    return (text, False) if form is None else (form, True)
+
+
+def _read_rows(records: Any, is_collected: bool) -> list[Row]:
+    if not is_collected:
+        return _rows(records)
+    return [decode(row) for row in records[0][ROWS]] if records else []
+
+
 def connect_error(exc: Exception, shown: str) -> SynapseError:
     """What a failure to connect means for the user: bad URL, bad credentials, or no server."""
     if isinstance(exc, ValueError | neo4j_errors.ConfigurationError):
@@ -137,7 +151,11 @@ class _TxSession:
         self._location = location
 
     def read(self, name: str, params: Params) -> list[Row]:
-        return self.write(name, params)
+        text, is_collected = read_text(name)
+        try:
+            return _read_rows(list(self._tx.run(text, encode(params))), is_collected)
+        except (neo4j_errors.Neo4jError, neo4j_errors.DriverError, OSError) as exc:
+            raise query_error(exc, self._location) from exc
 
     def write(self, name: str, params: Params) -> list[Row]:
         try:
@@ -178,17 +196,18 @@ class Neo4jBackend:
             self._run(query(Q.VECTOR_INDEX, self.dialect), {"dimensions": vector_dimensions}, RoutingControl.WRITE)
 
     def read(self, name: str, params: Params) -> list[Row]:
-        return self._run(query(name, self.dialect), params, RoutingControl.READ)
+        text, is_collected = read_text(name)
+        return self._run(text, params, RoutingControl.READ, is_collected)
 
     def write(self, name: str, params: Params) -> list[Row]:
         return self._run(query(name, self.dialect), params, RoutingControl.WRITE)
 
     def read_many(self, requests: Sequence[tuple[str, Params]]) -> list[list[Row]]:
         """Independent reads in one read transaction (one commit instead of one per statement)."""
-        statements_ = [(query(name, self.dialect), encode(params)) for name, params in requests]
+        statements_ = [(*read_text(name), encode(params)) for name, params in requests]
 
         def work(tx: neo4j.ManagedTransaction) -> list[list[Row]]:
-            return [_rows(list(tx.run(text, params))) for text, params in statements_]
+            return [_read_rows(list(tx.run(text, params)), is_collected) for text, is_collected, params in statements_]
 
         try:
             with self._driver.session(database=self._database, default_access_mode=neo4j.READ_ACCESS,
@@ -229,14 +248,14 @@ class Neo4jBackend:
     def close(self) -> None:
         self._driver.close()
 
-    def _run(self, text: str, params: Params, routing: RoutingControl) -> list[Row]:
+    def _run(self, text: str, params: Params, routing: RoutingControl, is_collected: bool = False) -> list[Row]:
         try:
             records, _, _ = self._driver.execute_query(
                 text, parameters_=encode(params), routing_=routing, database_=self._database,
             )
         except (neo4j_errors.Neo4jError, neo4j_errors.DriverError) as exc:
             raise query_error(exc, self.location) from exc
-        return _rows(records)
+        return _read_rows(records, is_collected)
 
 
 class _AsyncTxSession:
@@ -247,7 +266,12 @@ class _AsyncTxSession:
         self._location = location
 
     async def read(self, name: str, params: Params) -> list[Row]:
-        return await self.write(name, params)
+        text, is_collected = read_text(name)
+        try:
+            result = await self._tx.run(text, encode(params))
+            return _read_rows([record async for record in result], is_collected)
+        except (neo4j_errors.Neo4jError, neo4j_errors.DriverError, OSError) as exc:
+            raise query_error(exc, self._location) from exc
 
     async def write(self, name: str, params: Params) -> list[Row]:
         try:
@@ -290,17 +314,19 @@ class AsyncNeo4jBackend:
                             RoutingControl.WRITE)
 
     async def read(self, name: str, params: Params) -> list[Row]:
-        return await self._run(query(name, self.dialect), params, RoutingControl.READ)
+        text, is_collected = read_text(name)
+        return await self._run(text, params, RoutingControl.READ, is_collected)
 
     async def write(self, name: str, params: Params) -> list[Row]:
         return await self._run(query(name, self.dialect), params, RoutingControl.WRITE)
 
     async def read_many(self, requests: Sequence[tuple[str, Params]]) -> list[list[Row]]:
         """Independent reads in one read transaction (one commit instead of one per statement)."""
-        statements_ = [(query(name, self.dialect), encode(params)) for name, params in requests]
+        statements_ = [(*read_text(name), encode(params)) for name, params in requests]
 
         async def work(tx: neo4j.AsyncManagedTransaction) -> list[list[Row]]:
-            return [_rows([record async for record in await tx.run(text, params)]) for text, params in statements_]
+            return [_read_rows([record async for record in await tx.run(text, params)], is_collected)
+                    for text, is_collected, params in statements_]
 
         try:
             async with self._driver.session(database=self._database, default_access_mode=neo4j.READ_ACCESS,
@@ -342,11 +368,12 @@ class AsyncNeo4jBackend:
     async def close(self) -> None:
         await self._driver.close()
 
-    async def _run(self, text: str, params: Params, routing: RoutingControl) -> list[Row]:
+    async def _run(self, text: str, params: Params, routing: RoutingControl, is_collected: bool = False
+                   ) -> list[Row]:
         try:
             records, _, _ = await self._driver.execute_query(
                 text, parameters_=encode(params), routing_=routing, database_=self._database,
             )
         except (neo4j_errors.Neo4jError, neo4j_errors.DriverError) as exc:
             raise query_error(exc, self.location) from exc
-        return _rows(records)
+        return _read_rows(records, is_collected)
