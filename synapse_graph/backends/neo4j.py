@@ -90,10 +90,16 @@ def _rows(records: Any) -> list[Row]:
             for record in records]
 
 
+STREAMED = frozenset({Q.EXPORT_ENTITIES, Q.EXPORT_ALIASES, Q.EXPORT_FACTS, Q.EXPORT_OBSERVATIONS,
+                      Q.EXPORT_TOMBSTONES, Q.AUDIT_LOG})
+"""Reads whose rows grow with the whole scope: they stream record by record (collected, the server would hold
+the scope in its heap at once)."""
+
+
 def read_text(name: str) -> tuple[str, bool]:
     """A read statement's text, and whether it returns its rows collected in one record (see neo4j_rows)."""
     text = query(name, DIALECT)
-    form = collected(text)
+    form = None if name in STREAMED else collected(text)
     return (text, False) if form is None else (form, True)
 
 
