@@ -95,6 +95,8 @@ BAD_URLS = [
     pytest.param("neo4j", "bolt://[::1", id="neo4j-unclosed-ipv6"),
     pytest.param("neo4j", "bolt://localhost:notaport", id="neo4j-port-not-a-number"),
     pytest.param("neo4j", f"neo4j://neo4j:{PASSWORD}@[::1:7687", id="neo4j-password-unclosed-ipv6"),
+    pytest.param("neo4j", "neo4j://127.0.0.1:99999", id="neo4j-port-out-of-range"),
+    pytest.param("falkordb", "redis://127.0.0.1:99999", id="falkordb-port-out-of-range"),
 ]
 
 

@@ -36,3 +36,14 @@ def test_every_public_model_is_exported() -> None:
                and not name.startswith("_")}
     assert "Recall" in defined and "AuditEntry" in defined  # the check below looks at the right module
     assert sorted(defined - set(synapse_graph.__all__)) == []
+
+
+def test_every_error_of_the_tree_is_exported() -> None:
+    from synapse_graph import errors
+
+    tree = {name for name, value in vars(errors).items() if inspect.isclass(value)
+            and issubclass(value, errors.SynapseError) and value.__module__ == errors.__name__}
+    assert "NotNeo4jError" in tree and "EmbedderUnavailableError" in tree
+    missing = sorted(name for name in tree if getattr(synapse_graph, name, None) is not getattr(errors, name))
+    assert not missing, f"errors not exported from synapse_graph: {missing}"
+    assert tree <= set(synapse_graph.__all__)
