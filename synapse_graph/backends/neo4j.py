@@ -16,6 +16,7 @@ import uuid
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 import neo4j
@@ -96,6 +97,7 @@ STREAMED = frozenset({Q.EXPORT_ENTITIES, Q.EXPORT_ALIASES, Q.EXPORT_FACTS, Q.EXP
 the scope in its heap at once)."""
 
 
+@cache
 def read_text(name: str) -> tuple[str, bool]:
     """A read statement's text, and whether it returns its rows collected in one record (see neo4j_rows)."""
     text = query(name, DIALECT)
@@ -157,15 +159,14 @@ class _TxSession:
         self._location = location
 
     def read(self, name: str, params: Params) -> list[Row]:
-        text, is_collected = read_text(name)
-        try:
-            return _read_rows(list(self._tx.run(text, encode(params))), is_collected)
-        except (neo4j_errors.Neo4jError, neo4j_errors.DriverError, OSError) as exc:
-            raise query_error(exc, self._location) from exc
+        return self._run(*read_text(name), params)
 
     def write(self, name: str, params: Params) -> list[Row]:
+        return self._run(query(name, DIALECT), False, params)
+
+    def _run(self, text: str, is_collected: bool, params: Params) -> list[Row]:
         try:
-            return _rows(list(self._tx.run(query(name, DIALECT), encode(params))))
+            return _read_rows(list(self._tx.run(text, encode(params))), is_collected)
         except (neo4j_errors.Neo4jError, neo4j_errors.DriverError, OSError) as exc:
             raise query_error(exc, self._location) from exc
 
@@ -272,17 +273,15 @@ class _AsyncTxSession:
         self._location = location
 
     async def read(self, name: str, params: Params) -> list[Row]:
-        text, is_collected = read_text(name)
+        return await self._run(*read_text(name), params)
+
+    async def write(self, name: str, params: Params) -> list[Row]:
+        return await self._run(query(name, DIALECT), False, params)
+
+    async def _run(self, text: str, is_collected: bool, params: Params) -> list[Row]:
         try:
             result = await self._tx.run(text, encode(params))
             return _read_rows([record async for record in result], is_collected)
-        except (neo4j_errors.Neo4jError, neo4j_errors.DriverError, OSError) as exc:
-            raise query_error(exc, self._location) from exc
-
-    async def write(self, name: str, params: Params) -> list[Row]:
-        try:
-            result = await self._tx.run(query(name, DIALECT), encode(params))
-            return _rows([record async for record in result])
         except (neo4j_errors.Neo4jError, neo4j_errors.DriverError, OSError) as exc:
             raise query_error(exc, self._location) from exc
 

@@ -222,16 +222,25 @@ def observations_of(ctx: Context, entity: str | None, known_at: TimeInput | None
 MemoryScope = Literal["session", "durable"]
 
 
-def scoped(ctx: Context, memory_scope: object, *, default: MemoryScope) -> Context:
-    """The context an operation acts in: the durable scope, or the bound session's own scope."""
+def on_session(session: str | None, memory_scope: object, *, default: MemoryScope) -> bool:
+    """Whether a call with this ``memory_scope`` acts on the bound ``session``'s own scope (``default`` when not
+    asked; a ``"session"`` default falls back to the durable scope when no session is bound)."""
     chosen = default if memory_scope is None else memory_scope
-    if chosen == "durable" or (chosen == "session" and memory_scope is None and ctx.session is None):
-        return ctx
+    if chosen == "durable" or (chosen == "session" and memory_scope is None and session is None):
+        return False
     if chosen != "session":
         raise InvalidInputError(f"memory_scope must be 'session' or 'durable', not {memory_scope!r}")
-    if ctx.session is None:
+    if session is None:
         raise InvalidInputError("memory_scope='session' needs a session: open the Memory with session=ID "
                                 "(register it first with register_session)")
+    return True
+
+
+def scoped(ctx: Context, memory_scope: object, *, default: MemoryScope) -> Context:
+    """The context an operation acts in: the durable scope, or the bound session's own scope."""
+    if not on_session(ctx.session, memory_scope, default=default):
+        return ctx
+    assert ctx.session is not None  # on_session is true only for a bound session
     return sessions.context_of(ctx, ctx.session)
 
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from synapse_graph.aio import AsyncMemory
-from synapse_graph.engine.operations import MemoryScope
+from synapse_graph.engine.operations import MemoryScope, on_session
 from synapse_graph.errors import InvalidInputError
 from synapse_graph.models import (
     Digest,
@@ -51,7 +51,7 @@ class MemoryCalls:
         if memory_scope == "session" and self.memory.session is None:
             raise InvalidInputError("memory_scope='session' needs a server bound to a session (synapse-graph mcp "
                                     "--session SESSION); this one serves the durable memory only: leave it out")
-        return (memory_scope or default) == "session" and self.memory.session is not None
+        return on_session(self.memory.session, memory_scope, default=default)
 
     # -- writes ----------------------------------------------------------------------------------
 
