@@ -54,7 +54,9 @@ class TimedBackend:
 
     Writes run inside :meth:`locked` (the scope's write lock): its acquisition and release are
     timed as the statements ``lock: acquire`` and ``lock: release`` (on Neo4j the release is
-    the transaction's commit), and the statements run under it are timed like the others.
+    the transaction's commit), and the statements run under it are timed like the others. On
+    FalkorDB the lock is taken with a write's first read and released with its last statement, in
+    their round trips: their times include it, and ``lock: acquire``/``release`` are what is left.
     On FalkorDB it also sums the server's own execution time of each statement (the
     ``Query internal execution time`` of the reply), so a round trip splits into server work
     and the rest (client encoding of parameters, transfer, parsing the reply).
@@ -70,17 +72,38 @@ class TimedBackend:
         client = getattr(inner, "_client", None)
         if getattr(inner, "dialect", "") == "falkordb" and hasattr(client, "execute_command"):
             client.execute_command = self._server_timed(client.execute_command)
+            client.pipeline = self._pipelines_timed(client.pipeline)
+
+    def _count_server(self, reply: Any) -> None:
+        taken = server_ms(reply) if isinstance(reply, list) and reply else None
+        if taken is not None:
+            self.server[self.current] += taken / 1e3
 
     def _server_timed(self, call: Callable[..., Any]) -> Callable[..., Any]:
         def timed(*args: Any, **kwargs: Any) -> Any:
             result = call(*args, **kwargs)
-            if args and str(args[0]).startswith("GRAPH.") and isinstance(result, list) and result:
-                taken = server_ms(result)
-                if taken is not None:
-                    self.server[self.current] += taken / 1e3
+            if args and str(args[0]).startswith("GRAPH."):
+                self._count_server(result)
             return result
 
         return timed
+
+    def _pipelines_timed(self, make: Callable[..., Any]) -> Callable[..., Any]:
+        """Pipelines (a lock's script with a statement, independent reads) whose statements' server times count."""
+        def pipeline(*args: Any, **kwargs: Any) -> Any:
+            pipe = make(*args, **kwargs)
+            execute = pipe.execute
+
+            def timed_execute(*a: Any, **k: Any) -> Any:
+                replies = execute(*a, **k)
+                for reply in replies:
+                    self._count_server(reply)
+                return replies
+
+            pipe.execute = timed_execute
+            return pipe
+
+        return pipeline
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
@@ -165,6 +188,13 @@ class _TimedSession:
 
     def write(self, name: str, params: Any) -> list[dict[str, Any]]:
         return self.probe._timed(self.inner.write, name, params)
+
+    def __getattr__(self, name: str) -> Any:
+        """``write_last`` (a write that releases the lock with it), where the session has one, timed as a statement."""
+        if name != "write_last":
+            raise AttributeError(name)
+        call = getattr(self.inner, name)
+        return lambda statement, params: self.probe._timed(call, statement, params)
 
 
 def timed_backend(memory: Memory) -> TimedBackend:

@@ -35,6 +35,7 @@ from synapse_graph.backends.falkordb_wire import (
     pipeline,
     pipeline_rows,
     read_commands,
+    reply_rows,
     rows,
 )
 from synapse_graph.backends.urls import safe_url
@@ -78,32 +79,65 @@ def _connect_error(exc: Exception, shown: str) -> SynapseError:
 class _LockedSession:
     """Statements run while holding a scope's lock; renews the lease during long writes.
 
-    A writer that lost the lock before its first write statement (its reads may no longer describe
-    the scope) raises a retryable error, so the write is planned again; once it has written (the
-    apply is guarded by the scope's version), what follows runs to the end.
+    The lock is taken with the first statement: a first read rides in the same round trip as the
+    lock's script (:func:`~.falkordb_steps.acquire_with`), and the write the engine marks as its last
+    request releases the lock in its own round trip (:func:`~.falkordb_steps.then_release`), so an
+    uncontended write pays no round trip for the lock. A writer that lost the lock before its first
+    write statement (its reads may no longer describe the scope) raises a retryable error, so the
+    write is planned again; once it has written (the apply is guarded by the scope's version), what
+    follows runs to the end.
     """
 
-    def __init__(self, backend: FalkorDBBackend, scope: str, token: str) -> None:
-        self._backend, self._scope, self._token = backend, scope, token
+    def __init__(self, backend: FalkorDBBackend, scope: str, token: str, timeout: float) -> None:
+        self._backend, self._scope, self.token, self._timeout = backend, scope, token, timeout
         self._renewed = time.monotonic()
         self._wrote = False
+        self.holding = False
+
+    def _take(self, first: steps.Command | None = None) -> Any:
+        backend = self._backend
+        self._renewed = time.monotonic()
+        if first is None:
+            backend.drive(steps.acquire(backend.graph, self._scope, self.token, self._timeout, backend.location))
+            reply = None
+        else:
+            reply = backend.drive(steps.acquire_with(backend.graph, self._scope, self.token, self._timeout,
+                                                     backend.location, first))
+        self.holding = True
+        return reply
 
     def _renew(self) -> None:
-        if time.monotonic() - self._renewed > steps.RENEW_AFTER_S:
+        if not self.holding:
+            self._take()
+        elif time.monotonic() - self._renewed > steps.RENEW_AFTER_S:
             backend = self._backend
-            held = backend.drive(steps.renew(backend.graph, self._scope, self._token))
+            held = backend.drive(steps.renew(backend.graph, self._scope, self.token))
             if not held and not self._wrote:
                 raise steps.lost_lock(self._scope, backend.location)
             self._renewed = time.monotonic()
 
     def read(self, name: str, params: Params) -> list[Row]:
+        backend = self._backend
+        if not self.holding:
+            return reply_rows(self._take(command(backend.graph, query(name, backend.dialect), params,
+                                                 read_only=True)), backend.location)
         self._renew()
-        return self._backend.read(name, params)
+        return backend.read(name, params)
 
     def write(self, name: str, params: Params) -> list[Row]:
         self._renew()
         self._wrote = True
         return self._backend.write(name, params)
+
+    def write_last(self, name: str, params: Params) -> list[Row]:
+        """:meth:`write`, the operation's last statement: the lock is released in the same round trip."""
+        self._renew()
+        self._wrote = True
+        backend = self._backend
+        reply = backend.drive(steps.then_release(backend.graph, self._scope, self.token, command(
+            backend.graph, query(name, backend.dialect), params, read_only=False)))
+        self.holding = False
+        return reply_rows(reply, backend.location)
 
 
 class FalkorDBBackend:
@@ -158,18 +192,20 @@ class FalkorDBBackend:
 
     def read_many(self, requests: Sequence[tuple[str, Params]]) -> list[list[Row]]:
         """Independent reads in one round trip (a pipeline)."""
-        commands = read_commands(self.graph, self.dialect, requests)
-        return pipeline_rows(self._retrying(
-            lambda: pipeline(self._client, commands).execute(raise_on_error=False)), self.location)
+        return pipeline_rows(self._pipeline(read_commands(self.graph, self.dialect, requests)), self.location)
+
+    def _pipeline(self, commands: list[steps.Command]) -> list[Any]:
+        """Commands in one round trip; each reply, an error reply as the exception."""
+        return self._retrying(lambda: pipeline(self._client, commands).execute(raise_on_error=False))  # type: ignore[no-any-return]
 
     @contextmanager
     def locked(self, scope: str, init: Params, timeout: float) -> Iterator[_LockedSession]:
-        token = uuid.uuid4().hex
-        self.drive(steps.acquire(self.graph, scope, token, timeout, self.location))
+        session = _LockedSession(self, scope, uuid.uuid4().hex, timeout)
         try:
-            yield _LockedSession(self, scope, token)
+            yield session
         finally:
-            self.drive(steps.release(self.graph, scope, token))
+            if session.holding:
+                self.drive(steps.release(self.graph, scope, session.token))
 
     def close(self) -> None:
         with contextlib.suppress(redis.RedisError):  # closing a broken connection is fine
@@ -187,6 +223,9 @@ class FalkorDBBackend:
                 if step[0] == steps.SLEEP:
                     time.sleep(step[1])
                     reply = None
+                    continue
+                if step[0] == steps.PIPELINE:
+                    reply = self._pipeline(step[1])
                     continue
                 try:
                     reply = self._execute(*step)
@@ -219,27 +258,56 @@ class FalkorDBBackend:
 class _AsyncLockedSession:
     """The asyncio twin of :class:`_LockedSession`."""
 
-    def __init__(self, backend: AsyncFalkorDBBackend, scope: str, token: str) -> None:
-        self._backend, self._scope, self._token = backend, scope, token
+    def __init__(self, backend: AsyncFalkorDBBackend, scope: str, token: str, timeout: float) -> None:
+        self._backend, self._scope, self.token, self._timeout = backend, scope, token, timeout
         self._renewed = time.monotonic()
         self._wrote = False
+        self.holding = False
+
+    async def _take(self, first: steps.Command | None = None) -> Any:
+        backend = self._backend
+        self._renewed = time.monotonic()
+        if first is None:
+            await backend.drive(steps.acquire(backend.graph, self._scope, self.token, self._timeout,
+                                              backend.location))
+            reply = None
+        else:
+            reply = await backend.drive(steps.acquire_with(backend.graph, self._scope, self.token, self._timeout,
+                                                           backend.location, first))
+        self.holding = True
+        return reply
 
     async def _renew(self) -> None:
-        if time.monotonic() - self._renewed > steps.RENEW_AFTER_S:
+        if not self.holding:
+            await self._take()
+        elif time.monotonic() - self._renewed > steps.RENEW_AFTER_S:
             backend = self._backend
-            held = await backend.drive(steps.renew(backend.graph, self._scope, self._token))
+            held = await backend.drive(steps.renew(backend.graph, self._scope, self.token))
             if not held and not self._wrote:
                 raise steps.lost_lock(self._scope, backend.location)
             self._renewed = time.monotonic()
 
     async def read(self, name: str, params: Params) -> list[Row]:
+        backend = self._backend
+        if not self.holding:
+            return reply_rows(await self._take(command(backend.graph, query(name, backend.dialect), params,
+                                                       read_only=True)), backend.location)
         await self._renew()
-        return await self._backend.read(name, params)
+        return await backend.read(name, params)
 
     async def write(self, name: str, params: Params) -> list[Row]:
         await self._renew()
         self._wrote = True
         return await self._backend.write(name, params)
+
+    async def write_last(self, name: str, params: Params) -> list[Row]:
+        await self._renew()
+        self._wrote = True
+        backend = self._backend
+        reply = await backend.drive(steps.then_release(backend.graph, self._scope, self.token, command(
+            backend.graph, query(name, backend.dialect), params, read_only=False)))
+        self.holding = False
+        return reply_rows(reply, backend.location)
 
 
 class AsyncFalkorDBBackend:
@@ -288,18 +356,19 @@ class AsyncFalkorDBBackend:
 
     async def read_many(self, requests: Sequence[tuple[str, Params]]) -> list[list[Row]]:
         """Independent reads in one round trip (a pipeline)."""
-        commands = read_commands(self.graph, self.dialect, requests)
-        return pipeline_rows(await self._retrying(
-            lambda: pipeline(self._client, commands).execute(raise_on_error=False)), self.location)
+        return pipeline_rows(await self._pipeline(read_commands(self.graph, self.dialect, requests)), self.location)
+
+    async def _pipeline(self, commands: list[steps.Command]) -> list[Any]:
+        return await self._retrying(lambda: pipeline(self._client, commands).execute(raise_on_error=False))  # type: ignore[no-any-return]
 
     @asynccontextmanager
     async def locked(self, scope: str, init: Params, timeout: float) -> AsyncIterator[_AsyncLockedSession]:
-        token = uuid.uuid4().hex
-        await self.drive(steps.acquire(self.graph, scope, token, timeout, self.location))
+        session = _AsyncLockedSession(self, scope, uuid.uuid4().hex, timeout)
         try:
-            yield _AsyncLockedSession(self, scope, token)
+            yield session
         finally:
-            await self.drive(steps.release(self.graph, scope, token))
+            if session.holding:
+                await self.drive(steps.release(self.graph, scope, session.token))
 
     async def close(self) -> None:
         with contextlib.suppress(redis.RedisError):
@@ -316,6 +385,9 @@ class AsyncFalkorDBBackend:
                 if step[0] == steps.SLEEP:
                     await asyncio.sleep(step[1])
                     reply = None
+                    continue
+                if step[0] == steps.PIPELINE:
+                    reply = await self._pipeline(step[1])
                     continue
                 try:
                     reply = await self._execute(*step)

@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+from synapse_graph.instants import Instant
+
 EXACT_FLOAT_KEYS = frozenset({"confidence"})
 """Property and parameter names whose floats must read back bit for bit."""
 
@@ -75,13 +77,17 @@ def _string(value: str) -> str:
     return f'"{value}"'
 
 
+_INTEGERS = frozenset({int, Instant})
+"""Integer types written inline (an Instant is an int; ``:d`` writes its digits, never its repr)."""
+
+
 def _literal(value: Any, out: list[str]) -> None:
-    # Strings and integers, the bulk of every batch, are written inline (no call per value).
+    # Strings, integers and instants, the bulk of every batch, are written inline (no call per value).
     kind = type(value)
     if kind is str:
         out.append(_string(value))
-    elif kind is int:
-        out.append(str(value))
+    elif kind in _INTEGERS:
+        out.append(f"{value:d}")
     elif value is None:
         out.append("null")
     elif kind is dict or isinstance(value, Mapping):
@@ -90,8 +96,8 @@ def _literal(value: Any, out: list[str]) -> None:
             item_kind = type(item)
             if item_kind is str:
                 out.append(f"{separator}{_key(key)}:{_string(item)}")
-            elif item_kind is int:
-                out.append(f"{separator}{_key(key)}:{item}")
+            elif item_kind in _INTEGERS:
+                out.append(f"{separator}{_key(key)}:{item:d}")
             elif item is None:
                 out.append(f"{separator}{_key(key)}:null")
             elif item_kind is float and key in EXACT_FLOAT_KEYS:
@@ -108,8 +114,8 @@ def _literal(value: Any, out: list[str]) -> None:
             item_kind = type(item)
             if item_kind is str:
                 out.append(separator + _string(item))
-            elif item_kind is int:
-                out.append(f"{separator}{item}")
+            elif item_kind in _INTEGERS:
+                out.append(f"{separator}{item:d}")
             else:
                 out.append(separator)
                 _literal(item, out)

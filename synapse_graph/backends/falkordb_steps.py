@@ -32,6 +32,9 @@ Steps = Generator[Command, Any, Any]
 
 SLEEP = "synapse:sleep"
 """A pseudo-command: the backend pauses for the given seconds (``time.sleep`` or ``asyncio.sleep``)."""
+PIPELINE = "synapse:pipeline"
+"""A pseudo-command: the backend sends the given commands in one round trip (the server runs them in
+order); the reply is the list of their replies, an error reply as the ``redis.ResponseError``."""
 LEASE_S = 10.0
 """How long a writer's lease lives without being renewed (a dead writer blocks its scope at most this long)."""
 RENEW_AFTER_S = LEASE_S / 3
@@ -100,6 +103,32 @@ def acquire(graph: str, scope: str, token: str, timeout: float, location: str) -
         yield ("XREAD", "BLOCK", wait_ms, "STREAMS", wake + token, "0-0")
 
 
+def acquire_with(graph: str, scope: str, token: str, timeout: float, location: str, first: Command) -> Steps:
+    """:func:`acquire`, with the writer's first statement (a read) sent in the same round trip: the server
+    runs it after the lock's script, so it ran holding the lock when the script granted it (the
+    uncontended case: one round trip instead of two). Otherwise its reply is dropped, and the statement
+    runs again once the lock is had. Returns the statement's reply."""
+    procedure = acquire(graph, scope, token, timeout, location)
+    granted, reply = yield (PIPELINE, [next(procedure), first])
+    answer: Any = granted
+    ran_holding = True
+    while True:
+        try:
+            step = procedure.send(answer)
+        except StopIteration:
+            break
+        ran_holding = False
+        answer = yield step
+    return reply if ran_holding else (yield first)
+
+
+def then_release(graph: str, scope: str, token: str, last: Command) -> Steps:
+    """Run a writer's last statement and release its lock in the same round trip (the server runs the
+    release after the statement); returns the statement's reply."""
+    reply, _ = yield (PIPELINE, [last, _release(graph, scope, token)])
+    return reply
+
+
 def renew(graph: str, scope: str, token: str) -> Steps:
     """Keep a holder's lease alive during a long write; False if it lost the lock (it was paused longer
     than its lease, or ran a statement longer than that, and the next writer went ahead)."""
@@ -116,8 +145,12 @@ def lost_lock(scope: str, location: str) -> ConcurrencyConflictError:
 
 def release(graph: str, scope: str, token: str) -> Steps:
     """Leave the queue (holding or not) and wake the next writer."""
+    yield _release(graph, scope, token)
+
+
+def _release(graph: str, scope: str, token: str) -> Command:
     queue, lease, wake = _keys(graph, scope)
-    yield ("EVAL", _RELEASE, 2, queue, lease + token, token, wake)
+    return ("EVAL", _RELEASE, 2, queue, lease + token, token, wake)
 
 
 def ensure_schema(graph: str, dialect: str, vector_dimensions: int | None, location: str) -> Steps:

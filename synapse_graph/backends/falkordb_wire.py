@@ -103,6 +103,12 @@ def pipeline_rows(replies: list[Any], location: str) -> list[list[Row]]:
     return found
 
 
+def reply_rows(reply: Any, location: str) -> list[Row]:
+    """The rows of one statement's reply (as a pipeline returns it: an error reply is the exception)."""
+    [found] = pipeline_rows([reply], location)
+    return found
+
+
 def error(exc: redis.RedisError, location: str) -> BackendError:
     """What a redis-py error means for the user, in one place for both FalkorDB backends."""
     if isinstance(exc, redis.AuthenticationError):

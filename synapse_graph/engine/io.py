@@ -54,6 +54,9 @@ class Write:
 
     name: Q
     params: Params
+    last: bool = False
+    """The operation makes no request after this one (whatever its answer): a session that holds a scope's
+    lock may release it in the same round trip."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +93,8 @@ def drive[T](op: Op[T], session: Session, embedder: Embedder | None) -> T:
                 answer = many([(r.name, r.params) for r in request.requests]) if many is not None else [
                     session.read(r.name, r.params) for r in request.requests]
             elif isinstance(request, Write):
-                answer = session.write(request.name, request.params)
+                last = getattr(session, "write_last", None) if request.last else None
+                answer = (last or session.write)(request.name, request.params)
             else:
                 answer = _embedder(embedder).embed(list(request.texts))
     except StopIteration as done:
@@ -110,7 +114,8 @@ async def drive_async[T](op: Op[T], session: AsyncSession, embedder: Embedder | 
                 answer = (await many([(r.name, r.params) for r in request.requests]) if many is not None else [
                     await session.read(r.name, r.params) for r in request.requests])
             elif isinstance(request, Write):
-                answer = await session.write(request.name, request.params)
+                last = getattr(session, "write_last", None) if request.last else None
+                answer = await (last or session.write)(request.name, request.params)
             else:
                 answer = await asyncio.to_thread(_embedder(embedder).embed, list(request.texts))
     except StopIteration as done:

@@ -216,7 +216,10 @@ def statement(params: dict[str, Any]) -> Q:
 
 
 def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> Op[None]:
-    """Check the quotas and apply a mutation with its audit entry; nothing is written if a check fails."""
+    """Check the quotas and apply a mutation with its audit entry; nothing is written if a check fails.
+
+    The last step of a write (:func:`~.operations.write`): the apply is its last request unless the
+    names of new entities are embedded after it."""
     if mutation.is_empty():
         return
     check_quotas(ctx.scope, state, mutation)
@@ -250,7 +253,8 @@ def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> 
     name = statement(params)
     if name in LEFT_OUT:
         params = {k: v for k, v in params.items() if k not in LEFT_OUT[name]}
-    if not (yield Write(name, params)):
+    embed = ctx.embedder is not None and bool(changes.created)
+    if not (yield Write(name, params, last=not embed)):
         raise PlanOutdated
     yield from store_embeddings(ctx, list(changes.created.values()))
 

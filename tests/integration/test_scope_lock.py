@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import redis
 
-from synapse_graph import Memory, ScopeBusyError, Triple
+from synapse_graph import Memory, QuotaExceededError, ScopeBusyError, Triple
 from synapse_graph.backends import falkordb_steps as steps
 from synapse_graph.catalogue import Q
 from synapse_graph.engine.scope import lock_init
@@ -192,6 +192,33 @@ def test_falkordb_hands_the_lock_over_first_come_first_served(falkordb_memory: M
     served = [entry.source for entry in reversed(memory.audit()) if entry.source and entry.source.startswith("writer")]
     assert served == [f"writer {w}" for w in range(5)], "the lock was not handed over in arrival order"
     assert sorted(collected, key=lambda w: collected[w][0][0]) == list(range(5))
+
+
+def test_falkordb_every_write_leaves_the_lock_free(tmp_path: Any) -> None:
+    """The lock rides with a write's first read and its last statement (one round trip each): whatever
+    way a write ends (applied, nothing to apply, refused, followed by embeddings), nobody holds or waits
+    for the lock afterwards, and a writer with a short timeout gets it at once."""
+    db_file = str(tmp_path / "free.db")
+    with Memory(db_file, scope="free", max_facts=3) as memory, \
+            Memory(db_file, scope="free", embedder=TinyEmbedder()) as embedding, \
+            Memory(db_file, scope="free", lock_timeout=0.5) as hasty:
+        client = redis_client(memory)
+        writes: list[Callable[[], Any]] = [
+            lambda: memory.upsert(Triple(subject="Ann", predicate="LIKES", object="jazz", valid_at=T0)),
+            lambda: memory.upsert(Triple(subject="Ann", predicate="LIKES", object="jazz", valid_at=T0)),
+            lambda: memory.retract("Nobody", "LIKES"),
+            lambda: memory.upsert([("Bob", "LIKES", f"tune {i}") for i in range(5)]),
+            lambda: embedding.upsert(("Cy", "KNOWS", "Dee")),
+            lambda: memory.upsert([]),
+        ]
+        for write in writes:
+            with contextlib.suppress(QuotaExceededError):
+                write()
+            assert queued(memory, client) == 0, "a writer still holds or waits for the lock"
+            assert client.keys(f"synapse:{memory.backend.graph}:free:lease:*") == []
+            hasty.upsert(("Probe", "SEES", "lock"))
+        facts = {(f.subject, f.object) for f in memory.facts()}
+        assert {("Ann", "jazz"), ("Cy", "Dee"), ("Probe", "lock")} <= facts and ("Bob", "tune 0") not in facts
 
 
 def test_falkordb_a_writer_killed_while_holding_the_lock_holds_up_the_others_at_most_its_lease(
