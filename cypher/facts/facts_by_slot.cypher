@@ -1,4 +1,7 @@
 // Facts of one subject and predicate (their slot): an index seek on the slot, whatever the subject's degree.
+// One more row counts how many of $names (the keys the read was asked by) are stored entities: when no
+// fact comes back and every name is an entity, the empty answer is the answer, with no second round trip
+// to find out whether a name was an alias (engine/reads.py facts).
 {{read_clock}}
 MATCH (a:Entity)-[r:FACT]->(b:Entity)
 WHERE r.slot = $slot AND a.scope = $scope AND a.key = $subject AND r.predicate = $predicate
@@ -7,4 +10,8 @@ WHERE r.slot = $slot AND a.scope = $scope AND a.key = $subject AND r.predicate =
 WITH r, a, b
 ORDER BY r.valid_at, r.predicate, b.key, r.recorded_at
 LIMIT $limit
-RETURN {{fact}} AS fact
+RETURN {{fact}} AS fact, null AS entities
+UNION ALL
+MATCH (e:Entity)
+WHERE e.scope = $scope AND e.key IN $names
+RETURN null AS fact, count(e) AS entities

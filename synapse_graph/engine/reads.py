@@ -57,7 +57,7 @@ def lookup(ctx: Context, keys: Iterable[str]) -> Op[dict[str, str]]:
 def _params(ctx: Context, ask: FactQuery) -> dict[str, Any]:
     return {"scope": ctx.scope, "predicate": ask.predicate, "as_of": ask.as_of, "history": ask.history,
             "now": Instant(now_micros()), "known_at": ask.known_at, "statuses": list(ask.statuses),
-            "limit": ask.limit, "subject": None, "object": None, "slot": None}
+            "limit": ask.limit, "subject": None, "object": None, "slot": None, "names": []}
 
 
 def facts(ctx: Context, ask: FactQuery) -> Op[list[Fact]]:
@@ -67,11 +67,12 @@ def facts(ctx: Context, ask: FactQuery) -> Op[list[Fact]]:
     if ask.subject is not None and ask.predicate is not None:
         # One round trip when the names are not aliases (the usual case): a name's own key finds its
         # facts, and an alias's key finds none (its entity was merged away), so only an empty answer
-        # needs the names resolved and the read repeated.
-        guess = {**params, **{f: n.key for f, n in named.items()},
+        # for a name that is no stored entity needs the names resolved and the read repeated.
+        asked = {n.key for n in named.values()}
+        guess = {**params, **{f: n.key for f, n in named.items()}, "names": sorted(asked),
                  "slot": fact_slot(ctx.scope, ask.subject.key, ask.predicate)}
-        found = yield Read(Q.FACTS_BY_SLOT, guess)
-        if found:
+        found, entities = _facts_and_entities((yield Read(Q.FACTS_BY_SLOT, guess)))
+        if found or entities == len(asked):
             return _distinct(found, ask)
     keys = yield from lookup(ctx, [n.key for n in named.values()])
     for field, name in named.items():
@@ -90,7 +91,12 @@ def facts(ctx: Context, ask: FactQuery) -> Op[list[Fact]]:
     else:
         statement = Q.FACTS_IN_SCOPE
     found = yield Read(statement, params)
-    return _distinct(found, ask)
+    return _distinct(_facts_and_entities(found)[0], ask)
+
+
+def _facts_and_entities(found: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """The fact rows of a read, and (``facts_by_slot``) how many of the names it was asked by are stored entities."""
+    return [row for row in found if row["fact"] is not None], sum(row.get("entities") or 0 for row in found)
 
 
 def _distinct(found: list[dict[str, Any]], ask: FactQuery) -> list[Fact]:

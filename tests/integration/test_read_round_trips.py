@@ -1,0 +1,68 @@
+"""How many statements a point-in-time read costs: one, also when the answer is empty.
+
+An agent often asks about something that has no answer at that time (before a fact began, a
+predicate never written): that answer must not cost a second round trip to find out whether the
+name was an alias. Names that are aliases still find their entity's facts.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from synapse_graph import Memory, Triple
+from tests.integration.helpers import utc
+
+pytestmark = pytest.mark.integration
+
+
+class Counted:
+    """The backend's reads, counted (a pipeline or one transaction of several reads counts once)."""
+
+    def __init__(self, memory: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.statements = 0
+        backend = memory.backend
+        for name in ("read", "read_many"):
+            inner = getattr(backend, name)
+
+            def counted(*args: Any, _inner: Any = inner) -> Any:
+                self.statements += 1
+                return _inner(*args)
+
+            monkeypatch.setattr(backend, name, counted)
+
+
+@pytest.fixture
+def stored(backend_settings: dict[str, Any]) -> Iterator[Memory]:
+    options = dict(backend_settings)
+    with Memory(options.pop("location"), scope=f"trips-{uuid.uuid4().hex[:10]}", **options) as memory:
+        memory.upsert([Triple(subject="Dana", predicate="LIVES_IN", object="Paris", valid_at=utc("2020-01-01")),
+                       Triple(subject="Dana", predicate="WORKS_AT", object="Acme", valid_at=utc("2021-01-01"))])
+        memory.alias("Dana", "Dana Scully")
+        yield memory
+
+
+@pytest.mark.parametrize(("subject", "predicate", "as_of", "expected"), [
+    ("Dana", "LIVES_IN", "2022-01-01", ["Paris"]),
+    ("Dana", "LIVES_IN", "2019-01-01", []),  # before the fact began
+    ("Dana", "OWNS", "2022-01-01", []),  # a predicate never written
+])
+def test_a_point_in_time_read_of_a_stored_name_is_one_statement(
+        stored: Memory, monkeypatch: pytest.MonkeyPatch, subject: str, predicate: str, as_of: str,
+        expected: list[str]) -> None:
+    counted = Counted(stored, monkeypatch)
+    found = stored.facts(subject, predicate, as_of=utc(as_of))
+    assert [f.object for f in found] == expected
+    assert counted.statements == 1
+
+
+def test_an_alias_and_an_unknown_name_still_get_the_right_answer(stored: Memory) -> None:
+    assert [f.object for f in stored.facts("Dana Scully", "LIVES_IN", as_of=utc("2022-01-01"))] == ["Paris"]
+    assert [f.object for f in stored.facts("dana scully", "WORKS_AT")] == ["Acme"]
+    assert stored.facts("Dana Scully", "LIVES_IN", as_of=utc("2019-01-01")) == []
+    assert stored.facts("Nobody", "LIVES_IN") == []
+    assert [f.object for f in stored.facts("Dana", "LIVES_IN", object="Paris")] == ["Paris"]
+    assert stored.facts("Dana", "LIVES_IN", object="Rome") == []
