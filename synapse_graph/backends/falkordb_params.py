@@ -8,14 +8,13 @@ fraction of the time, which matters for batches of thousands of records.
 FalkorDB stores doubles exactly but prints them in replies with 15 significant digits
 (``%.15g``: 0.9999999999999999 reads back as 1.0). So a float under one of
 :data:`EXACT_FLOAT_KEYS` that 15 digits cannot carry is sent as its shortest exact text
-(``repr``), and :func:`decode_exact_floats` turns it back into the same float when read.
+(``repr``), and the reply decoder (:mod:`.falkordb_wire`) turns it back into the same float.
 Floats 15 digits can carry (0.9, 0.75, 1.0: nearly all) stay numbers in the graph.
 """
 
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
@@ -29,26 +28,6 @@ EXACT_FLOAT_KEYS = frozenset({"confidence"})
 def exact_float(value: float) -> float | str:
     """``value`` if a ``%.15g`` reply carries it exactly, else its ``repr`` (read back by float())."""
     return value if float(f"{value:.15g}") == value else repr(value)
-
-
-def decode_exact_floats(value: Any) -> None:
-    """Turn the texts :func:`exact_float` sent back into floats, in the maps and lists of a reply (in place)."""
-    if value.__class__ is list:
-        for item in value:
-            if item.__class__ in _CONTAINERS:
-                decode_exact_floats(item)
-        return
-    for key in EXACT_FLOAT_KEYS:
-        item = value.get(key)
-        if item.__class__ is str:
-            value[key] = float(item)
-    for item in value.values():
-        if item.__class__ in _CONTAINERS:
-            decode_exact_floats(item)
-
-
-# What replies are made of: the falkordb client returns maps as OrderedDict, rows as dict.
-_CONTAINERS = frozenset({list, dict, OrderedDict})
 
 
 def params_header(params: Mapping[str, Any]) -> str:

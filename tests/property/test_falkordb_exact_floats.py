@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from synapse_graph import Memory
-from synapse_graph.backends.falkordb_params import decode_exact_floats, exact_float
+from synapse_graph.backends.falkordb_params import exact_float
 from synapse_graph.backends.falkordb_wire import command, rows
 
 pytestmark = pytest.mark.integration
@@ -39,9 +39,14 @@ def test_what_is_sent_reads_back_exactly(value: float) -> None:
 
 
 def test_decoding_touches_only_exact_keys() -> None:
-    rows: list[Any] = [{"confidence": "0.9999999999999999", "name": "0.5", "records": [{"confidence": "5e-324"}]}]
-    decode_exact_floats(rows)
-    assert rows == [{"confidence": 0.9999999999999999, "name": "0.5", "records": [{"confidence": 5e-324}]}]
+    # A compact reply as the server sends it: header, rows of [type, value] cells, statistics.
+    string, array, map_ = 2, 6, 10
+    reply = [[[1, "confidence"], [1, "name"], [1, "records"]],
+             [[[string, "0.9999999999999999"], [string, "0.5"],
+               [array, [[map_, ["confidence", [string, "5e-324"], "name", [string, "0.25"]]]]]]],
+             ["Query internal execution time: 0.1 milliseconds"]]
+    assert rows(reply) == [{"confidence": 0.9999999999999999, "name": "0.5",
+                            "records": [{"confidence": 5e-324, "name": "0.25"}]}]
 
 
 @pytest.fixture(scope="module")
