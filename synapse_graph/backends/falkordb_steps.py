@@ -75,14 +75,15 @@ return 1
 """
 
 
-def _keys(graph: str, scope: str) -> tuple[str, str, str]:
+def lock_keys(graph: str, scope: str) -> tuple[str, str, str]:
+    """The redis keys of a scope's lock: its queue, and the prefixes of the writers' leases and wake-up streams."""
     base = f"synapse:{graph}:{scope}"
     return f"{base}:queue", f"{base}:lease:", f"{base}:wake:"
 
 
 def acquire(graph: str, scope: str, token: str, timeout: float, location: str) -> Steps:
     """Join the scope's queue and wait until this writer is at its head; ScopeBusyError after ``timeout``."""
-    queue, lease, wake = _keys(graph, scope)
+    queue, lease, wake = lock_keys(graph, scope)
     deadline = time.monotonic() + timeout
     while True:
         held, head_left_ms = yield ("EVAL", _ACQUIRE, 3, queue, lease + token, wake + token, token,
@@ -132,7 +133,7 @@ def then_release(graph: str, scope: str, token: str, last: Command) -> Steps:
 def renew(graph: str, scope: str, token: str) -> Steps:
     """Keep a holder's lease alive during a long write; False if it lost the lock (it was paused longer
     than its lease, or ran a statement longer than that, and the next writer went ahead)."""
-    queue, lease, _ = _keys(graph, scope)
+    queue, lease, _ = lock_keys(graph, scope)
     return (yield ("EVAL", _RENEW, 2, queue, lease + token, token, int(LEASE_S * 1000))) == 1
 
 
@@ -149,7 +150,7 @@ def release(graph: str, scope: str, token: str) -> Steps:
 
 
 def _release(graph: str, scope: str, token: str) -> Command:
-    queue, lease, wake = _keys(graph, scope)
+    queue, lease, wake = lock_keys(graph, scope)
     return ("EVAL", _RELEASE, 2, queue, lease + token, token, wake)
 
 

@@ -123,7 +123,7 @@ def _diagnose(server: EmbeddedServer) -> _Plan:
             f"{'it' if len(missing) == 1 else 'them'} cannot be recovered. Nothing was changed; restore the store "
             "from a backup or an export."
         )
-    binary, _ = embedded._binaries()
+    binary, _ = embedded.binaries()
     for position, entry in enumerate(data):
         checked = check_file(binary, aof_dir / entry.name)
         if checked.valid:

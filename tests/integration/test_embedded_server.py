@@ -324,11 +324,11 @@ def test_a_long_store_path(store_dir: Path, clients: list[Client], long_part: st
 def test_a_server_dying_at_start_is_reported_at_once(store_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db = store_dir / "dies.db"
     add(db, ("a", "b"))
-    server, _ = embedded._binaries()
+    server, _ = embedded.binaries()
     broken = store_dir / "not-a-module.so"
     broken.write_text("not a shared object\n")
     with monkeypatch.context() as patch:
-        patch.setattr(embedded, "_binaries", lambda: (server, broken))
+        patch.setattr(embedded, "binaries", lambda: (server, broken))
         started = time.monotonic()
         with pytest.raises(BackendUnavailableError) as raised:
             Memory(db, scope="s")

@@ -134,7 +134,7 @@ def redis_client(memory: Memory) -> redis.Redis:
 
 def queued(memory: Memory, client: redis.Redis) -> int:
     """Writers in the scope's queue (the holder first)."""
-    key = steps._keys(memory.backend.graph, memory.scope)[0]  # type: ignore[attr-defined]
+    key = steps.lock_keys(memory.backend.graph, memory.scope)[0]
     return int(client.llen(key))
 
 
@@ -215,7 +215,7 @@ def test_falkordb_every_write_leaves_the_lock_free(tmp_path: Any) -> None:
             with contextlib.suppress(QuotaExceededError):
                 write()
             assert queued(memory, client) == 0, "a writer still holds or waits for the lock"
-            assert client.keys(f"synapse:{memory.backend.graph}:free:lease:*") == []
+            assert client.keys(steps.lock_keys(memory.backend.graph, "free")[1] + "*") == []
             hasty.upsert(("Probe", "SEES", "lock"))
         facts = {(f.subject, f.object) for f in memory.facts()}
         assert {("Ann", "jazz"), ("Cy", "Dee"), ("Probe", "lock")} <= facts and ("Bob", "tune 0") not in facts
