@@ -118,6 +118,10 @@ def connect_error(exc: Exception, shown: str) -> SynapseError:
     if isinstance(exc, neo4j_errors.AuthError):
         return AuthenticationError(
             f"Neo4j at {shown} refused the credentials: check the user and password given as auth=(user, password)")
+    if isinstance(exc, neo4j_errors.ServiceUnavailable) and "looks like HTTP" in str(exc):
+        return ConfigurationError(
+            f"{shown} answers HTTP, not Bolt: that is Neo4j's HTTP port (Neo4j Browser, default 7474); "
+            "give the Bolt port, default 7687 (bolt://host:7687 or neo4j://host:7687)")
     if isinstance(exc, neo4j_errors.ServiceUnavailable | neo4j_errors.SessionExpired | OSError):
         return BackendUnavailableError(
             f"cannot reach Neo4j at {shown}: {exc}. Check that the server is running, the host and Bolt port "

@@ -113,9 +113,8 @@ def test_a_malformed_url_is_a_configuration_error(
     assert held(scope) == 0
 
 
-@pytest.fixture
-def not_neo4j_port() -> Iterator[int]:
-    """A local TCP port that answers like Redis (FalkorDB's protocol), not Bolt."""
+def answering(reply: bytes) -> Iterator[int]:
+    """A local TCP port that answers ``reply`` to whatever it is sent."""
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
     server.listen()
@@ -128,13 +127,25 @@ def not_neo4j_port() -> Iterator[int]:
                 return
             with connection:
                 connection.recv(64)
-                connection.sendall(b"-ERR unknown command\r\n")
+                connection.sendall(reply)
 
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     yield server.getsockname()[1]
     server.close()
     thread.join(timeout=10)
+
+
+@pytest.fixture
+def not_neo4j_port() -> Iterator[int]:
+    """A local TCP port that answers like Redis (FalkorDB's protocol), not Bolt."""
+    yield from answering(b"-ERR unknown command\r\n")
+
+
+@pytest.fixture
+def http_port() -> Iterator[int]:
+    """A local TCP port that answers like an HTTP server (Neo4j's own HTTP port is 7474)."""
+    yield from answering(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
 
 
 @pytest.mark.parametrize("backend_name", ["neo4j"])
@@ -147,6 +158,19 @@ def test_a_port_that_is_no_neo4j_server_is_a_configuration_error(
         open_memory(url, scope=scope, auth=neo4j_settings["auth"])
     assert raised.value.is_retryable() is False
     assert url in str(raised.value) and "does not support communication" in str(raised.value)
+    assert held(scope) == 0
+
+
+@pytest.mark.parametrize("backend_name", ["neo4j"])
+def test_an_http_port_given_for_bolt_is_a_configuration_error_naming_the_bolt_port(
+    http_port: int, neo4j_settings: dict[str, Any], open_memory: Open, held: Callable[[str], int]
+) -> None:
+    url = f"bolt://127.0.0.1:{http_port}"
+    scope = fresh_scope()
+    with pytest.raises(ConfigurationError) as raised:
+        open_memory(url, scope=scope, auth=neo4j_settings["auth"])
+    assert raised.value.is_retryable() is False, "retrying an HTTP port never reaches Bolt"
+    assert url in str(raised.value) and "HTTP" in str(raised.value) and "7687" in str(raised.value)
     assert held(scope) == 0
 
 
