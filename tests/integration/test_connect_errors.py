@@ -3,6 +3,7 @@ wrong credentials, a malformed URL, a port that is no Neo4j server, a database t
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 import uuid
@@ -113,8 +114,9 @@ def test_a_malformed_url_is_a_configuration_error(
     assert held(scope) == 0
 
 
+@contextlib.contextmanager
 def answering(reply: bytes) -> Iterator[int]:
-    """A local TCP port that answers ``reply`` to whatever it is sent."""
+    """A local TCP port that answers ``reply`` to whatever it is sent, while the block runs."""
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
     server.listen()
@@ -131,46 +133,33 @@ def answering(reply: bytes) -> Iterator[int]:
 
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
-    yield server.getsockname()[1]
-    server.close()
-    thread.join(timeout=10)
+    try:
+        yield server.getsockname()[1]
+    finally:
+        server.close()
+        thread.join(timeout=10)
 
 
-@pytest.fixture
-def not_neo4j_port() -> Iterator[int]:
-    """A local TCP port that answers like Redis (FalkorDB's protocol), not Bolt."""
-    yield from answering(b"-ERR unknown command\r\n")
-
-
-@pytest.fixture
-def http_port() -> Iterator[int]:
-    """A local TCP port that answers like an HTTP server (Neo4j's own HTTP port is 7474)."""
-    yield from answering(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
-
-
-@pytest.mark.parametrize("backend_name", ["neo4j"])
-def test_a_port_that_is_no_neo4j_server_is_a_configuration_error(
-    not_neo4j_port: int, neo4j_settings: dict[str, Any], open_memory: Open, held: Callable[[str], int]
-) -> None:
-    url = f"bolt://127.0.0.1:{not_neo4j_port}"
-    scope = fresh_scope()
-    with pytest.raises(ConfigurationError) as raised:
-        open_memory(url, scope=scope, auth=neo4j_settings["auth"])
-    assert raised.value.is_retryable() is False
-    assert url in str(raised.value) and "does not support communication" in str(raised.value)
-    assert held(scope) == 0
+NOT_BOLT = {
+    # A port that answers like Redis (FalkorDB's protocol): the driver's own words are kept.
+    "redis": (b"-ERR unknown command\r\n", ("does not support communication",)),
+    # An HTTP port (Neo4j's own is 7474, Neo4j Browser's): the message names the Bolt port to give instead.
+    "http": (b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n", ("HTTP", "7687")),
+}
 
 
 @pytest.mark.parametrize("backend_name", ["neo4j"])
-def test_an_http_port_given_for_bolt_is_a_configuration_error_naming_the_bolt_port(
-    http_port: int, neo4j_settings: dict[str, Any], open_memory: Open, held: Callable[[str], int]
+@pytest.mark.parametrize("answers", sorted(NOT_BOLT))
+def test_a_port_that_is_no_bolt_server_is_a_configuration_error(
+    answers: str, neo4j_settings: dict[str, Any], open_memory: Open, held: Callable[[str], int]
 ) -> None:
-    url = f"bolt://127.0.0.1:{http_port}"
+    reply, said = NOT_BOLT[answers]
     scope = fresh_scope()
-    with pytest.raises(ConfigurationError) as raised:
+    with answering(reply) as port, pytest.raises(ConfigurationError) as raised:
+        url = f"bolt://127.0.0.1:{port}"
         open_memory(url, scope=scope, auth=neo4j_settings["auth"])
-    assert raised.value.is_retryable() is False, "retrying an HTTP port never reaches Bolt"
-    assert url in str(raised.value) and "HTTP" in str(raised.value) and "7687" in str(raised.value)
+    assert raised.value.is_retryable() is False, "retrying never reaches a Bolt server there"
+    assert url in str(raised.value) and all(words in str(raised.value) for words in said)
     assert held(scope) == 0
 
 
