@@ -50,6 +50,9 @@ class Backend(Session, Protocol):
     def locked(self, scope: str, init: Params, timeout: float) -> AbstractContextManager[Session]:
         """A session whose statements run holding ``scope``'s write lock, released on exit.
 
+        A backend may take the lock with the session's first statement (FalkorDB does, in that
+        statement's round trip) and release it with the write marked last, so the lock is certain to
+        be held from the first statement on, not from entering the block.
         ``init`` are the parameters of the scope's first creation (``now``, ``format``).
         Raises :class:`~synapse_graph.errors.ScopeBusyError` when the lock is not had
         within ``timeout`` seconds.

@@ -11,6 +11,7 @@ import anyio
 import pytest
 
 from synapse_graph import Memory, Triple
+from synapse_graph.catalogue import Q
 from synapse_graph.engine.scope import lock_init
 from synapse_graph.mcp import ServerOptions
 from synapse_graph.models import RECALL_NOTICE
@@ -164,7 +165,8 @@ def test_a_busy_scope_is_a_tool_error_that_says_to_call_again(make_memory: Calla
 
     async def main() -> None:
         async with serve(memory, lock_timeout=0.5) as client:
-            with memory.backend.locked(memory.scope, lock_init(), 10.0):  # another writer holds the scope
+            with memory.backend.locked(memory.scope, lock_init(), 10.0) as holder:  # another writer holds the
+                holder.read(Q.SCOPE_STATE, {"scope": memory.scope})  # scope: it has read it and is still planning
                 message = await error(client, "upsert_graph_triples", {"triples": [
                     {"subject": "Dana", "predicate": "LIKES", "object": "tea"}]})
                 assert "nothing was written" in message and "call again" in message
