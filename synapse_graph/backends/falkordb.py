@@ -119,8 +119,7 @@ class _LockedSession:
     def read(self, name: str, params: Params) -> list[Row]:
         backend = self._backend
         if not self.holding:
-            return reply_rows(self._take(command(backend.graph, query(name, backend.dialect), params,
-                                                 read_only=True)), backend.location)
+            return reply_rows(self._take(backend.command(name, params, read_only=True)), backend.location)
         self._renew()
         return backend.read(name, params)
 
@@ -134,8 +133,8 @@ class _LockedSession:
         self._renew()
         self._wrote = True
         backend = self._backend
-        reply = backend.drive(steps.then_release(backend.graph, self._scope, self.token, command(
-            backend.graph, query(name, backend.dialect), params, read_only=False)))
+        reply = backend.drive(steps.then_release(backend.graph, self._scope, self.token, backend.command(
+            name, params, read_only=False)))
         self.holding = False
         return reply_rows(reply, backend.location)
 
@@ -234,9 +233,13 @@ class FalkorDBBackend:
         except StopIteration as done:
             return done.value
 
+    def command(self, name: str, params: Params, *, read_only: bool) -> steps.Command:
+        """The redis command that runs a catalogue statement on this graph."""
+        return command(self.graph, query(name, self.dialect), params, read_only=read_only)
+
     def _statement(self, name: str, params: Params, *, read_only: bool) -> list[Row]:
         try:
-            return rows(self._execute(*command(self.graph, query(name, self.dialect), params, read_only=read_only)))
+            return rows(self._execute(*self.command(name, params, read_only=read_only)))
         except redis.ResponseError as exc:
             raise error(exc, self.location) from exc
 
@@ -290,8 +293,7 @@ class _AsyncLockedSession:
     async def read(self, name: str, params: Params) -> list[Row]:
         backend = self._backend
         if not self.holding:
-            return reply_rows(await self._take(command(backend.graph, query(name, backend.dialect), params,
-                                                       read_only=True)), backend.location)
+            return reply_rows(await self._take(backend.command(name, params, read_only=True)), backend.location)
         await self._renew()
         return await backend.read(name, params)
 
@@ -304,8 +306,8 @@ class _AsyncLockedSession:
         await self._renew()
         self._wrote = True
         backend = self._backend
-        reply = await backend.drive(steps.then_release(backend.graph, self._scope, self.token, command(
-            backend.graph, query(name, backend.dialect), params, read_only=False)))
+        reply = await backend.drive(steps.then_release(backend.graph, self._scope, self.token, backend.command(
+            name, params, read_only=False)))
         self.holding = False
         return reply_rows(reply, backend.location)
 
@@ -396,9 +398,12 @@ class AsyncFalkorDBBackend:
         except StopIteration as done:
             return done.value
 
+    def command(self, name: str, params: Params, *, read_only: bool) -> steps.Command:
+        return command(self.graph, query(name, self.dialect), params, read_only=read_only)
+
     async def _statement(self, name: str, params: Params, *, read_only: bool) -> list[Row]:
         try:
-            reply = await self._execute(*command(self.graph, query(name, self.dialect), params, read_only=read_only))
+            reply = await self._execute(*self.command(name, params, read_only=read_only))
             return rows(reply)
         except redis.ResponseError as exc:
             raise error(exc, self.location) from exc

@@ -25,3 +25,15 @@ def test_a_missing_module_fails_under_ci(monkeypatch: pytest.MonkeyPatch) -> Non
         ci.require(MISSING)
     with pytest.raises(pytest.fail.Exception, match="not the local server"):
         ci.unavailable("not the local server")
+
+
+def test_ci_runs_the_readme_set_up_commands_word_for_word() -> None:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    readme = [line for line in (root / "README.md").read_text(encoding="utf-8").splitlines()
+              if line.startswith("scripts/dev ")][:2]
+    run = [line for line in (root / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+           if line.strip() and not line.startswith("#")]
+    assert [line.split()[1] for line in readme] == ["demo", "test"]
+    assert run[-2:] == readme, "the last two commands of .ci/run must be the README's two, line for line"
