@@ -14,13 +14,20 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from benchmarks.offload_eval.fake_server import Reply
+from synapse_graph import Memory
 
 SESSION = "5f0c6a1e-2b7d-4c1a-9e3f-8a2b1c0d9e7f"
+EXE = str(Path(sys.executable).parent / "synapse-graph")
+Hook = Callable[..., subprocess.CompletedProcess[str]]
+"""``hook(command, payload, **env)``: runs ``synapse-graph hook <command>`` as Claude Code does."""
 CWD = "/home/dev/acme-web"
 T0 = datetime(2025, 6, 2, 9, 0, tzinfo=UTC)
 _FACT = re.compile(r"service-(\d+) is owned by team-(\d+)")
@@ -85,6 +92,23 @@ class TranscriptWriter:
         )
         return i
 
+    def prompt(self, content: Any, **extra: Any) -> None:
+        """A user record: what the user typed (a string or content blocks), or what Claude Code wrote as one."""
+        self.write(self._base("user", message={"role": "user", "content": content}, **extra))
+
+    def reply(self, *blocks: dict[str, Any]) -> None:
+        """An assistant record with these content blocks."""
+        self.write(self._base("assistant", requestId=f"req_x{self.count}", message={
+            "id": f"msg_x{self.count}", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+            "content": list(blocks), "stop_reason": "end_turn", "usage": {"input_tokens": 10, "output_tokens": 10}}))
+
+    def tool_call(self, name: str, arguments: dict[str, Any], result: Any) -> None:
+        """The assistant calls a tool and the tool's result comes back (as Claude Code records both)."""
+        tool_id = f"toolu_x{self.count:04d}"
+        self.reply({"type": "tool_use", "id": tool_id, "name": name, "input": arguments})
+        self.write(self._base("user", toolUseResult={"stdout": str(result)}, message={"role": "user", "content": [
+            {"tool_use_id": tool_id, "type": "tool_result", "content": result}]}))
+
     def compaction(self) -> None:
         self.write(
             self._base("system", subtype="compact_boundary", content="Conversation compacted", level="info",
@@ -110,3 +134,14 @@ def facts_model(body: dict[str, Any]) -> Reply:
 
 def offloaded_services(body: dict[str, Any]) -> set[int]:
     return {int(a) for a, _ in _FACT.findall(body["messages"][-1]["content"])}
+
+
+def payload(event: str, transcript: TranscriptWriter, **extra: Any) -> dict[str, Any]:
+    """The JSON Claude Code sends a hook on stdin."""
+    return {"session_id": SESSION, "transcript_path": str(transcript.path), "cwd": CWD,
+            "hook_event_name": event, **extra}
+
+
+def owners(session: Memory) -> set[int]:
+    """Which exchanges' facts ("service-N OWNED_BY team-N") the session's memory holds."""
+    return {int(f.subject.split("-")[1]) for f in session.facts(predicate="OWNED_BY", memory_scope="session")}
