@@ -9,12 +9,14 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from synapse_graph.errors import InvalidInputError
-from synapse_graph.rules.redaction import redact
+from synapse_graph.rules.redaction import redact_and_cut
 
-Role = Literal["user", "assistant"]
+Role = Literal["user", "assistant", "tool"]
+"""``tool``: what a tool returned (a file read, a fetched page, a command's output), not what anyone said."""
 MAX_TURNS = 2_000
 MAX_TURN_CHARS = 20_000
-"""A longer turn (a pasted log, a tool's whole output) keeps its beginning and end."""
+"""A longer turn (a pasted log, a tool's whole output) keeps its beginning and end (after redaction)."""
+_LEFT_OUT = "\n[... {n} characters left out ...]\n"
 
 
 class Turn(BaseModel):
@@ -57,15 +59,15 @@ def as_turns(turns: Iterable[TurnInput]) -> list[Turn]:
 
 
 def redacted(turns: Iterable[Turn]) -> tuple[list[Turn], tuple[str, ...]]:
-    """The turns with every secret replaced by ``[REDACTED:<kind>]``, and the kinds found."""
+    """The turns with every secret replaced by ``[REDACTED:<kind>]``, and the kinds found.
+
+    A turn longer than ``MAX_TURN_CHARS`` keeps its beginning and end, cut after redaction.
+    """
     kinds: dict[str, None] = {}
     out: list[Turn] = []
+    half = MAX_TURN_CHARS // 2
     for turn in turns:
-        text = turn.text
-        if len(text) > MAX_TURN_CHARS:
-            half = MAX_TURN_CHARS // 2
-            text = f"{text[:half]}\n[... {len(text) - 2 * half} characters left out ...]\n{text[-half:]}"
-        clean = redact(text)
+        clean = redact_and_cut(turn.text, half, half, marker=_LEFT_OUT)
         kinds.update(dict.fromkeys(clean.kinds))
         out.append(turn.model_copy(update={"text": clean.text}))
     return out, tuple(kinds)

@@ -199,6 +199,37 @@ def redact(text: str) -> Redacted:
     return Redacted(text, tuple(dict.fromkeys(kind for _, _, kind in spans)))
 
 
+_PLACED = re.compile(r"\[REDACTED:(" + "|".join(_KINDS) + r")\]")
+
+
+def placeholders(text: str) -> list[tuple[int, int, str]]:
+    """The ``[REDACTED:<kind>]`` placeholders already in ``text``: (start, end, kind) each."""
+    return [(m.start(), m.end(), m.group(1)) for m in _PLACED.finditer(text)] if _PLACEHOLDER in text else []
+
+
+def redact_and_cut(text: str, head: int, tail: int = 0, *, marker: str = " ...") -> Redacted:
+    """:func:`redact` the whole text, then keep its first ``head`` and last ``tail`` characters.
+
+    Cutting after redaction means no part of a secret survives a cut (a key's lines after it,
+    a token's tail): the cut falls among placeholders, never inside one. ``marker`` stands for
+    the part left out; ``{n}`` in it becomes how many characters that was. The kinds returned
+    include those of placeholders the text held already.
+    """
+    clean = redact(text)
+    kinds = dict.fromkeys([*clean.kinds, *(kind for _, _, kind in placeholders(text))])
+    body = clean.text
+    if len(body) <= head + tail:
+        return Redacted(body, tuple(kinds))
+    end, start = head, len(body) - tail
+    for a, b, _ in placeholders(body):
+        if a < end < b:
+            end = a
+        if a < start < b:
+            start = b
+    kept = body[:end] + marker.format(n=start - end) + (body[start:] if tail else "")
+    return Redacted(kept, tuple(kinds))
+
+
 def guard(text: str, mode: SecretMode, *, field: str) -> Redacted:
     """Apply the secret policy to one field value.
 
