@@ -7,6 +7,7 @@ Conversations carry code and secrets, so by default the endpoint must be on this
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import json
 import urllib.error
@@ -17,11 +18,15 @@ from urllib.parse import urlsplit
 
 from synapse_graph.errors import ConfigurationError, ModelUnavailableError
 from synapse_graph.offload.prompt import TRIPLE_SCHEMA
+from synapse_graph.rules.redaction import redact
 
 ALLOW_REMOTE_OPTION = "allow_remote=True (SYNAPSE_OFFLOAD_ALLOW_REMOTE=1)"
 ResponseFormat = Literal["json_schema", "json_object", "none"]
 _FALLBACK: dict[str, ResponseFormat] = {"json_schema": "json_object", "json_object": "none"}
 MAX_RESPONSE_BYTES = 1_000_000
+MAX_REASON_CHARS = 160
+_QUOTE_WINDOW = 16
+"""An error reason sharing this many characters in a row with the request quotes it."""
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -164,8 +169,9 @@ class OpenAIChatClient:
                 raw = response.read(MAX_RESPONSE_BYTES + 1)
         except urllib.error.HTTPError as exc:
             detail = exc.read(2000).decode("utf-8", "replace").strip()
+            sent = [m.get("content", "") for m in messages] + [data.decode("utf-8")]
             error = ModelUnavailableError(
-                f"model endpoint {endpoint} answered HTTP {exc.code}: {' '.join((detail or exc.reason).split())[:300]}",
+                f"model endpoint {endpoint} answered HTTP {exc.code}: {error_reason(detail, str(exc.reason), sent)}",
                 retryable=exc.code >= 500 or exc.code == 429,
             )
             error.refused_response_format = exc.code in (400, 422, 500) and "response_format" in detail
@@ -177,6 +183,34 @@ class OpenAIChatClient:
             raise ModelUnavailableError(f"model endpoint {endpoint} sent more than {MAX_RESPONSE_BYTES} bytes",
                                         retryable=False)
         return _content(raw, endpoint)
+
+
+def error_reason(body: str, status_text: str, sent: Sequence[str]) -> str:
+    """A short reason for an error answer, fit for a job log: the body's error message (redacted), cut
+    where it starts quoting what was sent (an endpoint may echo the prompt, and a log never holds turns)."""
+    reason = body
+    with contextlib.suppress(ValueError, RecursionError):
+        reason = _error_message(json.loads(body)) or body
+    reason = redact(" ".join(reason.split())[:MAX_REASON_CHARS * 2]).text
+    for start in range(max(0, len(reason) - _QUOTE_WINDOW + 1)):
+        if any(reason[start:start + _QUOTE_WINDOW] in text for text in sent):
+            reason = reason[:start].rstrip() + " [quotes the request; left out]"
+            break
+    reason = reason[:MAX_REASON_CHARS].strip()
+    return reason or status_text
+
+
+def _error_message(body: Any) -> str | None:
+    """``{"error": {"message": ...}}``, ``{"error": "..."}``, ``{"message" | "detail": ...}``."""
+    if not isinstance(body, dict):
+        return None
+    for key in ("error", "message", "detail"):
+        value = body.get(key)
+        if isinstance(value, dict):
+            value = value.get("message")
+        if isinstance(value, str) and value.strip():
+            return value
+    return None
 
 
 def _content(raw: bytes, endpoint: str) -> str:

@@ -19,10 +19,12 @@ from typing import Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from synapse_graph.datadir import data_path
+from synapse_graph.rules.redaction import redact
 
 JobStatus = Literal["queued", "running", "done", "failed", "cancelled"]
 KEEP_JOBS = 200
 JOBS_ENV = "SYNAPSE_OFFLOAD_JOBS"
+MAX_ERROR_CHARS = 400
 
 
 class Job(BaseModel):
@@ -125,6 +127,11 @@ class FileJobLog:
             jobs = self._read()
         jobs.sort(key=lambda j: j.submitted_at, reverse=True)
         return jobs[:limit]
+
+
+def error_text(exc: BaseException) -> str:
+    """What a job log keeps of an error: its kind and message, on one line, redacted and short."""
+    return redact(f"{type(exc).__name__}: {' '.join(str(exc).split())}"[:MAX_ERROR_CHARS]).text
 
 
 def utcnow() -> datetime:

@@ -16,6 +16,7 @@ from benchmarks.offload_eval.fake_server import FakeModelServer, Reply
 from synapse_graph import Memory
 from synapse_graph.errors import InvalidInputError, OffloadQueueFullError
 from synapse_graph.offload import FileJobLog, Offloader, OpenAIChatClient
+from synapse_graph.offload.turns import MAX_TURN_CHARS
 
 pytestmark = pytest.mark.integration
 
@@ -229,3 +230,37 @@ def test_bad_turns_are_refused_before_queueing(offload: Any, turns: Any) -> None
     with pytest.raises(InvalidInputError):
         offloader.submit(turns)
     assert server.requests == []
+
+
+def test_a_long_turn_is_redacted_before_it_is_cut(offload: Any) -> None:
+    key_lines = [f"MIIEow{i:02d}" + "AbCdEfGh" * 7 for i in range(12)]
+    key = "-----BEGIN RSA PRIVATE KEY-----\n" + "\n".join(key_lines) + "\n-----END RSA PRIVATE KEY-----"
+    token = "ghp_" + "T0kEn" * 8
+    # A pasted log of 30,000 characters: the kept head ends inside the token, the kept tail starts inside the key.
+    head = "log line\n" * 1110 + token + "\n"
+    tail = "\n" + "tail line\n" * 970
+    text = head + "x" * (30_000 - len(head) - len(key) - len(tail)) + "\n" + key + tail
+    assert len(text) > MAX_TURN_CHARS and text.index(token) < MAX_TURN_CHARS // 2 < text.index(token) + len(token)
+    assert text.index(key) < len(text) - MAX_TURN_CHARS // 2 < text.index(key) + len(key)
+    offloader, server = offload(['{"triples": []}'])
+    job = offloader.wait(offloader.submit([{"role": "user", "text": text}]), timeout=30)
+    assert job.status == "done" and set(job.redacted) == {"api_key", "private_key"}
+    seen = server.conversation_of(0)
+    assert "characters left out" in seen and len(seen) < len(text)
+    assert not [line for line in key_lines if line[:10] in seen]
+    assert not [token[i:i + 8] for i in range(len(token) - 7) if token[i:i + 8] in seen]
+
+
+def test_an_endpoint_error_quoting_the_prompt_is_logged_as_its_status_only(offload: Any, job_log: FileJobLog) -> None:
+    def quoting(body: dict[str, Any]) -> Reply:
+        echo = {"error": {"code": 400, "type": "invalid_request_error",
+                          "message": f"cannot parse: {json.dumps(body['messages'][::-1])}"}}
+        return Reply(status=400, body=json.dumps(echo).encode())
+
+    offloader, _ = offload(quoting)
+    job = offloader.wait(offloader.submit([{"role": "user", "text": "Ann lives in Oslo; my pin is 4711-2231"}]),
+                         timeout=30)
+    assert job.status == "failed" and "HTTP 400" in (job.error or "") and len(job.error or "") <= 300
+    logged = job_log.path.read_text()
+    assert "Oslo" not in logged and "4711-2231" not in logged and "durable facts" not in logged
+    assert "Oslo" not in (job.error or "")
