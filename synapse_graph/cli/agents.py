@@ -213,7 +213,7 @@ def offload(
     config = replace(config, model_url=model_url or config.model_url, model=model or config.model,
                      allow_remote=allow_remote or config.allow_remote)
     client = model_client(config)
-    turns: list[Any] = ([t.turn for t in read_transcript(file)] if file.suffix == ".jsonl"
+    turns: list[Any] = ([t.turn for t in read_transcript(file).turns] if file.suffix == ".jsonl"
                         else json.loads(file.read_text(encoding="utf-8")))
     with _open(db, scope, user, password, session=session) as memory:
         if session is not None:

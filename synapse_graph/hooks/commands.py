@@ -22,7 +22,7 @@ from typing import Any, TextIO
 
 from synapse_graph.errors import ConfigurationError, InvalidInputError
 from synapse_graph.hooks.config import HookConfig, load_config
-from synapse_graph.hooks.state import Position, TranscriptState, start_index, window_start
+from synapse_graph.hooks.state import Position, TranscriptState, record_start, start_index, window_start
 from synapse_graph.hooks.transcript import TranscriptTurn, read_transcript
 from synapse_graph.models import Recall
 
@@ -148,9 +148,9 @@ def offload_transcript(payload: Payload, config: HookConfig, *,
     with state.locked() as have_lock:
         if not have_lock:
             return OffloadOutcome("busy")
-        turns = read_transcript(payload.transcript_path)
+        turns = read_transcript(payload.transcript_path).turns
         start = start_index(turns, state.load())
-        end = min(window_start(turns, config.keep_exchanges), start + MAX_TURNS_PER_JOB)
+        end = record_start(turns, min(window_start(turns, config.keep_exchanges), start + MAX_TURNS_PER_JOB))
         if end <= start:
             return OffloadOutcome("nothing")
         chunk = turns[start:end]
@@ -194,7 +194,7 @@ def spawn_offload(payload_text: str) -> None:
 def _turns(payload: Payload) -> list[TranscriptTurn]:
     if not payload.transcript_path or not os.path.exists(payload.transcript_path):
         return []
-    return read_transcript(payload.transcript_path)
+    return read_transcript(payload.transcript_path).turns
 
 
 # -- the entry point -----------------------------------------------------------------------------

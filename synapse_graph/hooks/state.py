@@ -94,3 +94,11 @@ def window_start(turns: list[TranscriptTurn], keep_exchanges: int) -> int:
     if len(prompts) <= keep_exchanges:
         return 0
     return prompts[-keep_exchanges]
+
+
+def record_start(turns: list[TranscriptTurn], end: int) -> int:
+    """``end`` moved back to the first turn of its record, so an offload never ends inside a record
+    (the position saved is a line: the rest of a record split there would never be offloaded)."""
+    while 0 < end < len(turns) and turns[end - 1].line == turns[end].line:
+        end -= 1
+    return end

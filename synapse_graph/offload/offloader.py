@@ -18,10 +18,11 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, Protocol, Self
 
 from synapse_graph.engine.operations import MemoryScope
-from synapse_graph.errors import InvalidInputError, OffloadQueueFullError, SynapseError
+from synapse_graph.errors import InvalidInputError, OffloadQueueFullError
 from synapse_graph.models import Triple, WriteResult
 from synapse_graph.offload.client import ChatClient
-from synapse_graph.offload.jobs import KEEP_JOBS, FileJobLog, Job, JobLog, utcnow
+from synapse_graph.offload.grounding import ungrounded_user_facts
+from synapse_graph.offload.jobs import KEEP_JOBS, FileJobLog, Job, JobLog, error_text, utcnow
 from synapse_graph.offload.parse import parse_reply
 from synapse_graph.offload.prompt import build_messages
 from synapse_graph.offload.turns import Turn, TurnInput, as_turns, redacted
@@ -215,10 +216,8 @@ class Offloader:
             self.log.record(running)
             try:
                 finished = self._extract_and_store(item, running)
-            except SynapseError as exc:
-                finished = running.model_copy(update={"status": "failed", "error": f"{type(exc).__name__}: {exc}"})
             except Exception as exc:  # the worker must outlive any one job
-                finished = running.model_copy(update={"status": "failed", "error": f"{type(exc).__name__}: {exc}"})
+                finished = running.model_copy(update={"status": "failed", "error": error_text(exc)})
             self._finish(item, finished.model_copy(update={"finished_at": utcnow()}))
 
     def _finish(self, item: _Pending, job: Job) -> None:
@@ -244,7 +243,13 @@ class Offloader:
         threshold = rules.candidate_below
         keep: list[Triple] = []
         dropped = parsed.dropped
-        for triple in parsed.triples:
+        ungrounded = set(ungrounded_user_facts(parsed.triples, turns))
+        for index, triple in enumerate(parsed.triples):
+            if index in ungrounded:
+                dropped += 1
+                parsed.problem(f"extracted triple {index}: a fact about {USER_NAME} that the user's own turns do "
+                               "not support (the conversation holds tool output); left out")
+                continue
             confidence = self.default_confidence if triple.confidence is None else triple.confidence
             if confidence < threshold and self.low_confidence == "drop":
                 dropped += 1
