@@ -2,14 +2,20 @@
 
 ``{"hooks": {"Event": [{"matcher": "regex", "hooks": [{"type": "command", "command": "..."}]}]}}``.
 Installing never touches other hooks or settings, and installing twice changes nothing;
-uninstalling removes only the hooks whose command runs ``synapse-graph hook ...``.
+uninstalling removes only the hooks that are exactly ours: ``synapse-graph hook <command>``
+(whatever path or quoting the executable has), not a user's command that runs it among others.
+
+The file is rewritten as it was read, but for our hooks: through a symbolic link (the link
+stays), numbers exactly as written (``1e400`` is not ``Infinity``), strings that are no
+UTF-8 (a lone surrogate escape) escaped again. What cannot be written back as it was read
+(a key given twice, bytes that are not UTF-8, nesting too deep) is refused, and the file
+is left unchanged.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 import shlex
 import shutil
 import sys
@@ -20,8 +26,7 @@ from typing import Any
 
 from synapse_graph.errors import ConfigurationError
 
-# Our hook commands: `synapse-graph hook <command>`, whatever path or quoting the executable has.
-_OURS = re.compile(r"""(?:^|[\s/'"])synapse-graph['"]?\s+hook\s+(?:session-start|pre-compact|stop)\b""")
+_COMMANDS = ("session-start", "pre-compact", "stop")
 
 
 @dataclass(frozen=True)
@@ -56,18 +61,78 @@ def settings_file(project: str | os.PathLike[str], shared: bool) -> Path:
 
 
 def is_ours(hook: Any) -> bool:
-    return isinstance(hook, dict) and isinstance(hook.get("command"), str) and bool(_OURS.search(hook["command"]))
+    """Exactly ``<path>/synapse-graph hook <command>``: a user's command that runs ours among others is theirs."""
+    if not isinstance(hook, dict) or not isinstance(hook.get("command"), str):
+        return False
+    try:
+        words = shlex.split(hook["command"])
+    except ValueError:  # unbalanced quotes: not a command we wrote
+        return False
+    return len(words) == 3 and Path(words[0]).name == "synapse-graph" and words[1:2] == ["hook"] and \
+        words[2] in _COMMANDS
+
+
+@dataclass(frozen=True)
+class Number:
+    """A JSON number as the file writes it, written back the same (``1e400``, ``0.10000000000000000001``)."""
+
+    text: str
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        twice = next(k for i, (k, _) in enumerate(pairs) if k in dict(pairs[:i]))
+        raise ValueError(f"the key {twice!r} is given twice in one object (one of its values would be lost)")
+    return data
+
+
+def parse(text: str) -> Any:
+    """JSON with numbers kept as written and a key given twice refused (ValueError, RecursionError)."""
+    return json.loads(text, object_pairs_hook=_unique, parse_float=Number, parse_int=Number,
+                      parse_constant=Number)
+
+
+def dump(value: Any, level: int = 0) -> str:
+    """JSON text of what :func:`parse` read, indented by two spaces (``json.dumps(indent=2)``'s layout)."""
+    if isinstance(value, Number):
+        return value.text
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: only its escape can be written
+            return json.dumps(value)
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, bool | int | float) or value is None:
+        return json.dumps(value)
+    inner, outer = "  " * (level + 1), "  " * level
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        items = [f"{inner}{dump(str(k))}: {dump(v, level + 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + f"\n{outer}}}"
+    if isinstance(value, list):
+        if not value:
+            return "[]"
+        return "[\n" + ",\n".join(f"{inner}{dump(v, level + 1)}" for v in value) + f"\n{outer}]"
+    raise TypeError(f"cannot write a {type(value).__name__} as JSON")
 
 
 def _load(path: Path) -> dict[str, Any]:
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except FileNotFoundError:
         return {}
     try:
-        data = json.loads(text) if text.strip() else {}
+        text = raw.decode("utf-8")
+        data = parse(text) if text.strip() else {}
+    except UnicodeDecodeError as exc:
+        raise ConfigurationError(f"{path} is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start}); "
+                                 "fix it first, nothing was changed") from None
     except ValueError as exc:
         raise ConfigurationError(f"{path} is not valid JSON ({exc}); fix it first, nothing was changed") from None
+    except RecursionError:
+        raise ConfigurationError(f"{path} is nested too deeply to read; fix it first, nothing was changed") from None
     if not isinstance(data, dict) or not isinstance(data.get("hooks", {}), dict):
         raise ConfigurationError(f"{path} is not a settings object with a 'hooks' object; nothing was changed")
     return data
@@ -88,7 +153,7 @@ def _without_ours(groups: Any) -> list[Any]:
 
 def _group(spec: HookSpec) -> dict[str, Any]:
     group: dict[str, Any] = {} if spec.matcher is None else {"matcher": spec.matcher}
-    group["hooks"] = [{"type": "command", "command": spec.command, "timeout": spec.timeout}]
+    group["hooks"] = [{"type": "command", "command": spec.command, "timeout": Number(str(spec.timeout))}]
     return group
 
 
@@ -125,17 +190,25 @@ def uninstall(project: str | os.PathLike[str], *, shared: bool = False) -> tuple
 
 
 def _write(path: Path, before: dict[str, Any], after: dict[str, Any]) -> bool:
+    """Write ``after`` atomically to the file ``path`` names (through a symbolic link), unless it is unchanged."""
     if after == before and path.exists():
         return False
-    path.parent.mkdir(parents=True, exist_ok=True)
-    mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(after, handle, indent=2, ensure_ascii=False)
-            handle.write("\n")
+        text = dump(after) + "\n"
+        same = parse(text) == after
+    except RecursionError:
+        raise ConfigurationError(f"{path} is nested too deeply to write back; nothing was changed") from None
+    if not same:
+        raise ConfigurationError(f"{path} cannot be written back as it was read; nothing was changed")
+    target = Path(os.path.realpath(path))  # a link stays a link: its target is what changes
+    target.parent.mkdir(parents=True, exist_ok=True)
+    mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
+    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=target.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode("utf-8"))
         os.chmod(temp, mode)
-        os.replace(temp, path)
+        os.replace(temp, target)
     except BaseException:
         if os.path.exists(temp):
             os.unlink(temp)

@@ -121,3 +121,78 @@ def test_cli_install_and_uninstall(tmp_path: Path) -> None:
     assert json.loads(subprocess.run([exe, "hooks", "uninstall", str(tmp_path), "--json"], capture_output=True,
                                      text=True, check=True).stdout)["changed"] is True
     assert settings(tmp_path) == {}
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    exe = str(Path(sys.executable).parent / "synapse-graph")
+    return subprocess.run([exe, "hooks", *args], capture_output=True, text=True, check=False, timeout=120)
+
+
+def test_a_users_own_hook_that_runs_ours_among_other_things_is_theirs(tmp_path: Path) -> None:
+    (tmp_path / ".claude").mkdir()
+    target = tmp_path / ".claude" / "settings.local.json"
+    theirs = {"hooks": {"Stop": [{"hooks": [
+        {"type": "command", "command": "cd ~/work && synapse-graph hook stop >> ~/offload.log 2>&1"},
+        {"type": "command", "command": "synapse-graph hook stop; notify-send 'offloaded'"},
+        {"type": "command", "command": "SYNAPSE_SCOPE=acme/web synapse-graph hook stop"}]}]}}
+    target.write_text(json.dumps(theirs))
+    assert run_cli("install", str(tmp_path)).returncode == 0
+    assert commands(settings(tmp_path), "Stop")[:3] == [h["command"] for h in theirs["hooks"]["Stop"][0]["hooks"]]
+    assert sum(is_ours(h) for g in settings(tmp_path)["hooks"]["Stop"] for h in g["hooks"]) == 1
+    assert run_cli("uninstall", str(tmp_path)).returncode == 0
+    assert settings(tmp_path) == theirs
+
+
+def test_install_writes_through_a_symlinked_settings_file(tmp_path: Path) -> None:
+    shared = tmp_path / "dotfiles" / "claude-settings.json"
+    shared.parent.mkdir()
+    shared.write_text(json.dumps(THEIRS))
+    (tmp_path / ".claude").mkdir()
+    link = tmp_path / ".claude" / "settings.local.json"
+    link.symlink_to(shared)
+    assert run_cli("install", str(tmp_path)).returncode == 0
+    assert link.is_symlink() and link.resolve() == shared.resolve()
+    stop = commands(json.loads(shared.read_text()), "Stop")
+    assert stop[0] == "notify-send done" and stop[1].endswith("synapse-graph hook stop")
+    assert run_cli("uninstall", str(tmp_path)).returncode == 0
+    assert link.is_symlink() and json.loads(shared.read_text()) == THEIRS
+
+
+def test_install_keeps_numbers_as_written(tmp_path: Path) -> None:
+    (tmp_path / ".claude").mkdir()
+    target = tmp_path / ".claude" / "settings.local.json"
+    target.write_text('{"env": {"BIG": 1e400, "PI": 3.14159265358979323846264338327950288, "N": 123456789012345678901'
+                      '234567890, "NEG": -0.0, "E": 2E-3}, "hooks": {}}')
+    assert run_cli("install", str(tmp_path)).returncode == 0
+    text = target.read_text()
+    for literal in ("1e400", "3.14159265358979323846264338327950288", "123456789012345678901234567890", "-0.0",
+                    "2E-3"):
+        assert f": {literal}" in text
+    assert "Infinity" not in text
+    assert commands(json.loads(text, parse_constant=lambda c: pytest.fail(f"not JSON: {c}")), "Stop")
+
+
+def test_install_round_trips_a_lone_surrogate_escape(tmp_path: Path) -> None:
+    (tmp_path / ".claude").mkdir()
+    target = tmp_path / ".claude" / "settings.local.json"
+    target.write_text('{"env": {"ODD": "a\\ud800b"}}')
+    done = run_cli("install", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert '"a\\ud800b"' in target.read_text() and settings(tmp_path)["env"]["ODD"] == "a\ud800b"
+
+
+@pytest.mark.parametrize("content", [
+    b'{"env": {"A": "1", "A": "2"}}',  # two values for one key: one would be lost
+    b'{"env": {"A": "caf\xe9"}}',  # not UTF-8
+    b"[" * 100_000 + b"]" * 100_000,  # nested too deeply to read
+])
+def test_install_refuses_what_it_cannot_round_trip_with_one_line_and_no_change(tmp_path: Path,
+                                                                                content: bytes) -> None:
+    (tmp_path / ".claude").mkdir()
+    target = tmp_path / ".claude" / "settings.local.json"
+    target.write_bytes(content)
+    for command in ("install", "uninstall"):
+        done = run_cli(command, str(tmp_path))
+        assert done.returncode != 0 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+        assert "nothing was changed" in done.stderr
+        assert target.read_bytes() == content
