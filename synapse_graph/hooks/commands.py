@@ -11,22 +11,25 @@ Every command exits 0: a problem becomes one line on stderr, never a broken sess
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 from synapse_graph.errors import ConfigurationError, InvalidInputError
 from synapse_graph.hooks.config import HookConfig, load_config
+from synapse_graph.hooks.conversation import chain, next_session
 from synapse_graph.hooks.state import Position, TranscriptState, record_start, start_index, window_start
 from synapse_graph.hooks.transcript import TranscriptTurn, read_transcript
-from synapse_graph.models import Recall
 
 EVENTS = {"session-start": "SessionStart", "pre-compact": "PreCompact", "stop": "Stop"}
+OFFLOADS = ("pre-compact", "stop", "offload")
 MAX_TURNS_PER_JOB = 400
 MAX_PAYLOAD_BYTES = 1_000_000
 CLIENT = "synapse-graph-hook"
@@ -64,17 +67,30 @@ def read_payload(text: str) -> Payload:
 
 
 def open_memory(config: HookConfig, session: str | None = None) -> Any:
-    """The memory of the hook's project, bound to the Claude Code session (registered on first use)."""
+    """The memory of the hook's project, bound to the Claude Code session (registered on first use).
+
+    A conversation whose session expired goes on in a new session linked to it (see ``conversation``).
+    """
+    memory = _memory(config, session)
+    if session is None:
+        return memory
+    try:
+        if memory.register_session().status() == "expired":  # idempotent: a session's expiry never moves
+            current = next_session(chain(memory.sessions(), session), session)
+            if current != session:
+                memory.close()
+                memory = _memory(config, current)
+                memory.register_session()
+    except BaseException:
+        memory.close()
+        raise
+    return memory
+
+
+def _memory(config: HookConfig, session: str | None) -> Any:
     from synapse_graph.memory import Memory
 
-    memory = Memory(config.db, scope=config.scope, client=CLIENT, auth=config.auth, session=session)
-    if session is not None:
-        try:
-            memory.register_session()  # idempotent: a session's expiry never moves
-        except BaseException:
-            memory.close()
-            raise
-    return memory
+    return Memory(config.db, scope=config.scope, client=CLIENT, auth=config.auth, session=session)
 
 
 # -- SessionStart --------------------------------------------------------------------------------
@@ -87,26 +103,29 @@ def recall_query(payload: Payload, turns: list[TranscriptTurn]) -> str:
     return " ".join([project, *prompts])[-2_000:]
 
 
-def session_context(memory: Any, payload: Payload, turns: list[TranscriptTurn], limit: int) -> str:
+def session_context(memory: Any, payload: Payload, turns: list[TranscriptTurn], limit: int,
+                    earlier: Sequence[Any] = ()) -> str:
     """The memory a session starts with, as text for the model (empty when nothing was recalled).
 
     The one place that decides what a session is given: the durable scope's digest (pinned facts,
     the user, the central entities), then what this session's own memory recalls for what it is
-    about (the turns offloaded before a compaction). Each fact carries its trust qualifiers.
+    about (the turns offloaded before a compaction), then ``earlier``: what the conversation's
+    earlier sessions recalled. Each fact carries its trust qualifiers.
     """
     digest = memory.digest(limit=limit)
-    recalled: Recall | None = None
+    recalled: list[Any] = []
     if memory.session is not None:
-        recalled = memory.recall(recall_query(payload, turns), limit=limit, memory_scope="session")
-    if not digest.facts and (recalled is None or not recalled.facts):
+        recalled = memory.recall(recall_query(payload, turns), limit=limit, memory_scope="session").facts
+    recalled = [*recalled, *earlier][:limit]
+    if not digest.facts and not recalled:
         return ""
     lines = [f"Memory from synapse-graph (scope {memory.scope!r}). {digest.notice}"]
     if digest.facts:
         lines.append("What to know (durable memory):")
         lines += [_line(fact) for fact in digest.facts]
-    if recalled is not None and recalled.facts:
+    if recalled:
         lines.append("Earlier in this session (offloaded before the context was compacted):")
-        lines += [_line(fact) for fact in recalled.facts]
+        lines += [_line(fact) for fact in recalled]
     return "\n".join(lines)
 
 
@@ -120,7 +139,13 @@ def _line(fact: Any) -> str:
 def session_start(payload: Payload, config: HookConfig) -> str:
     turns = _turns(payload)
     with open_memory(config, payload.session_id) as memory:
-        context = session_context(memory, payload, turns, config.recall_limit)
+        earlier: list[Any] = []
+        if payload.session_id is not None and memory.session != payload.session_id:  # a continued conversation
+            for link in reversed(chain(memory.sessions(), payload.session_id)[:-1]):
+                with _memory(config, link.id) as older:
+                    earlier += older.recall(recall_query(payload, turns), limit=config.recall_limit,
+                                            memory_scope="session").facts
+        context = session_context(memory, payload, turns, config.recall_limit, earlier)
     if not context:
         return ""
     return json.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": context}})
@@ -141,32 +166,63 @@ class OffloadOutcome:
 
 def offload_transcript(payload: Payload, config: HookConfig, *,
                        make_client: Callable[[HookConfig], Any] | None = None) -> OffloadOutcome:
-    """Offload the turns older than the last ``keep_exchanges`` exchanges that were not offloaded yet."""
-    if not payload.transcript_path:
-        raise InvalidInputError("the hook input has no transcript_path")
-    state = TranscriptState(payload.transcript_path)
-    with state.locked() as have_lock:
-        if not have_lock:
-            return OffloadOutcome("busy")
-        turns = read_transcript(payload.transcript_path).turns
-        start = start_index(turns, state.load())
-        end = record_start(turns, min(window_start(turns, config.keep_exchanges), start + MAX_TURNS_PER_JOB))
-        if end <= start:
-            return OffloadOutcome("nothing")
-        chunk = turns[start:end]
-        client = (make_client or model_client)(config)
-        from synapse_graph.offload.offloader import Offloader
+    """Offload the turns older than the last ``keep_exchanges`` exchanges that were not offloaded yet.
 
-        with open_memory(config, payload.session_id) as memory:
-            offloader = Offloader(memory, client)
-            try:
-                job = offloader.wait(offloader.submit([t.turn for t in chunk], session=payload.session_id),
-                                     timeout=config.timeout + 30)
-            finally:
-                offloader.close(wait=False)
-        if job.status == "done":
-            state.save(Position(chunk[-1].line + 1, chunk[-1].uuid))
-        return OffloadOutcome(job.status, len(chunk), job.created, job.error)
+    Whatever stops it before its job runs (no model configured, the store unreachable) is logged as
+    a failed job, so ``synapse-graph jobs`` shows it even when no one reads the hook's stderr.
+    """
+    chunk: list[TranscriptTurn] = []
+    try:
+        if not payload.transcript_path:
+            raise InvalidInputError("the hook input has no transcript_path")
+        state = TranscriptState(payload.transcript_path)
+        with state.locked() as have_lock:
+            if not have_lock:
+                return OffloadOutcome("busy")
+            transcript = read_transcript(payload.transcript_path)
+            turns = transcript.turns
+            start = start_index(turns, state.load())
+            end = record_start(turns, min(window_start(turns, config.keep_exchanges), start + MAX_TURNS_PER_JOB))
+            if end <= start:
+                return OffloadOutcome("nothing")
+            chunk = turns[start:end]
+            job = _offload(payload, config, chunk, make_client or model_client, transcript.skipped)
+            if job.status == "done":
+                state.save(Position(chunk[-1].line + 1, chunk[-1].uuid))
+            return OffloadOutcome(job.status, len(chunk), job.created, job.error)
+    except Exception as exc:
+        log_failed_offload(config, payload, len(chunk), exc)
+        raise
+
+
+def _offload(payload: Payload, config: HookConfig, chunk: list[TranscriptTurn],
+             make_client: Callable[[HookConfig], Any], skipped: int) -> Any:
+    """Run one offload job of the chunk (in the session the conversation writes to) and wait for it."""
+    client = make_client(config)
+    from synapse_graph.offload.offloader import Offloader
+
+    notes = [f"{skipped} line{'s' if skipped > 1 else ''} of the transcript could not be read (skipped)"] \
+        if skipped else []
+    with open_memory(config, payload.session_id) as memory:
+        offloader = Offloader(memory, client)
+        try:
+            return offloader.wait(offloader.submit([t.turn for t in chunk], session=memory.session, notes=notes),
+                                  timeout=config.timeout + 30)
+        finally:
+            offloader.close(wait=False)
+
+
+def log_failed_offload(config: HookConfig | None, payload: Payload | None, turns: int, exc: BaseException) -> None:
+    """Record an offload that failed before its job ran as a failed job (never raises)."""
+    from synapse_graph.offload.jobs import FileJobLog, Job, error_text, utcnow
+
+    now = utcnow()
+    scope = config.scope if config is not None else os.environ.get("SYNAPSE_SCOPE") or HookConfig.scope
+    job = Job(id=uuid.uuid4().hex, scope=scope, session=payload.session_id if payload else None, status="failed",
+              submitted_at=now, finished_at=now, turns=turns, model=config.model if config else None,
+              error=error_text(exc))
+    with contextlib.suppress(Exception):  # an unwritable log must not hide the error itself
+        FileJobLog().record(job)
 
 
 def model_client(config: HookConfig) -> Any:
@@ -202,10 +258,16 @@ def _turns(payload: Payload) -> list[TranscriptTurn]:
 
 def run(command: str, stdin: TextIO, stdout: TextIO, stderr: TextIO, *, detach: bool | None = None) -> int:
     """Run one hook command; always returns 0, reporting a problem as one line on stderr."""
+    payload: Payload | None = None
     try:
         text = stdin.read(MAX_PAYLOAD_BYTES)
         payload = read_payload(text)
         config = load_config()
+    except Exception as exc:
+        if command in OFFLOADS:
+            log_failed_offload(None, payload, 0, exc)
+        return _failed(command, exc, stderr)
+    try:
         if command == "session-start":
             output = session_start(payload, config)
             if output:
@@ -224,8 +286,13 @@ def run(command: str, stdin: TextIO, stdout: TextIO, stderr: TextIO, *, detach: 
         else:
             raise InvalidInputError(f"unknown hook command {command!r}; use one of {', '.join(EVENTS)}")
     except Exception as exc:  # a hook must never break the host session
-        message = " ".join(str(exc).split())[:300]
-        stderr.write(f"synapse-graph hook {command}: error: {type(exc).__name__}: {message}\n")
+        return _failed(command, exc, stderr)
+    return 0
+
+
+def _failed(command: str, exc: Exception, stderr: TextIO) -> int:
+    message = " ".join(str(exc).split())[:300]
+    stderr.write(f"synapse-graph hook {command}: error: {type(exc).__name__}: {message}\n")
     return 0
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import queue
 import threading
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from types import TracebackType
@@ -23,7 +23,7 @@ from synapse_graph.models import Triple, WriteResult
 from synapse_graph.offload.client import ChatClient
 from synapse_graph.offload.grounding import ungrounded_user_facts
 from synapse_graph.offload.jobs import KEEP_JOBS, FileJobLog, Job, JobLog, error_text, utcnow
-from synapse_graph.offload.parse import parse_reply
+from synapse_graph.offload.parse import MAX_PROBLEMS, parse_reply
 from synapse_graph.offload.prompt import build_messages
 from synapse_graph.offload.turns import Turn, TurnInput, as_turns, redacted
 from synapse_graph.rules.text import USER_NAME
@@ -118,12 +118,13 @@ class Offloader:
     # -- public ------------------------------------------------------------------------------------
 
     def submit(self, turns: Iterable[TurnInput], *, session: str | None = None,
-               reference: datetime | None = None) -> str:
+               reference: datetime | None = None, notes: Sequence[str] = ()) -> str:
         """Queue the turns for extraction and return the job id at once.
 
         ``reference`` is the time relative dates in the turns are resolved against
         (default: the last turn's time, else now); facts without a date of their own
-        are recorded as valid from it.
+        are recorded as valid from it. ``notes`` go first into the job's problems (what
+        the caller left out of the turns, e.g.); like them, they must hold no turn text.
         """
         checked = as_turns(turns)
         if session is not None and (not isinstance(session, str) or not session.strip()):
@@ -134,7 +135,7 @@ class Offloader:
         elif reference.tzinfo is None:
             reference = reference.replace(tzinfo=UTC)
         job = Job(id=uuid.uuid4().hex, scope=self.memory.scope, session=session, submitted_at=utcnow(),
-                  turns=len(checked), model=self.client.model)
+                  turns=len(checked), model=self.client.model, problems=list(notes)[:MAX_PROBLEMS])
         pending = _Pending(job, checked, reference, threading.Event())
         with self._lock:
             if self._closed:
@@ -257,7 +258,8 @@ class Offloader:
             keep.append(triple.model_copy(update={"confidence": confidence}))
         result, refused = self._store(keep, job, item.reference)
         stored = [t for i, t in enumerate(keep) if i not in refused]
-        problems = list(parsed.problems) + [f"triple {i} refused by the memory: {why}" for i, why in refused.items()]
+        problems = [*job.problems, *parsed.problems,
+                    *(f"triple {i} refused by the memory: {why}" for i, why in refused.items())]
         return job.model_copy(update={
             "status": "done",
             "extracted": len(parsed.triples),
@@ -265,7 +267,7 @@ class Offloader:
             "created": result.created,
             "confirmed": result.confirmed,
             "candidates": sum(1 for t in stored if (t.confidence or 0.0) < threshold),
-            "problems": problems[:20],
+            "problems": problems[:MAX_PROBLEMS],
         })
 
     def _known_entities(self, turns: list[Turn]) -> list[str]:
