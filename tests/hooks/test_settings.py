@@ -106,7 +106,9 @@ def test_broken_settings_are_never_clobbered(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("command", "ours"), [
     ("synapse-graph hook stop", True), ("/home/u/.venv/bin/synapse-graph hook pre-compact", True),
     ("'/path with space/synapse-graph' hook session-start", True), ("my-synapse-graph hook stop", False),
-    ("echo synapse-graph", False), ("synapse-graph recall x", False)])
+    ("echo synapse-graph", False), ("synapse-graph recall x", False), ("cd ~/w && synapse-graph hook stop", False),
+    ("synapse-graph hook stop; notify-send x", False), ("synapse-graph hook stop --verbose", False),
+    ("synapse-graph hook 'stop", False)])
 def test_which_hooks_are_ours(command: str, ours: bool) -> None:
     assert is_ours({"type": "command", "command": command}) is ours
 

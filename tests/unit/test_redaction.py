@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 import time
 import uuid
 
@@ -277,3 +278,18 @@ _PIECES = st.sampled_from([
 def test_a_rule_skipped_by_its_hints_would_not_have_matched(text: str) -> None:
     # The hints only save time: redact() finds exactly what running every rule on every text finds.
     assert redact(text) == _every_rule(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from([API_KEYS["openai-project"], _pem("RSA ", "MIIEvQIBADAN\nBgkqhkiG9w0B\n"), _jwt()]),
+       st.text(alphabet="ab \n", max_size=60), st.text(alphabet="ab \n", max_size=60),
+       st.integers(0, 90), st.integers(0, 90))
+def test_redact_and_cut_never_leaves_part_of_a_secret(secret: str, before: str, after: str, head: int,
+                                                      tail: int) -> None:
+    from synapse_graph.rules.redaction import redact_and_cut
+
+    cut = redact_and_cut(before + " " + secret + " " + after, head, tail, marker="<{n} cut>")
+    pieces = [secret[i:i + 8] for i in range(len(secret) - 7)]
+    assert not [p for p in pieces if p in cut.text]
+    assert cut.kinds == redact(secret).kinds
+    assert all(p.endswith("]") for p in re.findall(r"\[REDACTED:[a-z_]*\]?", cut.text))  # never cut in two
