@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from synapse_graph.models import Session
+if TYPE_CHECKING:
+    from synapse_graph.models import Session
 
 _MAX_BASE = 56
 """Session ids are at most 64 characters: a longer conversation id is linked by its hash."""
