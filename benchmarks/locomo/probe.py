@@ -51,7 +51,8 @@ again in Python (BM25 over Snowball stems), as recall already does for entity na
 LABEL = "LocomoProbe"
 WEIGHTS = Weights(lexical=CHOSEN.lexical, vector=CHOSEN.vector, entity=CHOSEN.speaker, time=CHOSEN.time,
                   dated=0.0, episode=CHOSEN.session)
-NEO4J_TEXT, NEO4J_ENTITY = "locomo_probe_text", "locomo_probe_entity"
+NEO4J_TEXT, NEO4J_ENTITY, NEO4J_VECTORS = "locomo_probe_text", "locomo_probe_entity", "locomo_probe_vectors"
+NEO4J_VECTOR_INDEX_USED = False
 
 _FIELDS = "n.id AS id, n.entity AS entity, n.episode AS episode, n.valid_at AS valid_at"
 FALKOR_LEXICAL = (f"CALL db.idx.fulltext.queryNodes('{LABEL}', $q) YIELD node AS n, score WHERE n.scope = $scope "
@@ -72,6 +73,11 @@ NEO4J_LEXICAL = (f"CALL db.index.fulltext.queryNodes('{NEO4J_TEXT}', $q) YIELD n
 NEO4J_VECTOR = (f"MATCH (n:{LABEL} {{scope: $scope}}) WHERE $start <= n.valid_at < $end "
                 "WITH n, 2 * vector.similarity.cosine(n.embedding, $v) - 1 AS cosine ORDER BY cosine DESC LIMIT $k "
                 f"RETURN $leg AS leg, {_FIELDS}, null AS score, cosine, null AS text")
+NEO4J_VECTOR_INDEX = (f"CALL db.index.vector.queryNodes('{NEO4J_VECTORS}', $over, $v) YIELD node AS n, score "
+                      "WHERE n.scope = $scope WITH n, 2 * score - 1 AS cosine ORDER BY cosine DESC LIMIT $k "
+                      f"RETURN 'vector' AS leg, {_FIELDS}, null AS score, cosine, null AS text")
+"""``--neo4j-vector-index``: the vector leg through Neo4j's vector index, over-fetching ``$over`` (the index spans
+every scope; here only this scope has the label, so the over-fetch always suffices: a library must check it)."""
 NEO4J_WINDOW_LEXICAL = (f"CALL db.index.fulltext.queryNodes('{NEO4J_TEXT}', $q) YIELD node AS n, score "
                         "WHERE $start <= n.valid_at < $end WITH n, score ORDER BY score DESC LIMIT $pool "
                         f"RETURN 'window' AS leg, {_FIELDS}, score, null AS cosine, n.text AS text")
@@ -112,6 +118,8 @@ class Store:
                 "OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}",
                 f"CREATE INDEX {NEO4J_ENTITY} IF NOT EXISTS FOR (n:{LABEL}Entity) ON (n.scope, n.key)",
                 f"CREATE INDEX locomo_probe_time IF NOT EXISTS FOR (n:{LABEL}) ON (n.scope, n.valid_at)",
+                f"CREATE VECTOR INDEX {NEO4J_VECTORS} IF NOT EXISTS FOR (n:{LABEL}) ON n.embedding "
+                "OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}",
             ):
                 self._driver.execute_query(statement)
 
@@ -159,7 +167,8 @@ class Store:
         lucene = f"+scope_token:{self._token}^0 +(" + " ".join(f"text:{t}" for t in terms) + ")"
         parts, params = [NEO4J_LEXICAL], {**base, "q": lucene, "start": _ALL[0], "end": _ALL[1], "leg": "vector"}
         if vector is not None:
-            parts.append(NEO4J_VECTOR)
+            parts.append(NEO4J_VECTOR_INDEX if NEO4J_VECTOR_INDEX_USED else NEO4J_VECTOR)
+            params["over"] = 4 * DEPTH
         if window is not None:
             window_query = NEO4J_VECTOR if vector is not None else NEO4J_WINDOW_LEXICAL
             parts.append(window_query.replace("$start", "$wstart").replace("$end", "$wend")
@@ -331,14 +340,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--stems-at-read", action="store_true",
                         help="stem each candidate's text per question (by default as if stored at write time)")
+    parser.add_argument("--neo4j-vector-index", action="store_true",
+                        help="Neo4j's vector leg through its vector index instead of an exact scan of the scope")
     args = parser.parse_args(argv)
-    global STEMS_STORED
-    STEMS_STORED = not args.stems_at_read
+    parser_args_vector = args.neo4j_vector_index
+    global STEMS_STORED, NEO4J_VECTOR_INDEX_USED
+    STEMS_STORED, NEO4J_VECTOR_INDEX_USED = not args.stems_at_read, parser_args_vector
     conversations = load(data_dir(args.data), SMALL if args.small else None)
     embedder = MiniLMEmbedder()
     embedder.embed(["warm up"])
     backends = ["falkordb", "neo4j"] if args.backend == "all" else [args.backend]
     results = {"machine": machine_tag(), "depth": DEPTH, "pool": POOL, "stems_stored": STEMS_STORED,
+               "neo4j_vector_index": NEO4J_VECTOR_INDEX_USED,
                "weights": repr(WEIGHTS),
                "backends": {b: run_backend(b, conversations, embedder) for b in backends}}
     for backend, systems in results["backends"].items():  # type: ignore[union-attr]
