@@ -82,15 +82,14 @@ class Page:
 
 
 def page_env(folder: Path, extra: Mapping[str, str]) -> dict[str, str]:
-    """The environment of a page: this installation first on PATH, the page's folder as home and data dir."""
-    keep = {k: v for k, v in os.environ.items() if not k.startswith("SYNAPSE_")}
+    """The environment of a page: this installation first on PATH, and a home folder of its own whose standard
+    places (``~/.local/share``, ``~/.config``) hold the default store and config, as for every process a page
+    starts (an MCP server started with the SDK's minimal environment included)."""
+    keep = {k: v for k, v in os.environ.items() if not k.startswith(("SYNAPSE_", "XDG_"))}
     home = folder / "home"
-    for sub in ("data", "config", "cache", "state"):
-        (home / sub).mkdir(parents=True, exist_ok=True)
-    return {**keep, "HOME": str(home), "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home / "config"),
-            "XDG_CACHE_HOME": str(home / "cache"), "XDG_STATE_HOME": str(home / "state"),
-            "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}", "COLUMNS": "120", "NO_COLOR": "1",
-            "TERM": "dumb", **extra}
+    home.mkdir(parents=True, exist_ok=True)
+    return {**keep, "HOME": str(home), "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
+            "COLUMNS": "120", "NO_COLOR": "1", "TERM": "dumb", **extra}
 
 
 class _Evaluators:
