@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import threading
-from collections.abc import Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any
 
 
@@ -49,6 +49,11 @@ class Blocking:
         if name == "backend":
             return Blocking(attribute, self._runner)
         return attribute
+
+    def awaited(self, make: Callable[[Any], Coroutine[Any, Any, Any]]) -> Any:
+        """Runs ``make(target)`` (a coroutine on the wrapped object, e.g. a function taking an AsyncMemory) on
+        the wrapped object's event loop, blocking until it is done."""
+        return self._runner.run(make(self._target))
 
     def __enter__(self) -> Blocking:
         return self

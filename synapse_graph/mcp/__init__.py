@@ -1,6 +1,9 @@
 """synapse-graph as an MCP server: the memory's tools for agents (``synapse-graph mcp``).
 
-Needs the ``mcp`` extra: ``pip install 'synapse-graph[mcp]'``.
+Needs the ``mcp`` extra: ``pip install 'synapse-graph[mcp]'``. The tools themselves
+(:mod:`synapse_graph.mcp.tools`, :mod:`synapse_graph.mcp.dispatch`) do not need the MCP SDK:
+:mod:`synapse_graph.tools` offers them to agents that call functions instead. So this package
+loads the SDK only when its server is asked for.
 
 Example:
     >>> from synapse_graph import AsyncMemory
@@ -11,14 +14,26 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Callable
-
-import anyio
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 from synapse_graph.aio import AsyncMemory
-from synapse_graph.mcp.server import PROFILES, Profile, ServerOptions, build_server
-from synapse_graph.mcp.transport import HttpSettings, serve_http, serve_stdio
+
+if TYPE_CHECKING:
+    from synapse_graph.mcp.server import PROFILES, Profile, ServerOptions, build_server
+    from synapse_graph.mcp.transport import HttpSettings
 
 __all__ = ["PROFILES", "HttpSettings", "Profile", "ServerOptions", "build_server", "serve"]
+
+_LAZY = {"PROFILES": "server", "Profile": "server", "ServerOptions": "server", "build_server": "server",
+         "HttpSettings": "transport"}
+
+
+def __getattr__(name: str) -> Any:
+    """The server's names, loaded (with the MCP SDK) on first use."""
+    if name in _LAZY:
+        return getattr(import_module(f"synapse_graph.mcp.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def serve(memory: AsyncMemory, options: ServerOptions | None = None, http: HttpSettings | None = None, *,
@@ -28,6 +43,10 @@ def serve(memory: AsyncMemory, options: ServerOptions | None = None, http: HttpS
     A memory bound to a session registers it first (registering again changes nothing: its expiry never
     moves). ``ready`` is called once the memory is open, before the first request is read.
     """
+    # The server first: without the SDK (and so without anyio) it names the 'mcp' extra to install.
+    from synapse_graph.mcp.server import build_server  # noqa: I001
+    import anyio
+    from synapse_graph.mcp.transport import serve_http, serve_stdio
 
     async def run() -> None:
         async with memory:
