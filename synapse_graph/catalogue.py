@@ -1,14 +1,18 @@
 """The query catalogue: every Cypher statement lives in a named ``.cypher`` file.
 
-``cypher/<folder>/<name>.cypher`` holds the statement shared by all dialects, the folder
+``cypher/<folder>/<name>.cypher`` holds the statement, written once for all dialects, the folder
 saying what it serves (``facts``, ``entities``, ``writes``, ``recall``, ``digest``, ``trust``,
-``transfer``, ``erasure``, ``migrations``, ``scope``, ``schema``); a file at the same path
-under ``cypher/<dialect>/`` overrides it for that backend only. ``{{name}}`` in a statement
-stands for ``cypher/fragments/<name>.cypher`` (overridable per dialect too): the one
-projection of a fact, an entity or an audit entry that every statement returning them shares (a
-fragment may include others).
-Queries take user values only as parameters. Installed wheels carry the folder as
-``synapse_graph/cypher``; a source checkout reads the top-level ``cypher/`` folder.
+``transfer``, ``erasure``, ``migrations``, ``scope``, ``schema``). Where the dialects say a thing
+differently the statement names a *phrase*, ``{{name(arguments)}}``, which ``cypher/<dialect>/phrases.cypher``
+defines once per dialect (``instant(x.at)`` is ``datetime(x.at)`` on Neo4j, ``x.at`` on FalkorDB).
+A file at the same path under ``cypher/<dialect>/`` holds a statement only one backend runs, or one
+that differs beyond phrases (its first comment says why). ``{{name}}`` stands for a fragment: a file
+``cypher/fragments/<name>.cypher`` (the one projection of an audit entry, the scope's state), or one
+:mod:`synapse_graph.shapes` renders from its table of a record's fields (a fact's, an observation's, an
+entity's); a fragment may include others and phrases.
+Queries take user values only as parameters: phrase arguments and fragments are catalogue text.
+Installed wheels carry the folder as ``synapse_graph/cypher``; a source checkout reads the top-level
+``cypher/`` folder.
 """
 
 from __future__ import annotations
@@ -24,7 +28,10 @@ from typing import Any, LiteralString, cast
 
 DIALECTS = ("falkordb", "neo4j")
 FRAGMENTS = "fragments"
-_FRAGMENT = re.compile(r"\{\{([a-z_]+)\}\}")
+PHRASES = "phrases"
+_FRAGMENT = re.compile(r"\{\{([a-z_]+)(?:\((.*?)\))?\}\}")
+"""``{{name}}``, a fragment, or ``{{name(arguments)}}``, a phrase (arguments may hold brackets, not ``)}}``)."""
+_PHRASE = re.compile(r"([a-z_]+)\(([a-z_, ]*)\) =(?: (.*))?")
 
 
 class Q(StrEnum):
@@ -131,13 +138,64 @@ def _without_comments(text: str) -> str:
 
 @cache
 def query(name: Q | str, dialect: str) -> LiteralString:
-    """The statement called ``name`` for ``dialect``, fragments expanded; it never contains user values."""
-    text = _read(str(name), dialect).strip()
+    """The statement called ``name`` for ``dialect``, fragments and phrases expanded; it never contains user
+    values. A phrase that says nothing in a dialect leaves no empty line."""
+    text = _expand(_read(str(name), dialect).strip(), dialect)
+    return "\n".join(line for line in text.split("\n") if line.strip())
 
-    def expand(match: re.Match[str]) -> str:  # a fragment may include others
-        return _FRAGMENT.sub(expand, _without_comments(_read(f"{FRAGMENTS}/{match.group(1)}", dialect)))
+
+def fragment(name: str, dialect: str) -> LiteralString:
+    """The fragment ``{{name}}`` as ``dialect`` says it, fragments and phrases in it expanded."""
+    return _expand(_fragment(name, dialect), dialect)
+
+
+def _expand(text: str, dialect: str) -> str:
+    def expand(match: re.Match[str]) -> str:  # a fragment or a phrase may include others
+        name, arguments = match.group(1), match.group(2)
+        found = _fragment(name, dialect) if arguments is None else _phrase(name, arguments, dialect)
+        return _FRAGMENT.sub(expand, found)
 
     return _FRAGMENT.sub(expand, text)
+
+
+def _fragment(name: str, dialect: str) -> str:
+    return _without_comments(_read(f"{FRAGMENTS}/{name}", dialect))
+
+
+@cache
+def phrases(dialect: str) -> dict[tuple[str, int], tuple[tuple[str, ...], str]]:
+    """A dialect's phrases, ``(name, number of parameters) -> (parameters, text)``, from its ``phrases.cypher``:
+    one ``name(parameters) = text`` a line (a phrase may be defined without parameters and with)."""
+    found: dict[tuple[str, int], tuple[tuple[str, ...], str]] = {}
+    for number, line in enumerate(_read(PHRASES, dialect).splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("//"):
+            continue
+        match = _PHRASE.fullmatch(line.rstrip())
+        if match is None:
+            raise ValueError(f"{dialect}/{PHRASES}.cypher line {number} is not `name(parameters) = text`: {line!r}")
+        parameters = tuple(p.strip() for p in match.group(2).split(",") if p.strip())
+        key = (match.group(1), len(parameters))
+        if key in found or (parameters and any(n == key[0] and k for n, k in found)):
+            raise ValueError(f"{dialect}/{PHRASES}.cypher line {number} defines phrase {key[0]!r} again")
+        found[key] = parameters, match.group(3) or ""
+    return found
+
+
+def _phrase(name: str, arguments: str, dialect: str) -> str:
+    defined = phrases(dialect)
+    given = arguments.strip()
+    arity = 0 if not given else next((n for p, n in defined if p == name and n), -1)
+    if (name, arity) not in defined:
+        raise LookupError(f"no phrase {name}({arguments}) for dialect {dialect!r} in {dialect}/{PHRASES}.cypher")
+    parameters, text = defined[name, arity]
+    values = [value.strip() for value in given.split(",", arity - 1)] if arity else []
+    if len(values) != arity:
+        raise LookupError(f"phrase {name} takes {arity} arguments ({', '.join(parameters)}), given {arguments!r}")
+    if not parameters:
+        return text
+    by_name = dict(zip(parameters, values, strict=True))
+    pattern = r"(?<![\w$.])(" + "|".join(parameters) + r")(?!\w)"
+    return re.sub(pattern, lambda m: by_name[m.group(1)], text)
 
 
 def statements(name: Q | str, dialect: str) -> list[LiteralString]:

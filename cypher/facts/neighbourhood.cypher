@@ -11,4 +11,4 @@ WITH DISTINCT centre, r, n
 ORDER BY r.valid_at, r.id
 LIMIT $limit
 WITH centre, r, n, startNode(r) AS a, endNode(r) AS b
-RETURN {{fact}} AS fact, n.key AS neighbour, {{degree}} AS degree, centre.key AS centre
+RETURN {{fact}} AS fact, n.key AS neighbour, {{degree(n)}} AS degree, centre.key AS centre

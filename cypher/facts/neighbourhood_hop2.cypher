@@ -5,8 +5,7 @@
 {{read_clock}}
 UNWIND $neighbours AS k
 MATCH (hub:Entity {scope: $scope, key: k})
-CALL {
-  WITH hub, as_of
+{{call(hub, as_of)}}
   MATCH (hub)-[r:FACT]-(other:Entity)
   WHERE other.key <> $centre AND {{valid_at}}
   RETURN r

@@ -12,25 +12,22 @@ SET st.version = version + 1, st.facts = facts + $fact_delta, st.candidates = ca
     st.entities = entities + $entity_delta, st.last_batch = $batch, st.updated_at = $now
 SET st += $rules
 WITH s, st
-CALL {
-  WITH s
+{{call(s)}}
   UNWIND $entities AS x
   // Entities the plan found missing while holding the scope's lock, created with their properties (on
   // FalkorDB a SET after CREATE waits for a merge of the graph's node labels: fragments/new_audit_entry).
-  CREATE (n:Entity {scope: intern($scope), key: intern(x.key), name: x.name, type: intern(x.type),
-                    aliases: x.aliases, created_at: x.created_at, updated_at: x.updated_at,
-                    search_text: x.search_text})
+  CREATE (n:Entity {scope: {{interned($scope)}}, key: {{interned(x.key)}}, name: x.name, type: {{interned(x.type)}},
+                    aliases: x.aliases, created_at: {{instant(x.created_at)}}, updated_at: {{instant(x.updated_at)}},
+                    search_text: x.search_text{{token_entry($scope_token)}}})
 }
-CALL {
-  WITH s
+{{call(s)}}
   UNWIND $creates AS x
   MATCH (a:Entity {scope: $scope, key: x.subject})
   MATCH (b:Entity {scope: $scope, key: x.object})
   CREATE (a)-[r:FACT]->(b)
   {{new_fact_record}}
 }
-CALL {
-  WITH s
+{{call(s)}}
   UNWIND $audit AS x
   CREATE (entry:Audit {{new_audit_entry}})
 }

@@ -15,71 +15,62 @@ SET st.version = version + 1, st.facts = facts + $fact_delta, st.candidates = ca
     st.tombstones = tombstones + size($tombstones)
 SET st += $rules
 WITH s, st
-CALL {
-  WITH s
+{{call(s)}}
   UNWIND $entities AS x
   // Entities the plan found missing while holding the scope's lock, created with their properties (on
   // FalkorDB a SET after CREATE waits for a merge of the graph's node labels: fragments/new_audit_entry).
-  CREATE (n:Entity {scope: intern($scope), key: intern(x.key), name: x.name, type: intern(x.type),
-                    aliases: x.aliases, created_at: x.created_at, updated_at: x.updated_at,
-                    search_text: x.search_text})
+  CREATE (n:Entity {scope: {{interned($scope)}}, key: {{interned(x.key)}}, name: x.name, type: {{interned(x.type)}},
+                    aliases: x.aliases, created_at: {{instant(x.created_at)}}, updated_at: {{instant(x.updated_at)}},
+                    search_text: x.search_text{{token_entry($scope_token)}}})
 }
-CALL {
-  WITH s
+{{call(s)}}
   UNWIND $retarget AS x
   MATCH (al:Alias {scope: $scope})
   WHERE al.target = x.from
   SET al.target = x.to
 }
-CALL {
-  WITH s
+{{call(s)}}
   UNWIND $retarget AS x
   MATCH (t:Tombstone {scope: $scope})
   WHERE t.subject = x.from OR t.object = x.from
   SET t.subject = CASE WHEN t.subject = x.from THEN x.to ELSE t.subject END,
       t.object = CASE WHEN t.object = x.from THEN x.to ELSE t.object END
 }
-CALL {
-  WITH s
+{{call(s)}}
   UNWIND $retarget AS x
   MATCH (o:Observation {scope: $scope})
   WHERE o.entity = x.from
   SET o.entity = x.to
 }
-CALL {
-  WITH s
+{{call(s)}}
   UNWIND $aliases AS x
   MERGE (al:Alias {scope: $scope, key: x.key})
-  SET al.name = x.name, al.target = x.target, al.search_text = x.search_text
+  SET al.name = x.name, al.target = x.target, al.search_text = x.search_text{{token_property(al, $scope_token)}}
 }
-CALL {
-  WITH s
+{{call(s)}}
   UNWIND $alias_names AS x
   MATCH (n:Entity {scope: $scope, key: x.key})
   SET n.aliases = coalesce(n.aliases, []) + x.names, n.updated_at = $now
 }
-CALL {
-  WITH s
+{{call(s)}}
   UNWIND $expires AS id
   MATCH ()-[r:FACT {id: id}]->()
   WHERE startNode(r).scope = $scope AND r.expired_at IS NULL
   SET r.expired_at = $now
 }
-CALL {
-  WITH s
+{{call(s)}}
   UNWIND $updates AS x
   MATCH ()-[r:FACT {id: x.id}]->()
   WHERE startNode(r).scope = $scope AND r.expired_at IS NULL
   SET r.confirmations = x.confirmations, r.confidence = x.confidence, r.status = x.status, r.flag = x.flag,
-      r.confirmed_at = x.confirmed_at, r.pinned = x.pinned
+      r.confirmed_at = {{instant(x.confirmed_at)}}, r.pinned = x.pinned
 }
-CALL {
-  WITH s
+{{call(s)}}
   // New records between entities this write found, sought by their node ids (read holding the scope's
   // lock: only a write to this scope deletes its entities, and such a write moves the version checked above).
   UNWIND $creates_by_id AS x
-  MATCH (a) WHERE id(a) = x.a
-  MATCH (b) WHERE id(b) = x.b
+  MATCH (a) WHERE {{node_id(a)}} = x.a
+  MATCH (b) WHERE {{node_id(b)}} = x.b
   WITH x, a, b
   WHERE a:Entity AND a.scope = $scope AND a.key = x.subject AND b:Entity AND b.scope = $scope AND b.key = x.object
   CREATE (a)-[r:FACT]->(b)
@@ -87,47 +78,41 @@ CALL {
 }
 // New records with an entity this write creates (or found through an alias, or in a small write), sought
 // by key (the slimmer forms keep this sub-query only).
-CALL {
-  WITH s
+{{call(s)}}
   UNWIND $creates AS x
   MATCH (a:Entity {scope: $scope, key: x.subject})
   MATCH (b:Entity {scope: $scope, key: x.object})
   CREATE (a)-[r:FACT]->(b)
   {{new_fact_record}}
 }
-CALL {
-  WITH s
+{{call(s)}}
   UNWIND $observe AS x
   CREATE (o:Observation)
-  SET o = x, o.recorded_at = x.recorded_at, o.expired_at = x.expired_at
+  SET o = x, o.recorded_at = {{instant(x.recorded_at)}}, o.expired_at = {{instant(x.expired_at)}}{{token_property(o, CASE WHEN x.expired_at IS NULL THEN $scope_token END)}}
 }
-CALL {
-  WITH s
+{{call(s)}}
   UNWIND $unobserve AS id
   MATCH (o:Observation {scope: $scope, id: id})
   WHERE o.expired_at IS NULL
-  SET o.expired_at = $now
+  // Out of the search with its token, if the dialect stores one (see recall/search_lexical).
+  SET o.expired_at = $now{{token_property(o, null)}}
 }
-CALL {
-  WITH s
+{{call(s)}}
   UNWIND $sessions AS x
   MERGE (n:Session {scope: $scope, id: x.id})
-  ON CREATE SET n.registered_at = x.registered_at, n.expires_at = x.expires_at
-  SET n.revoked_at = coalesce(n.revoked_at, x.revoked_at)
+  ON CREATE SET n.registered_at = {{instant(x.registered_at)}}, n.expires_at = {{instant(x.expires_at)}}
+  SET n.revoked_at = coalesce(n.revoked_at, {{instant(x.revoked_at)}})
 }
-CALL {
-  WITH s
+{{call(s)}}
   UNWIND $tombstones AS x
   CREATE (t:Tombstone)
-  SET t = x, t.rejected_at = x.rejected_at
+  SET t = x, t.rejected_at = {{instant(x.rejected_at)}}
 }
-CALL {
-  WITH s
+{{call(s)}}
   UNWIND $audit AS x
   CREATE (entry:Audit {{new_audit_entry}})
 }
-CALL {
-  WITH s
+{{call(s)}}
   UNWIND $deletes AS k
   MATCH (n:Entity {scope: $scope, key: k})
   DETACH DELETE n

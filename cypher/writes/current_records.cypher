@@ -9,35 +9,37 @@
 // predicate): the slot index finds the timeline. The slot index alone would read every record of a
 // (subject, predicate) with many objects to find the one asked (a hub: 26,478 edges read for 958 keys of
 // a 1M store, 306 kept).
-CALL {
+{{call()}}
   UNWIND [k IN $keys WHERE k.a IS NOT NULL] AS k
-  MATCH (a) WHERE id(a) = k.a
-  MATCH (b) WHERE id(b) = k.b
+  MATCH (a) WHERE {{node_id(a)}} = k.a
+  MATCH (b) WHERE {{node_id(b)}} = k.b
   WITH k, a, b
   WHERE a:Entity AND a.scope = $scope AND a.key = k.subject AND b:Entity AND b.scope = $scope AND b.key = k.object
   MATCH (a)-[r:FACT]->(b)
   WHERE r.predicate = k.predicate AND r.expired_at IS NULL AND {{state}} IN $statuses
-    AND (k.since_at IS NULL OR r.invalid_at IS NULL OR r.invalid_at >= k.since_at)
+    AND (k.since_at IS NULL OR r.invalid_at IS NULL OR r.invalid_at >= {{instant(k.since_at)}})
   WITH DISTINCT r, a, b
   RETURN collect({{fact}}) AS by_id
 }
-CALL {
+{{call()}}
   UNWIND [k IN $keys WHERE k.object IS NOT NULL AND k.a IS NULL] AS k
   MATCH (a:Entity {scope: $scope, key: k.subject})
+  {{key_hint(a)}}
   MATCH (b:Entity {scope: $scope, key: k.object})
+  {{key_hint(b)}}
   // Both ends first, then the edges between them (not a walk from a subject with many edges).
   WITH k, a, b
   MATCH (a)-[r:FACT]->(b)
   WHERE r.predicate = k.predicate AND r.expired_at IS NULL AND {{state}} IN $statuses
-    AND (k.since_at IS NULL OR r.invalid_at IS NULL OR r.invalid_at >= k.since_at)
+    AND (k.since_at IS NULL OR r.invalid_at IS NULL OR r.invalid_at >= {{instant(k.since_at)}})
   WITH DISTINCT r, a, b
   RETURN collect({{fact}}) AS by_pair
 }
-CALL {
+{{call()}}
   UNWIND [k IN $keys WHERE k.object IS NULL] AS k
   MATCH ()-[r:FACT]->()
   WHERE r.slot = k.slot AND r.expired_at IS NULL AND {{state}} IN $statuses
-    AND (k.since_at IS NULL OR r.invalid_at IS NULL OR r.invalid_at >= k.since_at)
+    AND (k.since_at IS NULL OR r.invalid_at IS NULL OR r.invalid_at >= {{instant(k.since_at)}})
   WITH k, r, startNode(r) AS a, endNode(r) AS b
   WHERE a.scope = $scope AND a.key = k.subject AND r.predicate = k.predicate
   WITH DISTINCT r, a, b

@@ -12,17 +12,17 @@
 {{scope_state_for_read}}
 WITH s, coalesce(s.single_valued, $single_valued) AS single
 OPTIONAL MATCH (e:Entity)
+{{key_hint(e)}}
 WHERE e.scope = $scope AND e.key IN $names
-WITH s, single, collect(e.key) AS entities, collect(id(e)) AS ids
+WITH s, single, collect(e.key) AS entities, {{node_ids(e)}} AS ids
 OPTIONAL MATCH (al:Alias)
 WHERE al.scope = $scope AND al.key IN $names
 WITH s, single, entities, ids, [x IN collect(al) | {key: x.key, target: x.target}] AS aliases
-CALL {
-  WITH single
+{{call(single)}}
   UNWIND $keys AS k
   MATCH ()-[r:FACT]->()
   WHERE r.slot = k.slot AND r.expired_at IS NULL AND {{state}} IN $statuses
-    AND (k.since_at IS NULL OR r.invalid_at IS NULL OR r.invalid_at >= k.since_at)
+    AND (k.since_at IS NULL OR r.invalid_at IS NULL OR r.invalid_at >= {{instant(k.since_at)}})
   WITH k, r, startNode(r) AS a, endNode(r) AS b, single
   WHERE a.scope = $scope AND a.key = k.subject AND r.predicate = k.predicate AND (k.object IS NULL OR k.predicate IN single OR b.key = k.object)
   WITH DISTINCT r, a, b

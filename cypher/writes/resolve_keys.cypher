@@ -3,8 +3,9 @@
 // target}]}. One index scan per label for the whole list (far cheaper than a lookup per key), and one
 // row to decode whatever the list's length.
 OPTIONAL MATCH (e:Entity)
+{{key_hint(e)}}
 WHERE e.scope = $scope AND e.key IN $keys
-WITH collect(e.key) AS entities, collect(id(e)) AS ids
+WITH collect(e.key) AS entities, {{node_ids(e)}} AS ids
 OPTIONAL MATCH (al:Alias)
 WHERE al.scope = $scope AND al.key IN $keys
 RETURN entities, ids, [x IN collect(al) | {key: x.key, target: x.target}] AS aliases

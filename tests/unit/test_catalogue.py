@@ -8,7 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from synapse_graph.catalogue import DIALECT_ONLY, DIALECTS, FRAGMENTS, Q, data, fragment_names, query, query_files
+from synapse_graph.catalogue import (
+    DIALECT_ONLY,
+    DIALECTS,
+    FRAGMENTS,
+    Q,
+    data,
+    fragment,
+    fragment_names,
+    phrases,
+    query,
+    query_files,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "synapse_graph"
@@ -41,7 +52,7 @@ def test_fragments_resolve_and_are_all_used() -> None:
             if DIALECT_ONLY.get(name, dialect) != dialect:
                 continue
             text = query(name, dialect)
-            assert not re.search(r"\{\{[a-z_]+\}\}", text), f"{name} ({dialect}) keeps an unexpanded fragment"
+            assert "{{" not in text, f"{name} ({dialect}) keeps an unexpanded fragment or phrase"
     for path in CYPHER.rglob("*.cypher"):
         used.update(re.findall(r"\{\{([a-z_]+)\}\}", path.read_text(encoding="utf-8")))
     assert used == fragment_names()
@@ -63,7 +74,7 @@ def test_unknown_names_and_dialects_are_refused() -> None:
 @pytest.mark.parametrize("path", sorted(CYPHER.rglob("*.cypher")), ids=lambda p: str(p.relative_to(CYPHER)))
 def test_query_files_take_values_only_as_parameters(path: Path) -> None:
     text = re.sub(r"//[^\n]*", "", path.read_text(encoding="utf-8"))
-    text = re.sub(r"\{\{[a-z_]+\}\}", "", text)  # fragments: other files of the catalogue
+    text = re.sub(r"\{\{[a-z_]+(\(.*?\))?\}\}", "", text)  # fragments and phrases: text of the catalogue
     # No Python formatting placeholders and no string literals: every value is a $parameter.
     assert not re.search(r"\{[a-z_]+\}|%\(|%s", text), "Python formatting in a query file"
 
@@ -85,68 +96,44 @@ def test_python_never_formats_values_into_queries() -> None:
     assert not offenders, "\n".join(offenders)
 
 
-# -- Neo4j near-copies: the same statement but for the known dialect differences -----------------------
+# -- Dialects: each statement is written once; a dialect says only its phrases its own way -------------
 
-# What a Neo4j form may change, and how to undo it:
-NEO4J_DIFFERENCES = (
-    # a CALL (a, b) { ... } scope clause instead of an importing WITH (deprecated in Neo4j 5)
-    (re.compile(r"CALL \(([\w, ]*)\) \{\n"), lambda m: f"CALL {{\n  WITH {m.group(1)}\n" if m.group(1) else "CALL {\n"),
-    # datetime() around instants that arrive as ISO-8601 text inside lists (backends/neo4j.py)
-    (re.compile(r"datetime\(([\w.]+)\)"), lambda m: m.group(1)),
-    # instants returned as epoch microseconds computed by the server
-    (re.compile(r"([\w.]+)\.epochSeconds \* 1000000 \+ \1\.microsecond"), lambda m: m.group(1)),
-    # a node's id: an element id (Neo4j 5 deprecates id())
-    (re.compile(r"elementId\((\w+)\)"), lambda m: f"id({m.group(1)})"),
-    # no node ids (Neo4j seeks entities by key: see its writes/resolve_keys.cypher)
-    (re.compile(r"\[\] AS ids"), lambda m: "collect(id(e)) AS ids"),
-    # an index hint
-    (re.compile(r"\nUSING INDEX [^\n]+"), lambda m: ""),
-    # the scope's search token, which only Neo4j's fulltext indexes need (they filter by it)
-    (re.compile(r",\s*\w+\.scope_token = "
-                r"(?:\$scope_token|null|CASE WHEN x\.expired_at IS NULL THEN \$scope_token END)"), lambda m: ""),
-    (re.compile(r",\s*scope_token: \$scope_token"), lambda m: ""),
-    # a node's relationship count: a COUNT subquery (Neo4j has no indegree/outdegree)
-    (re.compile(r"COUNT \{ \((\w+)\)-\[:(\w+)\]-\(\) \}"),
-     lambda m: f"indegree({m.group(1)}, '{m.group(2)}') + outdegree({m.group(1)}, '{m.group(2)}')"),
-)
+# The statement files of a dialect's folder: each runs on that dialect only, or differs beyond phrases (its
+# first comment says why).
+DIALECT_FORMS = {
+    ("neo4j", "scope/lock_scope"), ("neo4j", "scope/create_scope"),  # FalkorDB locks a scope by command
+    ("falkordb", "schema/schema"), ("neo4j", "schema/schema"),  # each its own indexes and constraints
+    ("falkordb", "recall/vector_index"), ("neo4j", "recall/vector_index"),
+    ("falkordb", "recall/search_lexical"), ("neo4j", "recall/search_lexical"),  # fulltext procedures and
+    ("falkordb", "recall/term_hits"), ("neo4j", "recall/term_hits"),  # query languages differ
+    ("falkordb", "migrations/set_scope_tokens"),  # no search token to set
+}
 
 
-# What the shared form (FalkorDB's) may add: intern() around a value many records repeat (FalkorDB keeps one
-# copy of an interned string; Neo4j has no such function).
-SHARED_ONLY = ((re.compile(r"intern\((\$?[\w.]+)\)"), lambda m: m.group(1)),)
+def test_a_dialect_folder_holds_only_the_statements_that_truly_differ() -> None:
+    assert {(dialect, name) for dialect, name in query_files() if dialect} == DIALECT_FORMS
+    for dialect, name in DIALECT_FORMS:
+        first = (CYPHER / dialect / f"{name}.cypher").read_text(encoding="utf-8").splitlines()[0]
+        assert first.startswith("// "), f"{dialect}/{name}.cypher: say first why it is a dialect's own"
+    assert not any((CYPHER / dialect / FRAGMENTS).exists() for dialect in DIALECTS), "a fragment is written once"
 
 
-def _body(path: Path) -> str:
-    return "\n".join(line.strip() for line in path.read_text(encoding="utf-8").splitlines()
-                     if line.strip() and not line.lstrip().startswith("//"))
+def test_each_dialect_defines_every_phrase_with_the_same_parameters() -> None:
+    defined = {dialect: phrases(dialect) for dialect in DIALECTS}
+    first, *others = DIALECTS
+    for dialect in others:
+        assert set(defined[dialect]) == set(defined[first])
+        assert all(defined[dialect][key][0] == defined[first][key][0] for key in defined[first])
 
 
-def _words(text: str) -> list[str]:
-    return text.split()
-
-
-NEAR_COPIES = sorted(p for p in (CYPHER / "neo4j").rglob("*.cypher")
-                     if (CYPHER / p.relative_to(CYPHER / "neo4j")).exists())
-
-
-def test_the_near_copies_are_the_expected_ones() -> None:
-    names = {str(p.relative_to(CYPHER / "neo4j")) for p in NEAR_COPIES}
-    assert names == {"writes/apply_plan.cypher", "writes/apply_facts.cypher", "writes/apply_additions.cypher",
-                     "writes/current_records.cypher", "writes/resolve_keys.cypher",
-                     "writes/plan_input.cypher",
-                     "facts/neighbourhood_hop2.cypher", f"{FRAGMENTS}/fact.cypher", f"{FRAGMENTS}/degree.cypher",
-                     f"{FRAGMENTS}/new_audit_entry.cypher", f"{FRAGMENTS}/new_fact_record.cypher"}
-
-
-@pytest.mark.parametrize("path", NEAR_COPIES, ids=lambda p: str(p.relative_to(CYPHER / "neo4j")))
-def test_neo4j_forms_stay_equivalent_to_the_shared_statement(path: Path) -> None:
-    neo4j = "\n".join(line.strip() for line in _body(path).splitlines())
-    for pattern, undo in NEO4J_DIFFERENCES:
-        neo4j = pattern.sub(undo, neo4j)
-    shared = _body(CYPHER / path.relative_to(CYPHER / "neo4j"))
-    for pattern, undo in SHARED_ONLY:
-        shared = pattern.sub(undo, shared)
-    assert _words(neo4j) == _words(shared)
+def test_every_phrase_is_used_and_every_use_is_defined() -> None:
+    used = set()
+    for path in CYPHER.rglob("*.cypher"):
+        if path.name != "phrases.cypher":
+            text = re.sub(r"//[^\n]*", "", path.read_text(encoding="utf-8"))
+            used |= {(name, 0 if not arguments.strip() else 1)
+                     for name, arguments in re.findall(r"\{\{([a-z_]+)\((.*?)\)\}\}", text)}
+    assert used == {(name, min(arity, 1)) for name, arity in phrases(DIALECTS[0])}
 
 
 def test_neo4j_apply_plan_converts_every_instant_of_its_rows() -> None:
@@ -170,7 +157,7 @@ def test_the_slim_apply_forms_are_apply_plan_without_the_parts_they_leave_out(di
         found = {}
         for part in re.split(r"\nCALL ", query(name, dialect))[1:]:
             [param] = re.findall(r"UNWIND \$(\w+) AS", part)
-            found[param] = _words(part.split("\nRETURN ")[0])
+            found[param] = part.split("\nRETURN ")[0].split()
         return found
 
     full, kept = blocks(Q.APPLY_PLAN), blocks(slim)
@@ -179,28 +166,26 @@ def test_the_slim_apply_forms_are_apply_plan_without_the_parts_they_leave_out(di
     assert "$tombstones" not in query(slim, dialect)
 
 
-@pytest.mark.parametrize(("fragment", "shared"), [("shared_fact_strings", "SHARED_FACT_VALUES")])
-def test_falkordb_sets_every_shared_value_the_engine_sends(fragment: str, shared: str) -> None:
-    # engine/writes.py sends a new record's repeated values apart (x.shared); the shared form sets them all
-    # (`+=`), FalkorDB's one by one through intern(): one it left out would silently not be stored.
+def test_falkordb_sets_every_shared_value_the_engine_sends() -> None:
+    # engine/writes.py sends a new record's repeated values apart (x.shared); FalkorDB interns each as it sets
+    # it: one left out would silently not be stored.
     from synapse_graph.engine import writes
 
-    text = _body(CYPHER / "falkordb" / FRAGMENTS / f"{fragment}.cypher")
-    named = set(re.findall(r"x\.shared\.(\w+)", text))
-    assert named == set(getattr(writes, shared))
-    assert _body(CYPHER / FRAGMENTS / f"{fragment}.cypher").split()[-1] == "x.shared"
+    text = fragment("new_fact_record", "falkordb")
+    assert set(re.findall(r"r\.(\w+) = intern\(x\.shared\.\1\)", text)) == set(writes.SHARED_FACT_VALUES)
+    assert set(re.findall(r"x\.shared\.(\w+)", text)) == set(writes.SHARED_FACT_VALUES)
 
 
-@pytest.mark.parametrize("dialect", ["", "falkordb", "neo4j"])
+@pytest.mark.parametrize("dialect", DIALECTS)
 def test_a_new_audit_entry_is_created_with_every_value_it_is_read_back_with(dialect: str) -> None:
     # The entry is created with its properties (fragments/new_audit_entry): each is the engine's value of
     # the same name (engine/writes.py audit_entry; the repeated ones apart, in x.shared), and together
     # they are what the one projection of an entry reads back (fragments/audit), and its scope.
     from synapse_graph.engine import writes
 
-    text = _body(CYPHER / dialect / FRAGMENTS / "new_audit_entry.cypher")
+    text = fragment("new_audit_entry", dialect)
     pairs = re.findall(r"(\w+): [^,{}]*?x\.(props|shared)\.(\w+)", text)
     assert all(key == name for key, _, name in pairs)
     assert {name for _, part, name in pairs if part == "shared"} == set(writes.SHARED_AUDIT_VALUES)
-    read_back = set(re.findall(r"(\w+): x\.\w+", _body(CYPHER / FRAGMENTS / "audit.cypher")))
+    read_back = set(re.findall(r"(\w+): x\.\w+", fragment("audit", dialect)))
     assert {key for key, _, _ in pairs} == read_back | {"scope"}

@@ -1,3 +1,4 @@
+// FalkorDB's own: its fulltext procedure takes RediSearch queries over one label, filtered by the scope property.
 // Fulltext candidates for recall: entities and aliases whose words match the terms
 // (prefix match from 3 letters). Terms are pre-split words of letters and digits only,
 // so they cannot carry query syntax. The index orders its matches (best first) and only the

@@ -1,3 +1,4 @@
+// FalkorDB's own: its fulltext procedure takes RediSearch queries over one label, filtered by the scope property.
 // How many of the scope's names each term matches (prefix match from 3 letters), counted up to $cap
 // (rules/recall.py searched_terms). Counted in the index that searches entity names (FalkorDB: Entity),
 // stopping at $cap, so a word every other name holds costs $cap index hits, not thousands.

@@ -1,3 +1,4 @@
+// FalkorDB's own: each dialect says its indexes and constraints in syntax of its own.
 // FalkorDB: unique constraints are created by the driver with GRAPH.CONSTRAINT
 // (they need these exact-match indexes first); this file holds the indexes.
 CREATE INDEX FOR (e:Entity) ON (e.scope, e.key);

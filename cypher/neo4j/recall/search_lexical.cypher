@@ -1,3 +1,4 @@
+// Neo4j's own: its fulltext procedure takes Lucene queries over entities and aliases, which hold the scope's token.
 // Fulltext candidates for recall: entities and aliases whose words match the terms
 // (prefix match from 3 letters). Terms are pre-split words of letters and digits only,
 // so they cannot carry Lucene syntax. The index holds every scope of the server: the query

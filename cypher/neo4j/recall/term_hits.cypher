@@ -1,3 +1,4 @@
+// Neo4j's own: its fulltext procedure takes Lucene queries over entities and aliases, which hold the scope's token.
 // How many of the scope's names each term matches (prefix match from 3 letters), counted up to $cap
 // (rules/recall.py searched_terms). Counted in the index that searches entity names (Neo4j: entities and
 // aliases), which keeps to the scope by its token and stops at $cap, so a word every other name holds

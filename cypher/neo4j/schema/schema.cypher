@@ -1,3 +1,4 @@
+// Neo4j's own: each dialect says its indexes and constraints in syntax of its own.
 // Neo4j 5 (Community features only). Uniqueness holds the scope inside the key.
 CREATE CONSTRAINT entity_key IF NOT EXISTS FOR (e:Entity) REQUIRE (e.scope, e.key) IS UNIQUE;
 CREATE CONSTRAINT alias_key IF NOT EXISTS FOR (a:Alias) REQUIRE (a.scope, a.key) IS UNIQUE;

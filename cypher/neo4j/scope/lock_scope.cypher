@@ -1,3 +1,4 @@
+// Neo4j's own: FalkorDB locks a scope with a command of its own on the server (backends/falkordb_steps.py).
 // Takes the scope's write lock for the rest of the transaction: Neo4j holds the write lock of what a
 // transaction changed until commit, so the writers of one scope queue here, on the relationship holding
 // the scope's state, in the order they arrive, instead of racing. MATCH takes no shared lock first (MERGE

@@ -1,0 +1,39 @@
+// How FalkorDB says the phrases the dialects say differently (see ../neo4j/phrases.cypher). A statement
+// writes {{name(arguments)}}; synapse_graph/catalogue.py puts the arguments in for the parameters
+// (whole words; the last parameter takes the rest of the arguments, commas included). Every dialect
+// defines every phrase (tests/unit/test_catalogue.py). A phrase's text holds no user value.
+
+// A sub-query: with no variables, or importing the given variables with a leading WITH.
+call() = CALL {
+call(variables) = CALL { WITH variables
+
+// An instant a write's rows carry (an integer of epoch microseconds), stored as it is.
+instant(value) = value
+// A stored instant, read back (epoch microseconds).
+micros(value) = value
+
+// A node's id (id(): FalkorDB finds a node by its id without an index).
+node_id(node) = id(node)
+// The ids of the entities a write found (writes/resolve_keys): later statements of the write seek them by id.
+node_ids(node) = collect(id(node))
+// The planner finds an entity by its (scope, key) index unhinted.
+key_hint(node) =
+
+// A string many records repeat, interned: FalkorDB keeps one copy of it however many records hold it
+// (intern(null) is null: an absent value stays absent). It must be interned as it is first set: a SET to
+// an equal value changes nothing.
+interned(value) = intern(value)
+interned_all(strings) = [k IN strings | intern(k)]
+
+// How many facts touch the entity: its relationship count, read without walking them.
+degree(node) = indegree(node, 'FACT') + outdegree(node, 'FACT')
+
+// The scope's search token: FalkorDB's fulltext indexes filter by the scope property itself, so nothing
+// stores one (a map entry of a new node, or a property set).
+token_entry(token) =
+token_property(node, token) =
+
+// An entity-name embedding as stored: the vecf32 type, which FalkorDB's vector index reads.
+vector(value) = vecf32(value)
+// The cosine similarity of a stored embedding and a query vector.
+cosine(stored, query) = 1.0 - vec.cosineDistance(stored, vecf32(query))

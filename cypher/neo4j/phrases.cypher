@@ -1,0 +1,44 @@
+// How Neo4j 5 says the phrases the dialects say differently (see ../falkordb/phrases.cypher, which says
+// how a statement uses them).
+
+// A sub-query with a scope clause, CALL (a, b) { ... }: Neo4j 5 deprecates an importing WITH.
+call() = CALL () {
+call(variables) = CALL (variables) {
+
+// An instant a write's rows carry: inside a list it arrives as ISO-8601 text (backends/neo4j.py), and is
+// stored as a DATETIME.
+instant(value) = datetime(value)
+// A stored DATETIME, read back as epoch microseconds computed by the server (epochSeconds is floored and
+// microsecond is never negative, so instants before 1970 are exact too); hydrating DATETIME values in the
+// Python driver costs more than the query.
+micros(value) = value.epochSeconds * 1000000 + value.microsecond
+
+// A node's id: its element id (Neo4j 5 deprecates id()).
+node_id(node) = elementId(node)
+// No node ids: Neo4j finds an entity by its (scope, key) index as fast as by element id (which it parses
+// first), so every later statement of a write seeks entities by key (measured in 100k loads: the batch's
+// writes/current_records took 9.45 s with element ids against 4.33 s without); its keys carry none, and
+// the sub-query that seeks by id reads nothing.
+node_ids(node) = []
+// The hint keeps the planner on the (scope, key) unique index: it would otherwise scan every entity of
+// the scope through the scope index.
+key_hint(node) = USING INDEX node:Entity(scope, key)
+
+// Neo4j has no interned strings: the value as it is.
+interned(value) = value
+interned_all(strings) = strings
+
+// How many facts touch the entity: a COUNT subquery (no indegree/outdegree), which the planner answers
+// from the node's relationship counts.
+degree(node) = COUNT { (node)-[:FACT]-() }
+
+// The scope's search token (rules/recall.py scope_token), which Neo4j's fulltext indexes hold beside the
+// words so that a search keeps to one scope (recall/search_lexical): a map entry of a new node, or a
+// property set (null takes the node out of the search).
+token_entry(token) = , scope_token: token
+token_property(node, token) = , node.scope_token = token
+
+// An entity-name embedding as stored: a LIST<FLOAT>, which Neo4j's vector index reads.
+vector(value) = value
+// The cosine similarity of a stored embedding and a query vector: vector.similarity.cosine gives (1 + cos) / 2.
+cosine(stored, query) = 2.0 * vector.similarity.cosine(stored, query) - 1.0
