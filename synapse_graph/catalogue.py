@@ -26,6 +26,8 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, LiteralString, cast
 
+from synapse_graph import shapes
+
 DIALECTS = ("falkordb", "neo4j")
 FRAGMENTS = "fragments"
 PHRASES = "phrases"
@@ -159,6 +161,8 @@ def _expand(text: str, dialect: str) -> str:
 
 
 def _fragment(name: str, dialect: str) -> str:
+    if name in shapes.FRAGMENTS:
+        return shapes.FRAGMENTS[name]
     return _without_comments(_read(f"{FRAGMENTS}/{name}", dialect))
 
 
@@ -231,9 +235,9 @@ def query_files() -> set[tuple[str, str]]:
 
 
 def fragment_names() -> set[str]:
-    """Every fragment a statement can include, in any dialect."""
+    """Every fragment a statement can include, in any dialect: the files and those rendered from tables."""
     root = cypher_root()
-    names: set[str] = set()
+    names: set[str] = set(shapes.FRAGMENTS)
     for folder in (root.joinpath(FRAGMENTS), *(root.joinpath(d, FRAGMENTS) for d in DIALECTS)):
         if folder.is_dir():
             names.update(e.name.removesuffix(".cypher") for e in folder.iterdir() if e.name.endswith(".cypher"))

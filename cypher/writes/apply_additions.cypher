@@ -16,9 +16,7 @@ WITH s, st
   UNWIND $entities AS x
   // Entities the plan found missing while holding the scope's lock, created with their properties (on
   // FalkorDB a SET after CREATE waits for a merge of the graph's node labels: fragments/new_audit_entry).
-  CREATE (n:Entity {scope: {{interned($scope)}}, key: {{interned(x.key)}}, name: x.name, type: {{interned(x.type)}},
-                    aliases: x.aliases, created_at: {{instant(x.created_at)}}, updated_at: {{instant(x.updated_at)}},
-                    search_text: x.search_text{{token_entry($scope_token)}}})
+  CREATE (n:Entity {{new_entity}})
 }
 {{call(s)}}
   UNWIND $creates AS x

@@ -19,9 +19,7 @@ WITH s, st
   UNWIND $entities AS x
   // Entities the plan found missing while holding the scope's lock, created with their properties (on
   // FalkorDB a SET after CREATE waits for a merge of the graph's node labels: fragments/new_audit_entry).
-  CREATE (n:Entity {scope: {{interned($scope)}}, key: {{interned(x.key)}}, name: x.name, type: {{interned(x.type)}},
-                    aliases: x.aliases, created_at: {{instant(x.created_at)}}, updated_at: {{instant(x.updated_at)}},
-                    search_text: x.search_text{{token_entry($scope_token)}}})
+  CREATE (n:Entity {{new_entity}})
 }
 {{call(s)}}
   UNWIND $retarget AS x
@@ -62,8 +60,7 @@ WITH s, st
   UNWIND $updates AS x
   MATCH ()-[r:FACT {id: x.id}]->()
   WHERE startNode(r).scope = $scope AND r.expired_at IS NULL
-  SET r.confirmations = x.confirmations, r.confidence = x.confidence, r.status = x.status, r.flag = x.flag,
-      r.confirmed_at = {{instant(x.confirmed_at)}}, r.pinned = x.pinned
+  {{updated_fact_record}}
 }
 {{call(s)}}
   // New records between entities this write found, sought by their node ids (read holding the scope's
@@ -88,7 +85,7 @@ WITH s, st
 {{call(s)}}
   UNWIND $observe AS x
   CREATE (o:Observation)
-  SET o = x, o.recorded_at = {{instant(x.recorded_at)}}, o.expired_at = {{instant(x.expired_at)}}{{token_property(o, CASE WHEN x.expired_at IS NULL THEN $scope_token END)}}
+  {{new_observation}}{{token_property(o, CASE WHEN x.expired_at IS NULL THEN $scope_token END)}}
 }
 {{call(s)}}
   UNWIND $unobserve AS id

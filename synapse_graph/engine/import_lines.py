@@ -25,9 +25,10 @@ from synapse_graph.rules.predicates import check_predicate
 from synapse_graph.rules.recall import search_text
 from synapse_graph.rules.redaction import redact
 from synapse_graph.rules.text import check_storable, name_key
-from synapse_graph.rules.timeline import Provenance, Record
+from synapse_graph.rules.timeline import Record
 from synapse_graph.rules.timeparse import now_micros, to_micros
 from synapse_graph.rules.trust import stored_facts
+from synapse_graph.shapes import ENTITY, FACT, OBSERVATION, Field, names
 
 EXPORT_FORMAT = "synapse-graph/2"
 READABLE_FORMATS = ("synapse-graph/1", EXPORT_FORMAT)
@@ -36,8 +37,6 @@ MAX_LINE = 1_000_000
 MAX_CONFIRMATIONS = 10**9
 CLOCK_SKEW_US = 300 * 1_000_000
 """An imported belief time may be this far ahead of the importing machine's clock (clocks differ)."""
-_FACT_FIELDS = ("id", "subject", "predicate", "object", *rows.TIME_FIELDS, "confidence", "confirmations",
-                *rows.PROVENANCE_FIELDS, "status", "flag", "confirmed_at", "pinned")
 
 
 # -- import: reading and checking the lines ------------------------------------------------------------
@@ -196,7 +195,7 @@ def _time(item: Mapping[str, Any], field: str, now: int, *, required: bool = Tru
 
 
 def _entity(ctx: Context, item: Mapping[str, Any]) -> dict[str, Any]:
-    _only(item, ("name", "key", "aliases", "type", "created_at", "updated_at"))
+    _only(item, names(ENTITY))
     display, key = _key_of(ctx, item)
     now = now_micros()
     created_at = _time(item, "created_at", now)
@@ -223,44 +222,43 @@ def _alias(ctx: Context, item: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _record(ctx: Context, item: Mapping[str, Any], now: int) -> Record:
-    _only(item, _FACT_FIELDS)
-    record_id = _id(item["id"], "fact id")
-    valid_at = _time(item, "valid_at", now, future=True)
-    invalid_at = _time(item, "invalid_at", now, required=False, future=True)
-    recorded_at = _time(item, "recorded_at", now)
-    expired_at = _time(item, "expired_at", now, required=False)
-    assert valid_at is not None and recorded_at is not None  # required
-    if invalid_at is not None and invalid_at <= valid_at:
+    _only(item, names(FACT))
+    values = {f.name: _fact_value(ctx, f, item, now) for f in FACT}
+    if values["invalid_at"] is not None and values["invalid_at"] <= values["valid_at"]:
         raise InvalidInputError("invalid_at must be after valid_at (validity is [valid_at, invalid_at))")
-    if expired_at is not None and expired_at < recorded_at:
+    if values["expired_at"] is not None and values["expired_at"] < values["recorded_at"]:
         raise InvalidInputError("expired_at is before recorded_at: a belief cannot end before it began")
-    confidence = checked_confidence(item["confidence"])
-    confirmations = count(item["confirmations"], field="confirmations", minimum=1, maximum=MAX_CONFIRMATIONS)
-    for end in ("subject", "object"):
-        if not isinstance(item[end], str) or not item[end]:
-            raise InvalidInputError(f"{end} must be an entity key")
-    return Record(
-        id=record_id, subject=item["subject"], predicate=check_predicate(item["predicate"]), object=item["object"],
-        valid_at=valid_at, invalid_at=invalid_at, recorded_at=recorded_at, expired_at=expired_at,
-        status=trust_state(item.get("status")), flag=_exact_text(ctx, item.get("flag"), "flag", 600),
-        confirmed_at=_time(item, "confirmed_at", now, required=False), pinned=_flag(item.get("pinned", False)),
-        confidence=confidence, confirmations=confirmations,
-        provenance=Provenance(
-            source=_exact_text(ctx, item.get("source"), "source"),
-            client=_exact_text(ctx, item.get("client"), "client", 200),
-            model=_exact_text(ctx, item.get("model"), "model", 200),
-            session=_exact_text(ctx, item.get("session"), "session", 200)),
-    )
+    return rows.record_of(values)
 
 
-def _flag(value: object) -> bool:
-    if not isinstance(value, bool):
-        raise InvalidInputError(f"pinned must be true or false, got {str(value)[:20]}")
-    return value
+def _fact_value(ctx: Context, f: Field, item: Mapping[str, Any], now: int) -> Any:
+    """A field of a fact line, checked as its kind says (:data:`~synapse_graph.shapes.FACT`)."""
+    if f.kind == "instant":
+        return _time(item, f.name, now, required=f.required, future=f.future)
+    value = item[f.name] if f.required else item.get(f.name, f.absent)
+    if f.kind == "id":
+        return _id(value, f"fact {f.name}")
+    if f.kind == "end":
+        if not isinstance(value, str) or not value:
+            raise InvalidInputError(f"{f.name} must be an entity key")
+        return value
+    if f.kind == "predicate":
+        return check_predicate(value)
+    if f.kind == "confidence":
+        return checked_confidence(value)
+    if f.kind == "count":
+        return count(value, field=f.name, minimum=1, maximum=MAX_CONFIRMATIONS)
+    if f.kind == "state":
+        return trust_state(value)
+    if f.kind == "bool":
+        if not isinstance(value, bool):
+            raise InvalidInputError(f"{f.name} must be true or false, got {str(value)[:20]}")
+        return value
+    return _exact_text(ctx, value, f.name, f.limit)
 
 
 def _observation(ctx: Context, item: Mapping[str, Any], now: int) -> dict[str, Any]:
-    _only(item, ("id", "entity", "text", "recorded_at", "expired_at", "source", "client", "session"))
+    _only(item, names(OBSERVATION))
     observation_id = item["id"]
     if not isinstance(observation_id, str) or not observation_id.isalnum() or len(observation_id) > 64:
         raise InvalidInputError(f"observation id {str(observation_id)[:70]!r} is not an export id")

@@ -1,76 +1,69 @@
 """The one place where database rows become models: facts, records, entities, audit entries, state.
 
 Every statement that returns a fact includes the ``{{fact}}`` fragment (``cypher/fragments/``),
-so one mapper serves them all; likewise ``{{entity}}`` and ``{{audit}}``. Instants arrive as
-UTC epoch microseconds from both backends.
+so one mapper serves them all; likewise ``{{entity}}``, ``{{observation}}`` and ``{{audit}}``. The
+fields of a fact, an observation and an entity are those of their tables (:mod:`synapse_graph.shapes`).
+Instants arrive as UTC epoch microseconds from both backends.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import fields
+from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from synapse_graph.instants import to_datetime
 from synapse_graph.models import AuditEntry, Entity, Fact, Observation, RecalledFact, ScopeRules
 from synapse_graph.rules.timeline import Provenance, Record
 from synapse_graph.rules.trust import logged_facts
+from synapse_graph.shapes import ENTITY, FACT, OBSERVATION, Reader
 
 Row = Mapping[str, Any]
-TIME_FIELDS = ("valid_at", "invalid_at", "recorded_at", "expired_at")
-PROVENANCE_FIELDS = tuple(f.name for f in fields(Provenance))
+PROVENANCE_FIELDS = tuple(f.name for f in dataclass_fields(Provenance))
 
 
-def _time(micros: int | None) -> Any:
-    return None if micros is None else to_datetime(micros)
+_RECORD = Reader(tuple(f for f in FACT if f.name not in PROVENANCE_FIELDS), by_key=True, datetimes=False)
+_PROVENANCE = Reader(tuple(f for f in FACT if f.name in PROVENANCE_FIELDS), by_key=True, datetimes=False)
+_FACT = Reader(FACT, by_key=False, datetimes=True)
+_OBSERVATION = Reader(OBSERVATION, by_key=False, datetimes=True)
+_ENTITY = Reader(ENTITY, by_key=False, datetimes=True)
 
 
 def record(row: Row) -> Record:
     """A fact row as the planner sees it: entities by key, instants as microseconds."""
-    return Record(
-        id=row["id"], subject=row["subject_key"], predicate=row["predicate"], object=row["object_key"],
-        valid_at=row["valid_at"], invalid_at=row["invalid_at"], recorded_at=row["recorded_at"],
-        expired_at=row["expired_at"], confidence=float(row["confidence"]), confirmations=int(row["confirmations"]),
-        provenance=Provenance(**{k: row[k] for k in PROVENANCE_FIELDS}),
-        status=row["status"] or "believed", flag=row["flag"], confirmed_at=row["confirmed_at"],
-        pinned=bool(row["pinned"]),
-    )
+    return Record(**_RECORD(row), provenance=Provenance(**_PROVENANCE(row)))
 
 
-def _fact_fields(row: Row) -> dict[str, Any]:
-    return {
-        "id": row["id"], "subject": row["subject"], "predicate": row["predicate"], "object": row["object"],
-        **{k: _time(row[k]) for k in TIME_FIELDS},
-        "confidence": float(row["confidence"]), "confirmations": int(row["confirmations"]),
-        **{k: row[k] for k in PROVENANCE_FIELDS},
-        "status": row["status"] or "believed", "flag": row["flag"], "confirmed_at": _time(row["confirmed_at"]),
-        "pinned": bool(row["pinned"]),
-    }
+def record_of(values: Mapping[str, Any]) -> Record:
+    """A record of its fields' values (:data:`~synapse_graph.shapes.FACT`; the provenance apart)."""
+    return Record(**{k: v for k, v in values.items() if k not in PROVENANCE_FIELDS},
+                  provenance=Provenance(**{k: values[k] for k in PROVENANCE_FIELDS}))
+
+
+def record_values(record: Record) -> dict[str, Any]:
+    """A record's fields' values, by name (:data:`~synapse_graph.shapes.FACT`; a test checks they are its fields)."""
+    values = dict(vars(record))
+    values.update(vars(values.pop("provenance")))
+    return values
 
 
 def fact(row: Row) -> Fact:
     """A fact row as the user sees it: entities by their display names, instants as UTC datetimes."""
-    return Fact(**_fact_fields(row))
+    return Fact(**_FACT(row))
 
 
 def recalled(row: Row, *, hop: int, entry: str, relevance: float, score: float) -> RecalledFact:
     """A fact row that recall reached, with why."""
-    return RecalledFact(**_fact_fields(row), hop=hop, entry=entry, relevance=relevance, score=score)
+    return RecalledFact(**_FACT(row), hop=hop, entry=entry, relevance=relevance, score=score)
 
 
 def observation(row: Row) -> Observation:
-    return Observation(
-        id=row["id"], entity=row["entity"], text=row["text"], recorded_at=to_datetime(row["recorded_at"]),
-        expired_at=_time(row["expired_at"]), source=row["source"], client=row["client"], session=row["session"],
-    )
+    return Observation(**_OBSERVATION(row))
 
 
 def entity(row: Row) -> Entity:
-    return Entity(
-        name=row["name"], key=row["key"], aliases=list(row["aliases"] or []), type=row["type"],
-        created_at=to_datetime(row["created_at"]), updated_at=to_datetime(row["updated_at"]),
-    )
+    return Entity(**_ENTITY(row))
 
 
 def audit(row: Row) -> AuditEntry:

@@ -30,6 +30,7 @@ from synapse_graph.errors import InvalidImportError
 from synapse_graph.instants import to_iso
 from synapse_graph.rules.numbers import count
 from synapse_graph.rules.timeline import Plan, Provenance, Record
+from synapse_graph.shapes import FACT, OBSERVATION, exported, projected, read
 
 # -- export ------------------------------------------------------------------------------------------
 
@@ -49,11 +50,7 @@ def export(ctx: Context) -> Op[list[str]]:
     for row in (yield Read(Q.EXPORT_FACTS, params)):
         lines.append(_json({"kind": "fact", **fact_line(rows.record(row["fact"]))}))
     for row in (yield Read(Q.EXPORT_OBSERVATIONS, params)):
-        o = row["observation"]
-        lines.append(_json({"kind": "observation", "id": o["id"], "entity": o["entity_key"], "text": o["text"],
-                            "recorded_at": to_iso(o["recorded_at"]),
-                            "expired_at": None if o["expired_at"] is None else to_iso(o["expired_at"]),
-                            "source": o["source"], "client": o["client"], "session": o["session"]}))
+        lines.append(_json({"kind": "observation", **observation_line(row["observation"])}))
     for row in (yield Read(Q.EXPORT_TOMBSTONES, params)):
         lines.append(_json({"kind": "rejection", **row, "rejected_at": to_iso(row["rejected_at"])}))
     for row in (yield Read(Q.AUDIT_LOG, {**params, "entities": None, "limit": 10**9})):
@@ -63,14 +60,13 @@ def export(ctx: Context) -> Op[list[str]]:
 
 def fact_line(record: Record) -> dict[str, Any]:
     """A record as an export line (entities by key, instants in ISO-8601 with microseconds)."""
-    return {
-        "id": record.id, "subject": record.subject, "predicate": record.predicate, "object": record.object,
-        **{k: None if getattr(record, k) is None else to_iso(getattr(record, k)) for k in rows.TIME_FIELDS},
-        "confidence": record.confidence, "confirmations": record.confirmations,
-        **{k: getattr(record.provenance, k) for k in rows.PROVENANCE_FIELDS},
-        "status": record.status, "flag": record.flag,
-        "confirmed_at": None if record.confirmed_at is None else to_iso(record.confirmed_at), "pinned": record.pinned,
-    }
+    values = rows.record_values(record)
+    return {f.name: exported(f, values[f.name]) for f in FACT}
+
+
+def observation_line(row: Mapping[str, Any]) -> dict[str, Any]:
+    """An observation row as an export line (its entity by key, instants in ISO-8601 with microseconds)."""
+    return {f.name: exported(f, read(f, row[projected(f)])) for f in OBSERVATION}
 
 
 def _json(value: Mapping[str, Any]) -> str:

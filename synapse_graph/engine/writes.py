@@ -7,28 +7,23 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Container, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from synapse_graph.catalogue import Q
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.io import Embed, Op, PlanOutdated, Write
-from synapse_graph.engine.rows import rules_params
+from synapse_graph.engine.rows import record_values, rules_params
 from synapse_graph.engine.scope import STORE_FORMAT, ScopeState
 from synapse_graph.engine.view import EntityChanges, View
 from synapse_graph.errors import QuotaExceededError
-from synapse_graph.instants import Instant, optional
+from synapse_graph.instants import Instant
 from synapse_graph.models import ScopeRules
 from synapse_graph.rules.recall import scope_token
 from synapse_graph.rules.slots import fact_slot
 from synapse_graph.rules.timeline import Plan, Provenance, Record
-from synapse_graph.rules.trust import (
-    audit_detail,
-    stored_confidence,
-    stored_confirmations,
-    stored_facts,
-    stored_state,
-)
+from synapse_graph.rules.trust import audit_detail, stored_facts
+from synapse_graph.shapes import FACT, Storer, stored
 
 
 @dataclass
@@ -110,11 +105,11 @@ def check_quotas(scope: str, state: ScopeState, mutation: Mutation) -> None:
             "set_rules(max_entities=...).")
 
 
-SHARED_FACT_VALUES = ("predicate", "source", "client", "model", "session", "status", "flag")
-"""A fact record's values that many records repeat; the apply statements set them apart (``x.shared``) so a
-backend that can keep one copy of a repeated string does (``cypher/falkordb/fragments/shared_fact_strings``)."""
+SHARED_FACT_VALUES = tuple(f.name for f in FACT if f.interned)
+"""A fact record's values that many records repeat; the apply statements set them apart (``x.shared``) and
+intern them where the dialect can (phrase ``interned``)."""
 SHARED_AUDIT_VALUES = ("scope", "action", "client", "source", "model", "session", "entities")
-"""An audit entry's values that many entries repeat (``cypher/falkordb/fragments/new_audit_entry``)."""
+"""An audit entry's values that many entries repeat (``cypher/fragments/new_audit_entry``)."""
 
 
 def shared_apart(values: dict[str, Any], shared: tuple[str, ...]) -> dict[str, Any]:
@@ -123,23 +118,20 @@ def shared_apart(values: dict[str, Any], shared: tuple[str, ...]) -> dict[str, A
             "shared": {k: v for k, v in values.items() if k in shared}}
 
 
+_STORED = Storer(tuple(f for f in FACT if f.kind != "end"))
+
+
 def record_props(scope: str, record: Record) -> dict[str, Any]:
-    """A record as the properties of its FACT relationship (absent values left out). Its scope is its
-    entities': every statement checks the subject's, so the relationship does not store it again."""
-    props: dict[str, Any] = {
-        "id": record.id, "slot": fact_slot(scope, record.subject, record.predicate),
-        "predicate": record.predicate,
-        "valid_at": Instant(record.valid_at), "invalid_at": optional(record.invalid_at),
-        "recorded_at": Instant(record.recorded_at), "expired_at": optional(record.expired_at),
-        "confidence": stored_confidence(record.confidence), "confirmations": stored_confirmations(record.confirmations),
-        **{name: getattr(record.provenance, name) for name in _PROVENANCE_FIELDS},
-        "status": stored_state(record.status), "flag": record.flag, "confirmed_at": optional(record.confirmed_at),
-        "pinned": record.pinned or None,
-    }
-    return {k: v for k, v in props.items() if v is not None}
+    """A record as the properties of its FACT relationship (:data:`~synapse_graph.shapes.FACT`, absent values
+    left out). Its scope is its entities': every statement checks the subject's, so the relationship does not
+    store it again; its slot is the index of its (subject, predicate) timeline."""
+    return {"slot": fact_slot(scope, record.subject, record.predicate), **_STORED(record_values(record))}
 
 
-_PROVENANCE_FIELDS = tuple(f.name for f in fields(Provenance))
+def updated_props(record: Record) -> dict[str, Any]:
+    """What an update of a record in place sets (the fields a write may change; absent values unset)."""
+    values = record_values(record)
+    return {"id": record.id, **{f.name: stored(f, values[f.name]) for f in FACT if f.updated}}
 
 
 SEEK_BY_ID_FROM = 32
@@ -236,11 +228,7 @@ def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> 
         "aliases": changes.aliases,
         "alias_names": [{"key": k, "names": v} for k, v in changes.alias_names.items()],
         "expires": [r.id for r in plan.expires],
-        "updates": [{"id": r.id, "confirmations": stored_confirmations(r.confirmations),
-                     "confidence": stored_confidence(r.confidence),
-                     "status": stored_state(r.status),
-                     "flag": r.flag, "confirmed_at": optional(r.confirmed_at), "pinned": r.pinned}
-                    for r in plan.updates],
+        "updates": [updated_props(r) for r in plan.updates],
         **creates(ctx.scope, plan.creates, mutation.entity_ids, changes.merged),
         "tombstones": mutation.tombstones,
         "observe": mutation.observe,

@@ -16,27 +16,6 @@ TIMELINE_STATES = ("believed", "disputed")
 DEFAULT_CANDIDATE_BELOW = 0.6
 
 
-def stored_state(state: TrustState) -> TrustState | None:
-    """A record's trust state as its relationship stores it: nothing for ``believed``.
-
-    Nearly every record is believed, so the state is stored only when it is another; every
-    statement reads an absent state as believed (``coalesce(r.status, 'believed')``).
-    """
-    return None if state == "believed" else state
-
-
-def stored_confidence(confidence: float) -> float | None:
-    """A record's confidence as its relationship stores it: nothing for full confidence (1.0), which a
-    write without a confidence gets; every statement reads an absent one as 1.0."""
-    return None if confidence == 1.0 else confidence
-
-
-def stored_confirmations(confirmations: int) -> int | None:
-    """A record's confirmation count as stored: nothing for a record confirmed once (when it was written);
-    every statement reads an absent count as 1."""
-    return None if confirmations == 1 else confirmations
-
-
 def check_verdict(verdict: object) -> Verdict:
     if verdict == "helpful":
         return "helpful"

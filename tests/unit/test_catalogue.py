@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from synapse_graph import shapes
 from synapse_graph.catalogue import (
     DIALECT_ONLY,
     DIALECTS,
@@ -53,9 +54,10 @@ def test_fragments_resolve_and_are_all_used() -> None:
                 continue
             text = query(name, dialect)
             assert "{{" not in text, f"{name} ({dialect}) keeps an unexpanded fragment or phrase"
-    for path in CYPHER.rglob("*.cypher"):
-        used.update(re.findall(r"\{\{([a-z_]+)\}\}", path.read_text(encoding="utf-8")))
+    for text in (*(path.read_text(encoding="utf-8") for path in CYPHER.rglob("*.cypher")), *shapes.FRAGMENTS.values()):
+        used.update(re.findall(r"\{\{([a-z_]+)\}\}", text))
     assert used == fragment_names()
+    assert not set(shapes.FRAGMENTS) & {p.stem for p in (CYPHER / FRAGMENTS).iterdir()}, "a fragment has one source"
 
 
 def test_falkordb_constraints_are_data_beside_the_schema() -> None:
@@ -127,12 +129,10 @@ def test_each_dialect_defines_every_phrase_with_the_same_parameters() -> None:
 
 
 def test_every_phrase_is_used_and_every_use_is_defined() -> None:
-    used = set()
-    for path in CYPHER.rglob("*.cypher"):
-        if path.name != "phrases.cypher":
-            text = re.sub(r"//[^\n]*", "", path.read_text(encoding="utf-8"))
-            used |= {(name, 0 if not arguments.strip() else 1)
-                     for name, arguments in re.findall(r"\{\{([a-z_]+)\((.*?)\)\}\}", text)}
+    texts = [*(re.sub(r"//[^\n]*", "", path.read_text(encoding="utf-8")) for path in CYPHER.rglob("*.cypher")
+               if path.name != "phrases.cypher"), *shapes.FRAGMENTS.values()]
+    used = {(name, 0 if not arguments.strip() else 1)
+            for text in texts for name, arguments in re.findall(r"\{\{([a-z_]+)\((.*?)\)\}\}", text)}
     assert used == {(name, min(arity, 1)) for name, arity in phrases(DIALECTS[0])}
 
 

@@ -8,13 +8,8 @@ from hypothesis import strategies as st
 
 from synapse_graph.engine.inputs import fact_id
 from synapse_graph.rules.timeline import new_record_id
-from synapse_graph.rules.trust import (
-    logged_facts,
-    stored_confidence,
-    stored_confirmations,
-    stored_facts,
-    stored_state,
-)
+from synapse_graph.rules.trust import logged_facts, stored_facts
+from synapse_graph.shapes import FACT, field, read, stored
 
 ids = st.text("abcdef0123456789", min_size=1, max_size=8)
 
@@ -50,18 +45,20 @@ def test_an_entry_detail_of_another_shape_names_no_records() -> None:
 
 
 def test_only_a_state_other_than_believed_is_stored() -> None:
-    assert stored_state("believed") is None
-    assert stored_state("candidate") == "candidate"
-    assert stored_state("disputed") == "disputed"
+    status = field(FACT, "status")
+    assert stored(status, "believed") is None
+    assert stored(status, "candidate") == "candidate"
+    assert stored(status, "disputed") == "disputed"
+    assert read(status, None) == "believed"
 
 
 @given(st.floats(min_value=0.0, max_value=1.0))
 def test_only_a_confidence_below_full_is_stored_and_it_is_stored_exactly(confidence: float) -> None:
-    assert stored_confidence(confidence) == (None if confidence == 1.0 else confidence)
+    assert stored(field(FACT, "confidence"), confidence) == (None if confidence == 1.0 else confidence)
 
 
 @given(st.integers(min_value=1, max_value=10**9))
 def test_only_a_record_confirmed_more_than_once_stores_its_count(confirmations: int) -> None:
-    stored = stored_confirmations(confirmations)
-    assert stored == (None if confirmations == 1 else confirmations)
-    assert (1 if stored is None else stored) == confirmations
+    kept = stored(field(FACT, "confirmations"), confirmations)
+    assert kept == (None if confirmations == 1 else confirmations)
+    assert read(field(FACT, "confirmations"), kept) == confirmations

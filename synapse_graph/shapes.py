@@ -1,0 +1,256 @@
+"""What the store keeps of a fact, an observation and an entity: one table of fields each.
+
+A table is the one list of a record's fields. It renders the Cypher that lists them (:data:`FRAGMENTS`:
+the projection every read includes, the properties a new record is created with), and it drives the
+row mappers (``engine/rows.py``), the properties a write stores (``engine/writes.py``), the export lines
+and import checks (``engine/transfer.py``, ``engine/import_lines.py``) and which fields the MCP results
+show (``mcp/schemas.py``). The typed classes that carry the fields (``models.Fact``, ``rules/timeline.Record``,
+``models.Observation``, ``models.Entity``, the MCP results) declare them for the type checker; a unit test
+keeps them equal to the tables (``tests/unit/test_shapes.py``). This module imports nothing of ours but
+:mod:`~synapse_graph.instants`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, LiteralString
+
+from synapse_graph.instants import Instant, to_datetime, to_iso
+
+Kind = Literal["id", "end", "predicate", "text", "names", "instant", "confidence", "count", "state", "bool"]
+"""What a field holds: an ``id``; an ``end``, an entity the record is about (read as its name, ``<field>_key``
+its key); a ``predicate``; free ``text``; a list of ``names``; an ``instant`` (UTC epoch microseconds: stored
+as each dialect stores instants, phrase ``instant``, read back with phrase ``micros``); a ``confidence``
+(0..1); a ``count`` (1 or more); a trust ``state``; a ``bool``."""
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of a stored record."""
+
+    name: str
+    kind: Kind
+    required: bool = False
+    """Every record has one; an export line must give it."""
+    absent: Any = None
+    """What a record that stores no value reads as: the store leaves out the value nearly every record has
+    (a full confidence, a single confirmation, the believed state), and every read puts it back."""
+    absent_from: str | None = None
+    """Or, the field whose value a record that stores none reads as (an entity never updated: its creation)."""
+    interned: bool = False
+    """A string many records repeat: a dialect that can keeps one copy of it (phrase ``interned``)."""
+    updated: bool = False
+    """A write may change it in place (``engine/writes.py`` apply's updates); the other fields of a record
+    never change (a changed record is expired and recorded again)."""
+    shown: bool = True
+    """The MCP results show it (``mcp/schemas.py``)."""
+    limit: int = 200
+    """The longest text an import accepts."""
+    future: bool = False
+    """An imported instant may lie ahead of the importing clock (a validity may; a belief time may not)."""
+
+
+FACT: tuple[Field, ...] = (
+    Field("id", "id", required=True),
+    Field("subject", "end", required=True),
+    Field("predicate", "predicate", required=True, interned=True),
+    Field("object", "end", required=True),
+    Field("valid_at", "instant", required=True, future=True),
+    Field("invalid_at", "instant", future=True),
+    Field("recorded_at", "instant", required=True),
+    Field("expired_at", "instant"),
+    Field("confidence", "confidence", required=True, absent=1.0, updated=True),
+    Field("confirmations", "count", required=True, absent=1, updated=True),
+    Field("source", "text", limit=512, interned=True),
+    Field("client", "text", interned=True, shown=False),
+    Field("model", "text", interned=True, shown=False),
+    Field("session", "text", interned=True, shown=False),
+    Field("status", "state", absent="believed", interned=True, updated=True),
+    Field("flag", "text", limit=600, interned=True, updated=True),
+    Field("confirmed_at", "instant", updated=True),
+    Field("pinned", "bool", absent=False, updated=True),
+)
+"""A FACT record: the relationship from its subject (``a``) to its object (``b``), in export order. Its scope
+is its entities' (every statement checks the subject's); it also stores its ``slot`` (``rules/slots.py``)."""
+
+OBSERVATION: tuple[Field, ...] = (
+    Field("id", "id", required=True),
+    Field("entity", "end", required=True),
+    Field("text", "text", required=True),
+    Field("recorded_at", "instant", required=True),
+    Field("expired_at", "instant", shown=False),
+    Field("source", "text"),
+    Field("client", "text", shown=False),
+    Field("session", "text", shown=False),
+)
+"""Free text about an entity (an ``Observation`` node ``o``, its entity ``e`` stored by key), in export order.
+It also stores its scope and its search text (and on Neo4j the scope's search token while it is current)."""
+
+ENTITY: tuple[Field, ...] = (
+    Field("name", "text", required=True),
+    Field("key", "id", required=True, interned=True),
+    Field("aliases", "names", absent=()),
+    Field("type", "text", interned=True),
+    Field("created_at", "instant", required=True),
+    Field("updated_at", "instant", required=True, absent_from="created_at"),
+)
+"""An ``Entity`` node ``e``, in export order. It also stores its scope, its search text, its embedding (and on
+Neo4j the scope's search token)."""
+
+
+def field(table: tuple[Field, ...], name: str) -> Field:
+    """The field called ``name`` of a table."""
+    return next(f for f in table if f.name == name)
+
+
+def names(table: tuple[Field, ...], *, shown: bool = False) -> tuple[str, ...]:
+    """The fields' names, in table order (only those the MCP results show, if ``shown``)."""
+    return tuple(f.name for f in table if f.shown or not shown)
+
+
+# -- values ------------------------------------------------------------------------------------------------
+
+
+def stored(f: Field, value: Any) -> Any:
+    """A field's value as the store keeps it: nothing for its absent value, instants marked as instants."""
+    if value is None or (f.absent is not None and value == f.absent) or (f.kind == "names" and not value):
+        return None
+    return Instant(value) if f.kind == "instant" else value
+
+
+class Storer:
+    """The values of some fields of a table as the store keeps them (:func:`stored`, field by field; absent
+    values left out), prepared once: the fields that need nothing done are copied."""
+
+    def __init__(self, table: tuple[Field, ...]) -> None:
+        self._plain = tuple(f.name for f in table if f.absent is None and f.kind not in ("instant", "names"))
+        self._other = tuple(f for f in table if f.name not in self._plain)
+
+    def __call__(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        props = {name: values[name] for name in self._plain if values[name] is not None}
+        for f in self._other:
+            value = stored(f, values[f.name])
+            if value is not None:
+                props[f.name] = value
+        return props
+
+
+_READ: dict[str, Callable[[Any], Any]] = {"confidence": float, "count": int, "bool": bool, "names": list}
+
+
+def read(f: Field, value: Any) -> Any:
+    """A projected value as the engine keeps it (instants in microseconds); an absent one reads as its default."""
+    if value is None:
+        return list(f.absent) if f.kind == "names" else f.absent
+    return _READ.get(f.kind, _same)(value)
+
+
+class Reader:
+    """Reads a table's fields from projected rows as :func:`read` does (with ``datetimes``, instants as UTC
+    datetimes, as the models show them), prepared once: a read of thousands of rows copies the columns that
+    need nothing done and converts only the others."""
+
+    def __init__(self, table: tuple[Field, ...], *, by_key: bool, datetimes: bool) -> None:
+        each = [(f.name, projected(f) if by_key else f.name, _converter(f, datetimes)) for f in table]
+        self._plain = tuple((name, column) for name, column, convert in each if convert is None)
+        self._converted = tuple((name, column, convert) for name, column, convert in each if convert is not None)
+
+    def __call__(self, row: Mapping[str, Any]) -> dict[str, Any]:
+        values = {name: row[column] for name, column in self._plain}
+        for name, column, convert in self._converted:
+            values[name] = convert(row[column])
+        return values
+
+
+def _converter(f: Field, datetimes: bool) -> Callable[[Any], Any] | None:
+    """What :func:`read` (with ``datetimes``, and to a datetime) does to a field's values, or None if nothing."""
+    if datetimes and f.kind == "instant":
+        return lambda value: None if value is None else to_datetime(value)
+    convert, absent = _READ.get(f.kind), f.absent
+    if f.kind == "names":
+        return lambda value: read(f, value)
+    if convert is None:
+        return None if absent is None else (lambda value: absent if value is None else value)
+    return lambda value: absent if value is None else convert(value)
+
+
+def exported(f: Field, value: Any) -> Any:
+    """A value as an export line holds it (instants in ISO-8601 with microseconds)."""
+    return to_iso(value) if f.kind == "instant" and value is not None else value
+
+
+def projected(f: Field) -> str:
+    """The column of a projected row that holds a field (an end by its key)."""
+    return f"{f.name}_key" if f.kind == "end" else f.name
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+# -- Cypher --------------------------------------------------------------------------------------------------
+
+
+def _literal(value: Any) -> str:
+    """A table's constant as a Cypher literal (never a user value)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str) and value.isidentifier():
+        return f"'{value}'"
+    if value == ():
+        return "[]"
+    raise TypeError(f"no Cypher literal for {value!r}")
+
+
+def _reading(f: Field, node: str) -> str:
+    value = f"{node}.{f.name}"
+    if f.absent_from is not None:
+        value = f"coalesce({value}, {node}.{f.absent_from})"
+    elif f.absent is not None:
+        value = f"coalesce({value}, {_literal(f.absent)})"
+    return f"{{{{micros({value})}}}}" if f.kind == "instant" else value
+
+
+def _writing(f: Field, row: str, *, intern: bool = True) -> str:
+    value = f"{row}.{f.name}"
+    if f.kind == "instant":
+        return f"{{{{instant({value})}}}}"
+    return f"{{{{interned({value})}}}}" if intern and f.interned else value
+
+
+def _projection(table: tuple[Field, ...], node: str) -> str:
+    return ", ".join(f"{f.name}: {_reading(f, node)}" for f in table if f.kind != "end")
+
+
+def _new_fact_record() -> str:
+    instants = ", ".join(f"r.{f.name} = {_writing(f, 'x.props')}" for f in FACT if f.kind == "instant")
+    interned = ", ".join(f"r.{f.name} = {_writing(f, 'x.shared')}" for f in FACT if f.interned)
+    return f"SET r = x.props, {instants}\nSET {interned}"
+
+
+FRAGMENTS: dict[str, LiteralString] = {
+    # The stored fields of a fact record r, read (fragments/fact.cypher adds its ends); and those statements
+    # filter or order by: its trust state, its confirmations.
+    "fact_fields": _projection(FACT, "r"),
+    "state": _reading(field(FACT, "status"), "r"),
+    "confirmations": _reading(field(FACT, "confirmations"), "r"),
+    # A new record r from a row x of engine/writes.py apply's creates: x.props (record_props) and apart
+    # x.shared, its interned values (set one by one, interned as they are first set: a SET to an equal value
+    # changes nothing). Instants are set one by one too: a dialect may store them as a type of its own.
+    "new_fact_record": _new_fact_record(),
+    # The fields an update changes, from a row x of engine/writes.py apply's updates.
+    "updated_fact_record": "SET " + ", ".join(
+        f"r.{f.name} = {_writing(f, 'x', intern=False)}" for f in FACT if f.updated),
+    # The stored fields of an observation o, read (fragments/observation.cypher adds its entity).
+    "observation_fields": _projection(OBSERVATION, "o"),
+    # A new observation o from a row x (its fields, its scope and search text), instants set one by one.
+    "new_observation": "SET o = x, " + ", ".join(
+        f"o.{f.name} = {_writing(f, 'x')}" for f in OBSERVATION if f.kind == "instant"),
+    # The fields of an entity e, read; and a new one's from a row x (engine/inputs.py entity_row), as a map.
+    "entity_fields": _projection(ENTITY, "e"),
+    "new_entity_fields": ", ".join(f"{f.name}: {_writing(f, 'x')}" for f in ENTITY),
+}
+"""Fragments rendered from the tables: ``{{name}}`` in a statement (see :mod:`synapse_graph.catalogue`)."""

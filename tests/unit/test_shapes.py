@@ -1,0 +1,156 @@
+"""One table of fields per record (synapse_graph/shapes.py): every field appears in every projection, row
+mapper, stored property, export line, import check and output model, with its own value, and comes back."""
+
+from __future__ import annotations
+
+import json
+import re
+import typing
+from dataclasses import fields
+from datetime import datetime
+from typing import Any
+
+import pytest
+
+from synapse_graph.catalogue import DIALECTS, fragment
+from synapse_graph.engine import rows, transfer, writes
+from synapse_graph.engine.context import Context
+from synapse_graph.engine.import_lines import EXPORT_FORMAT, read_lines
+from synapse_graph.engine.inputs import entity_row
+from synapse_graph.instants import to_datetime
+from synapse_graph.mcp.schemas import FactOut, ObservationOut, RecalledFactOut
+from synapse_graph.models import Entity, Fact, Observation, RecalledFact
+from synapse_graph.rules.timeline import Provenance, Record
+from synapse_graph.shapes import ENTITY, FACT, OBSERVATION, Field, names, projected, stored
+
+BASE = 1_600_000_000_000_000  # 2020-09-13, in the past of any importing clock
+CTX = Context(scope="shapes-test", client="tests")
+
+
+def sample(f: Field, position: int) -> Any:
+    """A value of a field that is not its absent value and differs from every other field's."""
+    by_kind: dict[str, Any] = {
+        "id": f"id{position}", "end": f"key{position}", "predicate": "WORKS_AT", "text": f"text {position}",
+        "names": [f"Name {position}"], "instant": BASE + position * 1_000_000, "confidence": 0.25, "count": 3,
+        "state": "candidate", "bool": True}
+    return by_kind[f.kind]
+
+
+def samples(table: tuple[Field, ...]) -> dict[str, Any]:
+    return {f.name: sample(f, i) for i, f in enumerate(table)}
+
+
+def projected_row(table: tuple[Field, ...]) -> dict[str, Any]:
+    """A row as the table's projection returns it: an end by name and key, the other fields by name."""
+    values = samples(table)
+    row = {projected(f): values[f.name] for f in table}
+    row.update({f.name: f"Name of {values[f.name]}" for f in table if f.kind == "end"})
+    return row
+
+
+def shown(f: Field, row: dict[str, Any]) -> Any:
+    value = row[f.name]
+    return to_datetime(value) if f.kind == "instant" else value
+
+
+def declared(model: Any) -> tuple[str, ...]:
+    return tuple(model.model_fields)
+
+
+def test_the_typed_classes_declare_the_tables_fields_in_table_order() -> None:
+    assert declared(Fact) == names(FACT)
+    assert declared(RecalledFact)[:len(FACT)] == names(FACT)
+    record = [f.name for f in fields(Record)]
+    at = record.index("provenance")
+    assert (*record[:at], *(f.name for f in fields(Provenance)), *record[at + 1:]) == names(FACT)
+    assert declared(Observation) == names(OBSERVATION)
+    assert declared(Entity) == names(ENTITY)
+    assert set(declared(FactOut)) - {"qualifiers"} == set(names(FACT, shown=True))
+    assert set(declared(RecalledFactOut)) - set(declared(FactOut)) == {"hop", "entry", "relevance", "score"}
+    assert set(declared(ObservationOut)) - {"qualifiers"} == set(names(OBSERVATION, shown=True))
+    for table, model in ((FACT, Fact), (OBSERVATION, Observation), (ENTITY, Entity)):
+        for f in table:
+            annotation = model.model_fields[f.name].annotation
+            assert (datetime in (annotation, *typing.get_args(annotation))) == (f.kind == "instant"), f.name
+            assert model.model_fields[f.name].is_required() == f.required, f.name
+
+
+def _keys(projection: str) -> set[str]:
+    return set(re.findall(r"(?:^|[{,]\s*)(\w+):", projection))
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_every_field_is_in_every_projection(dialect: str) -> None:
+    for name, table in (("fact", FACT), ("observation", OBSERVATION), ("entity", ENTITY)):
+        keys = _keys(fragment(name, dialect))
+        assert {projected(f) for f in table} | set(names(table)) <= keys, name
+        assert "{{" not in fragment(name, dialect)
+
+
+def test_neo4j_stores_every_instant_of_a_new_record_as_a_datetime() -> None:
+    # The rows of a write carry instants as ISO-8601 text on Neo4j (backends/neo4j.py): each is converted.
+    for name, table, row in (("new_fact_record", FACT, "x.props"), ("new_observation", OBSERVATION, "x"),
+                             ("new_entity", ENTITY, "x")):
+        converted = set(re.findall(rf"datetime\({re.escape(row)}\.(\w+)\)", fragment(name, "neo4j")))
+        assert converted == {f.name for f in table if f.kind == "instant"}, name
+
+
+def test_a_fact_row_reads_stores_exports_and_imports_every_field() -> None:
+    row = projected_row(FACT)
+    values = samples(FACT)
+    record = rows.record(row)
+    assert rows.record_values(record) == values
+    fact = rows.fact(row)
+    assert fact.model_dump() == {f.name: shown(f, row) for f in FACT}
+    out = FactOut.of(fact, []).model_dump(exclude={"qualifiers"})
+    assert out == {name: fact.model_dump()[name] for name in names(FACT, shown=True)}
+
+    props = writes.record_props(CTX.scope, record)
+    assert set(props) == {f.name for f in FACT if f.kind != "end"} | {"slot"}
+    assert all(props[f.name] == stored(f, values[f.name]) for f in FACT if f.kind != "end")
+    assert set(writes.updated_props(record)) == {"id"} | {f.name for f in FACT if f.updated}
+
+    line = transfer.fact_line(record)
+    assert tuple(line) == names(FACT)
+    imported = read_lines(CTX, [json.dumps({"kind": "header", "format": EXPORT_FORMAT}),
+                                json.dumps({"kind": "fact", **line})])
+    assert [r for _, r in imported.records] == [record]
+
+
+def test_a_fact_line_leaves_out_only_what_reads_as_absent() -> None:
+    # A line without its optional fields imports as the record a store that stores none of them reads back.
+    values = samples(FACT)
+    line = {f.name: transfer.fact_line(rows.record_of(values))[f.name] for f in FACT if f.required}
+    [(_, record)] = read_lines(CTX, [json.dumps({"kind": "header", "format": EXPORT_FORMAT}),
+                                     json.dumps({"kind": "fact", **line})]).records
+    absent = rows.record_values(record)
+    assert all(absent[f.name] == (f.absent if f.absent is not None else None) for f in FACT if not f.required)
+
+
+def test_an_observation_row_reads_exports_and_imports_every_field() -> None:
+    row = projected_row(OBSERVATION)
+    values = samples(OBSERVATION)
+    observation = rows.observation(row)
+    assert observation.model_dump() == {f.name: shown(f, row) for f in OBSERVATION}
+    out = ObservationOut.of(observation, []).model_dump(exclude={"qualifiers"})
+    assert out == {name: observation.model_dump()[name] for name in names(OBSERVATION, shown=True)}
+    line = transfer.observation_line(row)
+    assert tuple(line) == names(OBSERVATION)
+    imported = read_lines(CTX, [json.dumps({"kind": "header", "format": EXPORT_FORMAT}),
+                                json.dumps({"kind": "observation", **line})])
+    [(_, kept)] = imported.observations
+    assert {name: kept[name] for name in names(OBSERVATION)} == values
+
+
+def test_an_entity_row_reads_exports_and_imports_every_field() -> None:
+    row = {**projected_row(ENTITY), "name": "Dana", "key": "dana", "aliases": ["Dee"]}
+    entity = rows.entity(row)
+    assert entity.model_dump() == {f.name: shown(f, row) for f in ENTITY}
+    line = entity.model_dump(mode="json")  # as engine/transfer.py exports it
+    assert tuple(line) == names(ENTITY)
+    imported = read_lines(CTX, [json.dumps({"kind": "header", "format": EXPORT_FORMAT}),
+                                json.dumps({"kind": "entity", **line})])
+    kept = imported.entities["dana"]
+    assert {name: kept[name] for name in names(ENTITY)} == {name: row[name] for name in names(ENTITY)}
+    # A new entity's row (the apply statements create it from x.<field>) holds every field.
+    assert set(names(ENTITY)) <= set(entity_row("dana", "Dana", None, BASE))
