@@ -242,10 +242,11 @@ def session_register(
     db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
 ) -> None:
     """Register a session of this scope (registering it again changes nothing: its expiry never moves)."""
-    from datetime import timedelta
+    from synapse_graph.engine.sessions import ttl_of_days
 
+    ttl = ttl_of_days(days)  # checked before the store is opened
     with _open(db, scope, user, password) as memory:
-        _emit(memory.register_session(session_id, ttl=timedelta(days=days)), as_json, lambda s: say(str(s)))
+        _emit(memory.register_session(session_id, ttl=ttl), as_json, lambda s: say(str(s)))
 
 @command(app=session_app, name="list")
 def session_list(

@@ -10,6 +10,7 @@ recording the session it came from.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import replace
 from datetime import timedelta
@@ -20,7 +21,7 @@ from synapse_graph.engine.context import Context
 from synapse_graph.engine.io import Op, Read
 from synapse_graph.engine.view import View
 from synapse_graph.engine.writes import Mutation
-from synapse_graph.errors import InvalidInputError, NotFoundError, SessionClosedError
+from synapse_graph.errors import InvalidInputError, InvalidScopeError, NotFoundError, SessionClosedError
 from synapse_graph.instants import Instant, to_datetime
 from synapse_graph.models import Session
 from synapse_graph.rules.text import check_scope
@@ -28,7 +29,10 @@ from synapse_graph.rules.timeline import Provenance
 from synapse_graph.rules.timeparse import now_micros
 
 DEFAULT_TTL = timedelta(days=7)
+MAX_TTL = timedelta(days=36_525)
+"""A century: a session's expiry stays a time every reader can hold (years up to 9999)."""
 _SESSION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@-]{0,63}")
+_SESSION_SEGMENT = re.compile(r"(?:^|/)session:")
 
 
 def check_id(session: object) -> str:
@@ -48,15 +52,41 @@ def scope_of(durable: str, session: str) -> str:
                                 "(128 characters); use a shorter session id or scope") from None
 
 
+def check_durable(scope: str) -> str:
+    """A scope a memory may be opened on: never a session's own scope (nor one inside it), which is reached
+    only through its session, so that a revoked or expired session takes no writes by any path."""
+    found = _SESSION_SEGMENT.search(scope)
+    if found is None:
+        return scope
+    durable, rest = scope[:found.start()], scope[found.end():]
+    hint = (f"use scope {durable!r} with session {rest!r} (Memory(scope={durable!r}, session={rest!r}) and "
+            f"memory_scope='session'; --scope {durable} --session {rest})" if durable and _SESSION_ID.fullmatch(rest)
+            else "choose a scope without a 'session:' segment")
+    raise InvalidScopeError(f"scope {scope[:140]!r} is a session's memory (a 'session:' segment is reserved for "
+                            f"sessions), reachable only through its session: {hint}")
+
+
 def context_of(ctx: Context, session: str) -> Context:
     """The context of operations on a session's own scope (its writes check the session is open)."""
     return replace(ctx, scope=scope_of(ctx.scope, session), session=session, registry=ctx.scope)
 
 
 def check_ttl(ttl: object) -> timedelta:
+    """How long a session takes writes: positive, at most :data:`MAX_TTL`."""
     if not isinstance(ttl, timedelta) or ttl <= timedelta(0):
         raise InvalidInputError(f"ttl must be a positive timedelta, e.g. timedelta(days=7), got {ttl!r}")
+    if ttl > MAX_TTL:
+        raise InvalidInputError(f"ttl must be at most {MAX_TTL.days} days (a century), got {ttl.days} days")
     return ttl
+
+
+def ttl_of_days(days: float) -> timedelta:
+    """A ttl given in days (the CLI's ``--days``): a positive, finite number, at most :data:`MAX_TTL`."""
+    if isinstance(days, bool) or not isinstance(days, int | float) or not math.isfinite(days) or days <= 0 \
+            or days > MAX_TTL.days:
+        raise InvalidInputError(f"days must be a positive number of days, at most {MAX_TTL.days} (a century), "
+                                f"got {days!r}")
+    return check_ttl(timedelta(days=days))
 
 
 def _session(row: dict[str, Any], durable: str) -> Session:

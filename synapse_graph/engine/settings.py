@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 def check_settings(*, scope: str, secrets: str, client: str, embedder: Embedder | None, lock_timeout: float,
                    session: str | None = None) -> Context:
     """The context of a memory; raises for a malformed scope, secret policy, client name or timeout."""
-    checked_scope = check_scope(scope)
+    checked_scope = sessions.check_durable(check_scope(scope))
     if secrets not in ("redact", "reject"):
         raise ConfigurationError(f"secrets must be 'redact' or 'reject', not {secrets!r}")
     if isinstance(lock_timeout, bool) or not isinstance(lock_timeout, int | float) or not math.isfinite(lock_timeout) \

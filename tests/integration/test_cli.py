@@ -354,3 +354,24 @@ def test_digest_tells_what_to_know_first(cli: Cli) -> None:
     assert digest["entities"][0] == "Acme" and len(digest["about_entities"]) == 2
     shown = cli("digest", "--limit", "1")
     assert "about the user" in shown and "Lisbon" in shown and "Berlin" not in shown
+
+
+def test_session_register_refuses_days_no_time_can_hold_in_one_line(cli: Cli) -> None:
+    for days in ("inf", "nan", "1e12", "-1", "0"):
+        result = cli.run("session", "register", "s-odd", "--days", days, code=2)
+        shown = result.stderr.splitlines()
+        assert len(shown) == 1 and shown[0].startswith("error: ") and "days" in shown[0], result.stderr
+        assert cli.error("session", "register", "s-odd", "--days", days)["error"] == "InvalidInputError"
+    assert cli.json("session", "list") == []
+
+
+def test_a_session_scope_is_refused_as_a_scope(cli: Cli) -> None:
+    cli("session", "register", "s-8")
+    cli("session", "revoke", "s-8")
+    session_scope = f"{cli.options[-1]}/session:s-8"
+    inside = Cli([*cli.options[:-1], session_scope], cli.env)
+    result = inside.run("add", "Dana", "LIKES", "tea", code=2)
+    assert len(result.stderr.splitlines()) == 1 and "session" in result.stderr, result.stderr
+    assert inside.error("facts")["error"] == "InvalidScopeError"
+    with memory_of(cli, session="s-8") as agent:
+        assert agent.facts(memory_scope="session", include_history=True) == []

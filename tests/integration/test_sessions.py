@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from synapse_graph import InvalidInputError, Memory, SessionClosedError
+from synapse_graph import InvalidInputError, InvalidScopeError, Memory, SessionClosedError
 from synapse_graph.embedding import Embedder
 from synapse_graph.errors import EmbedderUnavailableError
 from tests.ci import require, unavailable
@@ -135,3 +135,25 @@ def test_revoking_erases_the_sessions_embeddings(make_memory: MakeMemory, embedd
         finally:
             agent.revoke_session("s-vec")  # erases whatever a failed assertion left (the index spans all scopes)
             agent.purge(scope=agent.scope)
+
+
+def test_a_session_scope_is_reachable_only_through_its_session(make_memory: MakeMemory) -> None:
+    agent = make_memory(session="s-closed")
+    agent.register_session()
+    agent.revoke_session("s-closed")
+    for scope in (f"{agent.scope}/session:s-closed", f"{agent.scope}/session:never-registered",
+                  "session:s-closed", f"{agent.scope}/session:s-closed/notes"):
+        with pytest.raises(InvalidScopeError, match="session"):
+            make_memory(scope=scope)
+    assert agent.facts(memory_scope="session", include_history=True) == []
+    with pytest.raises(SessionClosedError, match="revoked"):
+        agent.observe("Dana", ["likes tea"], memory_scope="session")
+
+
+def test_a_ttl_beyond_what_a_time_can_hold_is_refused(make_memory: MakeMemory) -> None:
+    agent = make_memory(session="s-long")
+    for ttl in (timedelta(days=3_000_000), timedelta.max):
+        with pytest.raises(InvalidInputError, match="ttl"):
+            agent.register_session(ttl=ttl)
+    assert agent.sessions() == []
+    assert agent.register_session(ttl=timedelta(days=36_500)).status() == "active"  # a century is fine

@@ -4,6 +4,7 @@ or to a revoked one, says what to do instead of writing anywhere."""
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Callable
 
 import anyio
@@ -113,3 +114,18 @@ def test_mcp_session_registers_the_session_and_serves_its_memory(server: ServerC
     with Memory(server.db, scope=server.scope, **kwargs) as memory:
         [registered] = memory.sessions()
         assert registered.id == "agent-7" and registered.revoked_at is None
+
+
+def test_a_server_on_a_session_scope_refuses_to_start(server: ServerCommand) -> None:
+    """A session's memory is served only through its session (--session), so a revoked one takes no writes."""
+    kwargs = {} if server.backend == "falkordb" else {
+        "auth": (server.env["SYNAPSE_NEO4J_USER"], server.env["SYNAPSE_NEO4J_PASSWORD"])}
+    with Memory(server.db, scope=server.scope, **kwargs) as memory:
+        memory.register_session("s-gone")
+        memory.revoke_session("s-gone")
+    inside = ServerCommand(server.backend, server.db, f"{server.scope}/session:s-gone", server.env)
+    done = subprocess.run(inside.argv(), env=inside.process_env(), capture_output=True, text=True, timeout=120,
+                          stdin=subprocess.DEVNULL, check=False)
+    assert done.returncode == 2, done.stderr
+    assert len(done.stderr.splitlines()) == 1 and "session" in done.stderr, done.stderr
+    assert f"--scope {server.scope} --session s-gone" in done.stderr, done.stderr  # what to do instead
