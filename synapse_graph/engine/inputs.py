@@ -56,6 +56,11 @@ class CheckedTriple:
     """Written with ``replace=True``: closes the subject's other values whatever the scope's rules."""
     subject_type: str | None
     object_type: str | None
+    status: TrustState = "believed"
+    """The least trust it is written with: a promoted candidate stays a candidate (the scope's rules may trust it
+    less still)."""
+    provenance: Provenance | None = None
+    """Its own provenance, if not the batch's (a promoted fact keeps the model that extracted it)."""
 
 
 @dataclass(frozen=True)

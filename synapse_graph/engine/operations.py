@@ -286,11 +286,15 @@ def session_facts(ctx: Context, session: str, facts: Iterable[object]) -> Op[lis
 
 
 def promote(ctx: Context, session: str, facts: list[Fact]) -> WriteStep[WriteResult]:
-    """Copy session facts into the durable scope, each recording the session it came from."""
+    """Copy session facts into the durable scope, each recording the session it came from and keeping its trust
+    state and model: a candidate stays a candidate (it closes no believed value until approved)."""
     triples = [Triple(subject=f.subject, predicate=f.predicate, object=f.object, valid_at=f.valid_at,
                       invalid_at=f.invalid_at, confidence=f.confidence) for f in facts]
-    return upsert(replace(ctx, session=session), triples, replace=False, valid_at=None,
-                  source=f"promoted from session {session}", model=None, session=session)
+    batch = inputs.batch(replace(ctx, session=session), triples, replace=False, valid_at=None,
+                         source=f"promoted from session {session}", model=None, session=session)
+    kept = tuple(replace(t, status=f.status, provenance=replace(batch.provenance, model=f.model))
+                 for t, f in zip(batch.triples, facts, strict=True))
+    return _UpsertStep(replace(batch, triples=kept))
 
 
 def set_rules(ctx: Context, **given: Any) -> WriteStep[ScopeRules]:

@@ -88,16 +88,17 @@ def facts(view: View, batch: Batch) -> Op[Plan]:
     # Believed facts and candidates live in separate timelines: a candidate never closes a believed value.
     believed = TimelinePlanner([r for r in current if r.status != "candidate"], now=now)
     candidates = TimelinePlanner([r for r in current if r.status == "candidate"], now=now)
-    written_by = batch.provenance
     for subject, t, obj in keyed:
         flag = rejected.get((subject, t.predicate, obj))
+        written_by = t.provenance or batch.provenance
         # Facts a model extracted are believed only from `candidate_below` up; direct writes always are.
-        candidate = flag is not None or (written_by.model is not None and t.confidence < rules.candidate_below)
+        candidate = t.status == "candidate" or flag is not None or (
+            written_by.model is not None and t.confidence < rules.candidate_below)
         (candidates if candidate else believed).add(Write(
             subject=subject, predicate=t.predicate, object=obj, valid_at=now if t.valid_at is None else t.valid_at,
             invalid_at=t.invalid_at, confidence=t.confidence,
             single_valued=(subject, t.predicate) in single and not candidate, provenance=written_by,
-            status="candidate" if candidate else "believed", flag=flag,
+            status="candidate" if candidate else t.status, flag=flag,
         ))
     return Plan.joined(believed.plan(), candidates.plan())
 

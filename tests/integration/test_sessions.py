@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from synapse_graph import InvalidInputError, InvalidScopeError, Memory, SessionClosedError
+from synapse_graph import InvalidInputError, InvalidScopeError, Memory, SessionClosedError, Triple
 from synapse_graph.embedding import Embedder
 from synapse_graph.errors import EmbedderUnavailableError
 from tests.ci import require, unavailable
@@ -135,6 +135,27 @@ def test_revoking_erases_the_sessions_embeddings(make_memory: MakeMemory, embedd
         finally:
             agent.revoke_session("s-vec")  # erases whatever a failed assertion left (the index spans all scopes)
             agent.purge(scope=agent.scope)
+
+
+def test_promoting_a_candidate_keeps_it_a_candidate_with_its_provenance(make_memory: MakeMemory) -> None:
+    durable = make_memory()
+    durable.upsert(("Dana", "LIVES_IN", "Paris"), valid_at="2020-01-01")
+    agent = make_memory(scope=durable.scope, session="s-cand")
+    agent.register_session()
+    agent.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="Lyon", confidence=0.3), model="small-llm",
+                 source="extracted", memory_scope="session")
+    [candidate] = agent.facts("Dana", include_candidates=True, memory_scope="session")
+    assert candidate.status == "candidate"
+
+    agent.promote([candidate])
+
+    assert objects(durable.facts("Dana", "LIVES_IN")) == ["Paris"]  # the believed value still holds
+    [promoted] = durable.pending()
+    assert (promoted.object, promoted.status, promoted.model, promoted.session) == (
+        "Lyon", "candidate", "small-llm", "s-cand")
+    assert promoted.source == "promoted from session s-cand"
+    durable.approve(promoted)  # reviewed: only now does it close the believed value
+    assert objects(durable.facts("Dana", "LIVES_IN")) == ["Lyon"]
 
 
 def test_a_session_scope_is_reachable_only_through_its_session(make_memory: MakeMemory) -> None:
