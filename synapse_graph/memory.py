@@ -378,7 +378,7 @@ class Memory(MemoryOptions):
 
     def export(self, *, scope: str | None = None) -> Iterator[str]:
         """The scope as JSON Lines: a header, its rules, entities, aliases, every fact record with its
-        history, rejections and the audit log."""
+        history, observations, sessions, rejections and the audit log."""
         return iter(self._read(ops.export(self._ctx, scope)))
 
     def import_(self, lines: Iterable[str] | str | os.PathLike[str], *, batch_size: int = 2_000,

@@ -16,6 +16,7 @@ from synapse_graph.engine import rows
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import MAX_TYPE_LENGTH, alias_row, entity_row, name, text, trust_state
 from synapse_graph.engine.observations import MAX_OBSERVATION_LENGTH
+from synapse_graph.engine.sessions import check_id
 from synapse_graph.errors import InvalidImportError, InvalidInputError
 from synapse_graph.instants import Instant
 from synapse_graph.models import AuditEntry, ScopeRules
@@ -30,9 +31,9 @@ from synapse_graph.rules.timeparse import now_micros, to_micros
 from synapse_graph.rules.trust import stored_facts
 from synapse_graph.shapes import ENTITY, FACT, OBSERVATION, Field, names
 
-EXPORT_FORMAT = "synapse-graph/2"
-READABLE_FORMATS = ("synapse-graph/1", EXPORT_FORMAT)
-"""Format 2 added the scope's rules; a format-1 export imports unchanged."""
+EXPORT_FORMAT = "synapse-graph/3"
+READABLE_FORMATS = ("synapse-graph/1", "synapse-graph/2", EXPORT_FORMAT)
+"""Format 2 added the scope's rules, format 3 its session registry; an older export imports unchanged."""
 MAX_LINE = 1_000_000
 MAX_CONFIRMATIONS = 10**9
 CLOCK_SKEW_US = 300 * 1_000_000
@@ -55,6 +56,8 @@ class ImportFile:
     audit: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     audit_secrets: list[tuple[int, set[str]]] = field(default_factory=list)
     """Strings of each audit entry that look like secrets: allowed only as the keys of the file's entities."""
+    sessions: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    """The scope's session registry (rows as a registration writes them)."""
 
 
 def read_lines(ctx: Context, lines: Iterable[str]) -> ImportFile:
@@ -91,9 +94,11 @@ def read_lines(ctx: Context, lines: Iterable[str]) -> ImportFile:
                 entry, looks_secret = _audit(ctx, item, now)
                 found.audit.append((number, entry))
                 found.audit_secrets.append((number, looks_secret))
+            elif kind == "session":
+                found.sessions.append((number, _session(item, now, {row["id"] for _, row in found.sessions})))
             else:
                 raise InvalidInputError(f"unknown kind {kind!r}; an export has header, rules, entity, alias, fact, "
-                                        "observation, rejection and audit lines")
+                                        "observation, rejection, audit and session lines")
         except InvalidImportError:
             raise
         except (InvalidInputError, KeyError, TypeError, ValueError) as exc:
@@ -285,6 +290,21 @@ def _rejection(ctx: Context, item: Mapping[str, Any], now: int) -> dict[str, Any
     return {"scope": ctx.scope, "subject": item["subject"], "predicate": check_predicate(item["predicate"]),
             "object": item["object"], "reason": _exact_text(ctx, item["reason"], "reason", 500),
             "rejected_at": _time(item, "rejected_at", now), "by": _exact_text(ctx, item.get("by"), "by", 200)}
+
+
+def _session(item: Mapping[str, Any], now: int, seen: set[str]) -> dict[str, Any]:
+    """A registered session as :func:`~synapse_graph.engine.sessions.register` writes it (revoked or not)."""
+    _only(item, ("id", "registered_at", "expires_at", "revoked_at"))
+    session = check_id(item["id"])
+    if session in seen:
+        raise InvalidInputError(f"session {session!r} appears twice")
+    registered_at = _time(item, "registered_at", now)
+    expires_at = _time(item, "expires_at", now, future=True)
+    revoked_at = _time(item, "revoked_at", now, required=False)
+    assert registered_at is not None and expires_at is not None  # required
+    if expires_at <= registered_at or (revoked_at is not None and revoked_at < registered_at):
+        raise InvalidInputError(f"session {session!r} expires or is revoked before it was registered")
+    return {"id": session, "registered_at": registered_at, "expires_at": expires_at, "revoked_at": revoked_at}
 
 
 def _audit(ctx: Context, item: dict[str, Any], now: int) -> tuple[dict[str, Any], set[str]]:

@@ -1,11 +1,11 @@
 """Export and import: a scope as JSON Lines, and the restore path that accepts exactly that.
 
 An export is a header, the scope's rules, entities, aliases, every fact record (history and
-earlier beliefs included), observations, rejections and the audit log. An import checks every line before
-anything is written (:mod:`~synapse_graph.engine.import_lines`), then checks what the lines refer to
-against the scope, and refuses, with an :class:`~synapse_graph.errors.InvalidImportError` naming the
-line, whatever could make the store lie: an alias that points nowhere, a fact about an entity neither
-the file nor the scope holds.
+earlier beliefs included), observations, the session registry, rejections and the audit log. An
+import checks every line before anything is written (:mod:`~synapse_graph.engine.import_lines`),
+then checks what the lines refer to against the scope, and refuses, with an
+:class:`~synapse_graph.errors.InvalidImportError` naming the line, whatever could make the store
+lie: an alias that points nowhere, a fact about an entity neither the file nor the scope holds.
 """
 
 from __future__ import annotations
@@ -51,6 +51,11 @@ def export(ctx: Context) -> Op[list[str]]:
         lines.append(_json({"kind": "fact", **fact_line(rows.record(row["fact"]))}))
     for row in (yield Read(Q.EXPORT_OBSERVATIONS, params)):
         lines.append(_json({"kind": "observation", **observation_line(row["observation"])}))
+    for row in (yield Read(Q.SESSIONS, {**params, "ids": None})):
+        session = row["session"]
+        lines.append(_json({"kind": "session", "id": session["id"],
+                            **{k: None if session[k] is None else to_iso(session[k])
+                               for k in ("registered_at", "expires_at", "revoked_at")}}))
     for row in (yield Read(Q.EXPORT_TOMBSTONES, params)):
         lines.append(_json({"kind": "rejection", **row, "rejected_at": to_iso(row["rejected_at"])}))
     for row in (yield Read(Q.AUDIT_LOG, {**params, "entities": None, "limit": 10**9})):
@@ -122,9 +127,13 @@ def import_names(ctx: Context, state: ScopeState, file: ImportFile, view: View) 
         "scope": ctx.scope, "ids": [o["id"] for _, o in file.observations]}))} if file.observations else set()
     observe = [{**o, "entity": targets.get(o["entity"], o["entity"])} for _, o in file.observations
                if o["id"] not in present]
+    # Sessions the scope registered already keep their registration: the scope's own registry decides.
+    registered = {row["session"]["id"] for row in (yield Read(Q.SESSIONS, {
+        "scope": ctx.scope, "ids": [s["id"] for _, s in file.sessions]}))} if file.sessions else set()
     fresh = state.version == 0
     return Mutation.of(view, "import", Provenance(client=ctx.client),
                        rules=file.rules if state.stored is None else None, observe=observe,
+                       sessions=[s for _, s in file.sessions if s["id"] not in registered],
                        tombstones=[t for _, t in file.tombstones] if fresh else [],
                        imported_audit=[entry for _, entry in file.audit] if fresh else [])
 

@@ -36,6 +36,7 @@ def source_export(make_memory: MakeMemory, backend: str) -> list[Line]:
         memory.upsert(Triple(subject="Dana", predicate="WORKS_AT", object="Globex", confidence=0.3), model="x")
         [candidate] = memory.pending()
         memory.reject(candidate, "Dana never worked there")
+        memory.register_session("s-1")
         _SOURCES[backend] = [json.loads(line) for line in memory.export()]
     return copy.deepcopy(_SOURCES[backend])
 
@@ -107,6 +108,12 @@ SPOILED: dict[str, tuple[str, Callable[[Line], None], Callable[[Line], bool]]] =
                                                    lambda _: True),
     "secret in a rejection's reason": ("rejection", lambda x: x.update(reason="password=hunter2hunter2"),
                                        lambda _: True),
+    # the session registry
+    "session id that is no session id": ("session", lambda x: x.update(id="has/slash"), lambda _: True),
+    "session revoked before it was registered": ("session", lambda x: x.update(
+        revoked_at=later(x["registered_at"], seconds=-1)), lambda _: True),
+    "session expiring when it was registered": ("session", lambda x: x.update(expires_at=x["registered_at"]),
+                                                lambda _: True),
     # the audit log
     "secret in an audit entry's source": ("audit", lambda x: x.update(source="key sk-" + "a1B2c3D4" * 5),
                                           lambda _: True),

@@ -158,6 +158,28 @@ def test_promoting_a_candidate_keeps_it_a_candidate_with_its_provenance(make_mem
     assert objects(durable.facts("Dana", "LIVES_IN")) == ["Lyon"]
 
 
+def test_a_restored_scope_keeps_its_session_registry(make_memory: MakeMemory) -> None:
+    agent = make_memory(session="s-gone")
+    agent.register_session()
+    agent.upsert(("Dana", "DEBUGGING", "login bug"), memory_scope="session")
+    agent.revoke_session("s-gone")
+    make_memory(scope=agent.scope, session="s-live").register_session(ttl=timedelta(days=2))
+    exported = list(agent.export())
+
+    restored = make_memory(session="s-gone")
+    restored.import_(exported)
+
+    def registry(memory: Memory) -> list[tuple[str, str, Any, Any, Any]]:
+        return [(s.id, s.status(), s.registered_at, s.expires_at, s.revoked_at) for s in memory.sessions()]
+
+    assert registry(restored) == registry(agent)
+    assert [s[:2] for s in registry(restored)] == [("s-gone", "revoked"), ("s-live", "active")]
+    assert restored.register_session().status() == "revoked"  # registering again does not reopen it
+    with pytest.raises(SessionClosedError, match="revoked"):
+        restored.upsert(("Dana", "LIKES", "tea"), memory_scope="session")
+    assert restored.facts(memory_scope="session", include_history=True) == []
+
+
 def test_a_session_scope_is_reachable_only_through_its_session(make_memory: MakeMemory) -> None:
     agent = make_memory(session="s-closed")
     agent.register_session()
