@@ -8,7 +8,7 @@ lines refer to is checked against the scope when the import writes (:mod:`~synap
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,6 +49,8 @@ class ImportFile:
 
     rules: ScopeRules | None = None
     entities: dict[str, dict[str, Any]] = field(default_factory=dict)
+    entity_lines: dict[str, int] = field(default_factory=dict)
+    """The line of each entity, by key."""
     aliases: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     records: list[tuple[int, Record]] = field(default_factory=list)
     observations: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
@@ -82,6 +84,7 @@ def read_lines(ctx: Context, lines: Iterable[str]) -> ImportFile:
                 if row["key"] in found.entities:
                     raise InvalidInputError(f"entity {row['key'][:70]!r} appears twice")
                 found.entities[row["key"]] = row
+                found.entity_lines[row["key"]] = number
             elif kind == "alias":
                 found.aliases.append((number, _alias(ctx, item)))
             elif kind == "fact":
@@ -107,6 +110,7 @@ def read_lines(ctx: Context, lines: Iterable[str]) -> ImportFile:
         raise InvalidImportError("the input holds no export: it is empty, or has no header line; nothing was "
                                  "written")
     _check_audit_keys(found)
+    _check_entity_aliases(found)
     return found
 
 
@@ -373,6 +377,28 @@ def _check_audit_keys(file: ImportFile) -> None:
         if looks_secret - keys:
             raise InvalidImportError("the audit entry holds a secret in clear (an export holds none: the store "
                                      "redacts secrets before it keeps anything); nothing was written", number)
+
+
+def listed_aliases(file: ImportFile) -> Iterator[tuple[int, str, str, str]]:
+    """(line, entity key, alias, alias key) of every alias an entity line lists, in line order."""
+    for key, entity in file.entities.items():
+        for alias in entity["aliases"] or []:
+            yield file.entity_lines[key], key, alias, name_key(alias)
+
+
+def _check_entity_aliases(file: ImportFile) -> None:
+    """A name resolves one way: an alias an entity line lists is no entity of the file, and no other entity line
+    lists it (that an alias line gives it to that entity is checked with the scope, by the import's first write)."""
+    listed: dict[str, int] = {}
+    for number, key, alias, alias_key in listed_aliases(file):
+        where = f"entity {key[:70]!r} lists alias {alias[:70]!r}, "
+        if alias_key in file.entities and alias_key != key:
+            raise InvalidImportError(f"{where}the name of the entity of line {file.entity_lines[alias_key]}: a name "
+                                     "resolves one way only; nothing was written", number)
+        if listed.get(alias_key, number) != number:
+            raise InvalidImportError(f"{where}which the entity of line {listed[alias_key]} lists too: a name "
+                                     "resolves one way only; nothing was written", number)
+        listed[alias_key] = number
 
 
 def _id(value: object, field: str) -> str:

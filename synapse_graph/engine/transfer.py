@@ -20,7 +20,7 @@ from typing import Any
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import rows
 from synapse_graph.engine.context import Context
-from synapse_graph.engine.import_lines import EXPORT_FORMAT, ImportFile, read_lines
+from synapse_graph.engine.import_lines import EXPORT_FORMAT, ImportFile, listed_aliases, read_lines
 from synapse_graph.engine.io import Op, Read
 from synapse_graph.engine.reads import lookup
 from synapse_graph.engine.scope import ScopeState
@@ -89,8 +89,9 @@ def import_names(ctx: Context, state: ScopeState, file: ImportFile, view: View) 
     referenced = {k for _, r in file.records for k in (r.subject, r.object)}
     referenced |= {o["entity"] for _, o in file.observations}
     referenced |= {t[end] for _, t in file.tombstones for end in ("subject", "object")}
+    listed = list(listed_aliases(file))
     asked = referenced | {a["target"] for _, a in file.aliases} | {a["key"] for _, a in file.aliases} | file_keys
-    known = yield from lookup(ctx, asked)
+    known = yield from lookup(ctx, asked | {alias_key for *_, alias_key in listed})
     in_scope_entities = {k for k, target in known.items() if k == target}
     for number, alias in file.aliases:
         if alias["target"] not in file_keys and alias["target"] not in in_scope_entities:
@@ -103,6 +104,15 @@ def import_names(ctx: Context, state: ScopeState, file: ImportFile, view: View) 
             raise InvalidImportError(f"alias {alias['key'][:70]!r} already names {known[alias['key']][:70]!r} in "
                                      "this scope; nothing was written", number)
     aliases_in_file = {a["key"] for _, a in file.aliases}
+    alias_lines = {a["key"]: (number, a["target"]) for number, a in file.aliases}
+    for number, key, alias_name, alias_key in listed:
+        line, target = alias_lines.get(alias_key, (None, known.get(alias_key)))
+        if alias_key != key and target != key:
+            why = ("no alias line gives that name to it" if target is None else
+                   f"which the alias of line {line} gives to {target[:70]!r}" if line is not None else
+                   f"which already names {target[:70]!r} in this scope")
+            raise InvalidImportError(f"entity {key[:70]!r} lists alias {alias_name[:70]!r}, {why}: a name resolves one "
+                                     "way only; nothing was written", number)
     for number, observation in file.observations:
         if observation["entity"] not in file_keys and observation["entity"] not in known \
                 and observation["entity"] not in aliases_in_file:

@@ -158,13 +158,20 @@ def test_deeply_nested_json_is_refused_naming_the_line(make_memory: MakeMemory, 
     assert_refused(make_memory(), lines, 3)
 
 
-def test_an_alias_whose_key_is_an_entity_of_the_scope_is_refused(make_memory: MakeMemory, backend_name: str) -> None:
+@pytest.mark.parametrize("kind", ["alias", "entity"])
+def test_an_alias_that_is_an_entity_of_the_scope_is_refused(make_memory: MakeMemory, backend_name: str,
+                                                            kind: str) -> None:
+    """As an alias line's key, or as an alias an entity line lists."""
     lines = source_export(make_memory, backend_name)
     target = make_memory()
     target.upsert(("Zed", "LIKES", "Jazz"))
     before = snapshot(target)
-    index = first(lines, "alias")
-    lines[index].update(key="zed", name="Zed")
+    if kind == "alias":
+        index = first(lines, "alias")
+        lines[index].update(key="zed", name="Zed")
+    else:
+        index = first(lines, "entity", lambda x: x["key"] == "robert")
+        lines[index]["aliases"].append("Zed")
 
     with pytest.raises(InvalidImportError) as refused:
         target.import_([json.dumps(x) for x in lines])
@@ -189,6 +196,26 @@ def test_an_alias_of_an_entity_that_does_not_exist_is_never_acknowledged(
 
     assert written.created == 1
     assert [f.object for f in target.facts(lines[index]["name"])] == ["Tea"]
+
+
+ENTITY_ALIASES: dict[str, tuple[str, str, str | None]] = {
+    # entity listing the alias, the alias, the entity whose line the refusal names too (None: no other line)
+    "an alias that is another entity's name": ("dana", "Robert", "robert"),
+    "an alias another entity lists": ("robert", "Dee", "dana"),
+    "an alias no alias line gives it": ("robert", "Zed", None),
+}
+
+
+@pytest.mark.parametrize("case", ENTITY_ALIASES)
+def test_an_entity_line_whose_alias_would_resolve_two_ways_is_refused_naming_the_lines(
+        make_memory: MakeMemory, backend_name: str, case: str) -> None:
+    holder, alias, other = ENTITY_ALIASES[case]
+    lines = source_export(make_memory, backend_name)
+    index = first(lines, "entity", lambda x: x["key"] == holder)
+    lines[index]["aliases"].append(alias)
+    refused = assert_refused(make_memory(), [json.dumps(x) for x in lines], index + 1)
+    if other is not None:
+        assert f"line {first(lines, 'entity', lambda x: x['key'] == other) + 1}" in str(refused).split(":", 1)[1]
 
 
 # -- valid exports that must import --------------------------------------------------------------------------
