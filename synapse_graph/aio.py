@@ -269,9 +269,11 @@ class AsyncMemory(MemoryOptions):
     async def import_(self, lines: Iterable[str] | str | os.PathLike[str], *, batch_size: int = 2_000,
                       progress: Any = None) -> WriteResult:
         file, chunks = import_chunks(self._ctx, lines, batch_size)
-        result = WriteResult(entities_created=await self._write(ops.import_names(self._ctx, file)))
+        created, version = await self._write(ops.import_names(self._ctx, file))
+        result = WriteResult(entities_created=created)
         for chunk in chunks:
-            result.created += (await self._write(ops.import_records(self._ctx, chunk))).created
+            written, version = await self._write(ops.import_records(self._ctx, chunk, version))
+            result.created += written.created
             if progress is not None:
                 progress(len(chunk))
         return result

@@ -262,7 +262,7 @@ class Memory(MemoryOptions):
     def register_session(self, session: str | None = None, *, ttl: timedelta = DEFAULT_SESSION_TTL) -> Session:
         """Register a session (default: the bound one): a private scope that takes writes for ``ttl`` (7 days)
         after registration. Registering it again returns it unchanged: reconnecting does not extend it."""
-        return self._write(ops.register_session(self._ctx, self._session_id(session), ttl))
+        return self._write(ops.register_session(self._ctx, ops.session_id(self._ctx, session), ttl))
 
     def sessions(self) -> list[Session]:
         """The sessions this scope registered, oldest first."""
@@ -276,11 +276,8 @@ class Memory(MemoryOptions):
 
     def promote(self, facts: Iterable[Fact | str], *, session: str | None = None) -> WriteResult:
         """Copy facts of a session (default: the bound one) into the durable scope, each recording the session."""
-        chosen = self._session_id(session)
+        chosen = ops.session_id(self._ctx, session)
         return self._write(ops.promote(self._ctx, chosen, self._read(ops.session_facts(self._ctx, chosen, facts))))
-
-    def _session_id(self, session: str | None) -> str:
-        return ops.session_id(self._ctx, session)
 
     def offload(self, turns: Iterable[TurnInput], *, session: str | None = None) -> str:
         """Queue conversation turns for extraction by ``offload_model``; returns the job id at once.
@@ -383,18 +380,20 @@ class Memory(MemoryOptions):
 
     def import_(self, lines: Iterable[str] | str | os.PathLike[str], *, batch_size: int = 2_000,
                 progress: Any = None) -> WriteResult:
-        """Load an export (a path or an iterable of JSON lines) into this memory's scope, losslessly.
+        """Restore an export (a path or an iterable of JSON lines) into this memory's scope, losslessly.
 
         Every line is checked first; a line that could make the store lie raises
-        :class:`~synapse_graph.errors.InvalidImportError` naming it. Records keep their ids and times;
-        records already held are skipped (importing twice changes nothing); rules, rejections and the audit
-        log fill a scope that has none. Each chunk of ``batch_size`` records is one transaction, then
-        ``progress(records written)`` is called.
+        :class:`~synapse_graph.errors.InvalidImportError` naming it. Records keep their ids and times. A scope
+        holding anything but (part of) this export is refused an import that would change it (docs/import.md);
+        importing again completes or repeats it. Each chunk of ``batch_size`` records is one transaction, then
+        ``progress(records written)`` is called; a write by another writer in between stops the import.
         """
         file, chunks = import_chunks(self._ctx, lines, batch_size)
-        result = WriteResult(entities_created=self._write(ops.import_names(self._ctx, file)))
+        created, version = self._write(ops.import_names(self._ctx, file))
+        result = WriteResult(entities_created=created)
         for chunk in chunks:
-            result.created += self._write(ops.import_records(self._ctx, chunk)).created
+            written, version = self._write(ops.import_records(self._ctx, chunk, version))
+            result.created += written.created
             if progress is not None:
                 progress(len(chunk))
         return result

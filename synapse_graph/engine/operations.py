@@ -461,15 +461,18 @@ def export(ctx: Context, scope: str | None) -> Op[list[str]]:
     return transfer.export(ctx)
 
 
-def import_names(ctx: Context, file: ImportFile) -> WriteStep[int]:
-    def step(view: View) -> Op[tuple[Mutation | None, int]]:
+def import_names(ctx: Context, file: ImportFile) -> WriteStep[tuple[int, int]]:
+    """An import's first write; its result: the entities it created, and the scope's version it leaves."""
+    def step(view: View) -> Op[tuple[Mutation | None, tuple[int, int]]]:
         mutation = yield from transfer.import_names(ctx, view.state, file, view)
-        return mutation, len(mutation.entities.created)
+        return mutation, (len(mutation.entities.created), transfer.version_after(view, mutation))
     return step
 
 
-def import_records(ctx: Context, chunk: list[Record]) -> WriteStep[WriteResult]:
-    def step(view: View) -> Op[tuple[Mutation | None, WriteResult]]:
-        mutation = yield from transfer.import_records(ctx, chunk, view)
-        return mutation, WriteResult(created=mutation.plan.created)
+def import_records(ctx: Context, chunk: list[Record], version: int) -> WriteStep[tuple[WriteResult, int]]:
+    """An import's next chunk of records, written only if nothing else wrote since its previous write left the
+    scope at ``version``; its result: what it created, and the version it leaves."""
+    def step(view: View) -> Op[tuple[Mutation | None, tuple[WriteResult, int]]]:
+        mutation = yield from transfer.import_records(ctx, chunk, view, version)
+        return mutation, (WriteResult(created=mutation.plan.created), transfer.version_after(view, mutation))
     return step

@@ -28,6 +28,7 @@ from synapse_graph.engine.view import View
 from synapse_graph.engine.writes import Mutation
 from synapse_graph.errors import InvalidImportError
 from synapse_graph.instants import to_iso
+from synapse_graph.render import plural
 from synapse_graph.rules.numbers import count
 from synapse_graph.rules.timeline import Plan, Provenance, Record
 from synapse_graph.shapes import FACT, OBSERVATION, exported, projected, read
@@ -141,16 +142,59 @@ def import_names(ctx: Context, state: ScopeState, file: ImportFile, view: View) 
     registered = {row["session"]["id"] for row in (yield Read(Q.SESSIONS, {
         "scope": ctx.scope, "ids": [s["id"] for _, s in file.sessions]}))} if file.sessions else set()
     fresh = state.version == 0
-    return Mutation.of(view, "import", Provenance(client=ctx.client),
-                       rules=file.rules if state.stored is None else None, observe=observe,
-                       sessions=[s for _, s in file.sessions if s["id"] not in registered],
-                       tombstones=[t for _, t in file.tombstones] if fresh else [],
-                       imported_audit=[entry for _, entry in file.audit] if fresh else [])
+    mutation = Mutation.of(view, "import", Provenance(client=ctx.client),
+                           rules=file.rules if state.stored is None else None, observe=observe,
+                           sessions=[s for _, s in file.sessions if s["id"] not in registered],
+                           tombstones=[t for _, t in file.tombstones] if fresh else [],
+                           imported_audit=[entry for _, entry in file.audit] if fresh else [])
+    if not fresh:
+        yield from _restores(ctx, file, targets, changes=not mutation.is_empty())
+    return mutation
 
 
-def import_records(ctx: Context, chunk: list[Record], view: View) -> Op[Mutation]:
+def _restores(ctx: Context, file: ImportFile, targets: Mapping[str, str], *, changes: bool) -> Op[None]:
+    """Refuse an import that would change a scope holding what this export does not hold (docs/import.md).
+
+    An import is a restore: into a scope holding nothing but (part of) this same export, the union is the
+    export, exact; on top of anything else its history would contradict what the scope believed (the same
+    fact twice, two current values of a single-valued predicate), so it is refused unless it adds nothing.
+    """
+    ours = {r.id: fact_line(r) for _, r in file.records}
+    held = [rows.record(row["fact"]) for row in (yield Read(Q.EXPORT_FACTS, {"scope": ctx.scope}))]
+    records = sum(1 for r in held if ours.get(r.id) != fact_line(r))
+    changes = changes or len(ours.keys() - {r.id for r in held}) > 0
+    noted = {o["id"]: _observation_key({**o, "entity": targets.get(o["entity"], o["entity"])})
+             for _, o in file.observations}
+    found = yield Read(Q.EXPORT_OBSERVATIONS, {"scope": ctx.scope})
+    notes = sum(1 for row in found if noted.get(row["observation"]["id"]) != _observation_key(
+        {**row["observation"], "entity": row["observation"]["entity_key"]}))
+    if changes and (records or notes):
+        raise InvalidImportError(
+            f"scope {ctx.scope!r} holds {plural(records, 'fact record')} and {plural(notes, 'observation')} this "
+            "export does not (written since, or imported from another export): an import restores a scope exactly, "
+            "so it goes into an empty scope, or one holding only this same export (importing it again completes "
+            f"or repeats it). Import into a new scope, or erase this one first (purge(scope={ctx.scope!r})); "
+            "nothing was written")
+
+
+def _observation_key(row: Mapping[str, Any]) -> tuple[Any, ...]:
+    return tuple(row[k] for k in ("id", "entity", "text", "recorded_at", "expired_at", "source", "client", "session"))
+
+
+def version_after(view: View, mutation: Mutation) -> int:
+    """The scope's version once an import's write is applied (an empty one writes nothing)."""
+    return view.state.version + (0 if mutation.is_empty() else 1)
+
+
+def import_records(ctx: Context, chunk: list[Record], view: View, version: int) -> Op[Mutation]:
     """One chunk of records; records whose id the scope already holds are skipped (importing twice
-    changes nothing), and a key that is an alias in this scope stands for its entity."""
+    changes nothing), and a key that is an alias in this scope stands for its entity. ``version``: the
+    scope's version the import's previous write left; another writer since is refused."""
+    if view.state.version != version:
+        raise InvalidImportError(
+            f"scope {ctx.scope!r} was written by another writer during the import: the rest of the export could "
+            "contradict what it wrote, so it was not imported (the records imported before stay). Erase the scope "
+            f"(purge(scope={ctx.scope!r})) and import again with no other writer at work")
     existing = {row["id"] for row in (yield Read(Q.EXISTING_IDS, {"scope": ctx.scope, "ids": [r.id for r in chunk]}))}
     fresh = [r for r in chunk if r.id not in existing]
     keys = yield from lookup(ctx, {k for r in fresh for k in (r.subject, r.object)})

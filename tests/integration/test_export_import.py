@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from synapse_graph import Memory, Triple
+from synapse_graph import InvalidImportError, Memory, Triple
 from synapse_graph.engine.import_lines import EXPORT_FORMAT
-from tests.integration.helpers import populate, snapshot
+from tests.integration.helpers import objects, populate, snapshot
 
 MakeMemory = Callable[..., Memory]
 
@@ -97,3 +97,69 @@ def test_an_export_of_an_earlier_format_imports(make_memory: MakeMemory, source:
     target.import_([json.dumps(line) for line in lines if line["kind"] != "session"])
     assert data(snapshot(target)) == [line for line in data(snapshot(source)) if line["kind"] != "session"]
     assert target.sessions() == []
+
+
+# -- an import into a scope that holds something: a restore, or refused --------------------------------------
+
+
+def test_a_different_export_into_a_written_scope_is_refused_and_changes_nothing(
+        make_memory: MakeMemory, source: Memory) -> None:
+    other = make_memory()
+    other.upsert([Triple(subject="Robert", predicate="LIKES", object="Tea"),  # a fact the source holds too
+                  Triple(subject="Dana", predicate="LIVES_IN", object="Rome")])  # single-valued: Dana lives in Berlin
+    target = make_memory()
+    target.import_(list(source.export()))
+    before = (snapshot(target), target.stats())
+
+    with pytest.raises(InvalidImportError, match="empty scope") as refused:
+        target.import_(list(other.export()))
+
+    assert "purge" in str(refused.value) and "nothing was written" in str(refused.value)
+    assert (snapshot(target), target.stats()) == before
+    assert objects(target.facts("Dana", "LIVES_IN")) == ["Berlin"]
+    assert len(target.facts("Robert", "LIKES", "Tea")) == 1
+    other.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="Oslo"))  # the same refusal for written facts
+    with pytest.raises(InvalidImportError, match="empty scope"):
+        other.import_(list(source.export()))
+    assert objects(other.facts("Dana", "LIVES_IN")) == ["Oslo"]
+
+
+def test_an_interrupted_import_completes_and_a_repeated_one_changes_nothing(
+        make_memory: MakeMemory, source: Memory) -> None:
+    exported = list(source.export())
+    target = make_memory()
+
+    def interrupt(_: int) -> None:
+        raise RuntimeError("interrupted")
+
+    with pytest.raises(RuntimeError, match="interrupted"):
+        target.import_(exported, batch_size=2, progress=interrupt)
+    assert 0 < len(of_kind(snapshot(target), "fact")) < len(of_kind(snapshot(source), "fact"))  # part of it is in
+    target.import_(exported, batch_size=2)  # the scope holds only (part of) this export: the import completes
+    assert data(snapshot(target)) == data(snapshot(source))
+    target.upsert(Triple(subject="Kim", predicate="LIKES", object="coffee"))  # written since
+    before = snapshot(target)
+    again = target.import_(exported)  # adds nothing: changes nothing
+    assert (again.created, again.entities_created) == (0, 0) and snapshot(target) == before
+
+
+def test_a_write_during_an_import_stops_it_before_its_records_could_contradict_the_write(
+        make_memory: MakeMemory, source: Memory, backend_settings: dict[str, Any]) -> None:
+    exported = list(source.export())
+    target = make_memory()
+    settings = dict(backend_settings)
+    # Another writer of the scope, synchronous whatever the API (progress is called on the importer's thread).
+    writer = Memory(settings.pop("location"), scope=target.scope, **settings)
+    chunks = []
+
+    def write_between_chunks(count: int) -> None:
+        chunks.append(count)
+        if len(chunks) == 1:
+            writer.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="Rome"))
+
+    with writer, pytest.raises(InvalidImportError, match="during the import"):
+        target.import_(exported, batch_size=2, progress=write_between_chunks)
+    assert len(chunks) == 1  # the next chunk was refused
+    assert objects(target.facts("Dana", "LIVES_IN")) == ["Rome"]
+    with pytest.raises(InvalidImportError, match="empty scope"):  # what the import left is no restore: say so
+        target.import_(exported)
