@@ -20,7 +20,7 @@ from synapse_graph.engine import operations as ops
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import TripleInput
 from synapse_graph.engine.io import Op, drive_async, run_write_async
-from synapse_graph.engine.operations import MemoryScope, WriteStep
+from synapse_graph.engine.operations import MemoryScope, ObservationItem, WriteStep
 from synapse_graph.engine.scope import lock_init
 from synapse_graph.engine.sessions import DEFAULT_TTL as DEFAULT_SESSION_TTL
 from synapse_graph.engine.settings import MemoryOptions
@@ -151,6 +151,12 @@ class AsyncMemory(MemoryOptions):
                       entity_type: str | None = None) -> list[Observation]:
         at = ops.scoped(self._ctx, memory_scope, default="durable")
         return await self._write(ops.observe(at, entity, texts, source, session, entity_type), at)
+
+    async def observe_many(self, items: Iterable[ObservationItem], *, source: str | None = None,
+                           session: str | None = None, memory_scope: MemoryScope | None = None
+                           ) -> list[list[Observation]]:
+        at = ops.scoped(self._ctx, memory_scope, default="durable")
+        return await self._write(ops.observe_many(at, items, source, session), at)
 
     async def unobserve(self, entity: str, texts: Iterable[str]) -> int:
         return await self._write(ops.unobserve(self._ctx, entity, texts))

@@ -13,7 +13,7 @@ from synapse_graph.engine import operations as ops
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import TripleInput
 from synapse_graph.engine.io import Op, drive, run_write
-from synapse_graph.engine.operations import MemoryScope, WriteStep
+from synapse_graph.engine.operations import MemoryScope, ObservationItem, WriteStep
 from synapse_graph.engine.scope import lock_init
 from synapse_graph.engine.sessions import DEFAULT_TTL as DEFAULT_SESSION_TTL
 from synapse_graph.engine.settings import MemoryOptions
@@ -50,18 +50,16 @@ class Memory(MemoryOptions):
     """A temporal knowledge-graph memory bound to one scope.
 
     Args:
-        location: a file path (embedded FalkorDB, started and stopped by the library),
-            a FalkorDB URL (``redis://``, ``falkordb://``), a Neo4j URL (``bolt://``,
-            ``neo4j://``, ``neo4j+s://``), or ``None`` for ``memory.db`` in the user's
-            data directory (or ``$SYNAPSE_DB``).
-        scope: tenant/repo/session this memory reads and writes, e.g. ``"acme/web"``.
-        max_facts, max_entities, max_candidates, single_valued, candidate_below: the scope's
-            rules (:class:`~synapse_graph.models.ScopeRules`). They are stored with the scope and
-            every client enforces them: given here, they are stored in a scope that has none,
-            and a scope that stores others raises
+        location: a file path (embedded FalkorDB, started and stopped by the library), a FalkorDB URL
+            (``redis://``, ``falkordb://``), a Neo4j URL (``bolt://``, ``neo4j://``, ``neo4j+s://``), or
+            ``None`` for ``memory.db`` in the user's data directory (or ``$SYNAPSE_DB``).
+        scope: tenant/repo this memory reads and writes, e.g. ``"acme/web"`` (a session's own: ``session``).
+        max_facts, max_entities, max_candidates, single_valued, candidate_below: the scope's rules
+            (:class:`~synapse_graph.models.ScopeRules`). They are stored with the scope and every client enforces
+            them: given here, they are stored in a scope that has none, and a scope that stores others raises
             :class:`~synapse_graph.errors.ScopeRulesConflictError`. Change them with :meth:`set_rules`.
-        secrets: ``"redact"`` replaces secrets in names and sources by placeholders;
-            ``"reject"`` refuses them with :class:`~synapse_graph.errors.SecretRejectedError`.
+        secrets: ``"redact"`` replaces secrets in names and sources by placeholders; ``"reject"`` refuses
+            them with :class:`~synapse_graph.errors.SecretRejectedError`.
         client: provenance recorded on every fact this memory writes.
         embedder: a local :class:`~synapse_graph.embedding.Embedder` for recall's vector leg.
         lock_timeout: seconds a write waits for the scope's write lock (other writers of the scope
@@ -155,8 +153,7 @@ class Memory(MemoryOptions):
         the subject's other values of the predicate that hold at the new ``valid_at`` are closed
         there, and a late-arriving value ends where the next known value begins. ``valid_at``
         defaults to now. ``SAME_AS`` triples record aliases (see :meth:`alias`) in the same transaction.
-        Writes go to the durable scope unless ``memory_scope="session"`` (the bound session's own scope).
-        """
+        Writes go to the durable scope unless ``memory_scope="session"`` (the bound session's own scope)."""
         at = ops.scoped(self._ctx, memory_scope, default="durable")
         return self._write(ops.upsert(at, triples, replace=replace, valid_at=valid_at, source=source,
                                       model=model, session=session), at)
@@ -183,10 +180,16 @@ class Memory(MemoryOptions):
 
         Observations held already are skipped; they are found by :meth:`recall`, count toward the fact
         quota, move with their entity in a merge and are erased by :meth:`purge`. ``entity_type``: the type
-        of an entity this call creates (``observe("Dana", [], entity_type="person")`` creates it alone).
-        """
+        of an entity this call creates (``observe("Dana", [], entity_type="person")`` creates it alone)."""
         at = ops.scoped(self._ctx, memory_scope, default="durable")
         return self._write(ops.observe(at, entity, texts, source, session, entity_type), at)
+
+    def observe_many(self, items: Iterable[ObservationItem], *, source: str | None = None,
+                     session: str | None = None, memory_scope: MemoryScope | None = None) -> list[list[Observation]]:
+        """:meth:`observe` for many entities, all or nothing: ``(entity, texts)`` or ``(entity, texts, entity_type)``
+        items, in one transaction; returns each item's new observations."""
+        at = ops.scoped(self._ctx, memory_scope, default="durable")
+        return self._write(ops.observe_many(at, items, source, session), at)
 
     def unobserve(self, entity: str, texts: Iterable[str]) -> int:
         """Forget observations of an entity (they expire; history keeps them); returns how many."""
@@ -249,8 +252,7 @@ class Memory(MemoryOptions):
 
         Pass ``page.next`` as ``after`` for the next page (None: the last). ``known_at``: the entities that
         existed then. ``matching``: only entities whose name, an alias, the type or an observation contains
-        that text, ignoring case.
-        """
+        that text, ignoring case."""
         return self._read(ops.entities(self._ctx, after=after, limit=limit, known_at=known_at, matching=matching))
 
     def stats(self) -> Stats:
@@ -382,12 +384,11 @@ class Memory(MemoryOptions):
                 progress: Any = None) -> WriteResult:
         """Restore an export (a path or an iterable of JSON lines) into this memory's scope, losslessly.
 
-        Every line is checked first; a line that could make the store lie raises
-        :class:`~synapse_graph.errors.InvalidImportError` naming it. Records keep their ids and times. A scope
-        holding anything but (part of) this export is refused an import that would change it (docs/import.md);
-        importing again completes or repeats it. Each chunk of ``batch_size`` records is one transaction, then
-        ``progress(records written)`` is called; a write by another writer in between stops the import.
-        """
+        Every line is checked first; a line that could make the store lie raises :class:`InvalidImportError`
+        naming it. Records keep their ids and times. A scope holding anything but (part of) this export is
+        refused an import that would change it (docs/import.md); importing again completes or repeats it. Each
+        chunk of ``batch_size`` records is one transaction, then ``progress(records written)`` is called; a
+        write by another writer in between stops the import."""
         file, chunks = import_chunks(self._ctx, lines, batch_size)
         created, version = self._write(ops.import_names(self._ctx, file))
         result = WriteResult(entities_created=created)

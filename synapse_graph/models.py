@@ -99,9 +99,8 @@ def _triple_error(exc: ValidationError) -> InvalidInputError:
 
 
 class Triple(BaseModel):
-    """A fact to write: ``subject -[predicate]-> object``, optionally with its interval.
-
-    Values are checked, never coerced: a bad one raises :class:`InvalidInputError`
+    """A fact to write: ``subject -[predicate]-> object``, optionally with its interval, and its ``source`` if
+    not the write's. Values are checked, never coerced: a bad one raises :class:`InvalidInputError`
     (:class:`InvalidTimeError` for a time) naming the field.
 
     Example:
@@ -115,11 +114,10 @@ class Triple(BaseModel):
     object: str
     valid_at: Annotated[TimeInput | None, PlainValidator(_valid_at, json_schema_input_type=TimeInput | None)] = None
     invalid_at: Annotated[TimeInput | None, PlainValidator(_invalid_at, json_schema_input_type=TimeInput | None)] = None
-    confidence: Annotated[
-        float | None, PlainValidator(_confidence, json_schema_input_type=float | None)
-    ] = None
+    confidence: Annotated[float | None, PlainValidator(_confidence, json_schema_input_type=float | None)] = None
     subject_type: str | None = None
     object_type: str | None = None
+    source: str | None = None
 
     if not TYPE_CHECKING:  # type checkers keep the keyword signature pydantic derives from the fields
 

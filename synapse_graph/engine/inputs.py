@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from dataclasses import replace as dataclass_replace
 from functools import lru_cache
 from typing import Any
 
@@ -253,10 +254,12 @@ def batch(ctx: Context, triples: object, *, replace: bool, valid_at: TimeInput |
             raise InvalidTimeError(f"{label}: invalid_at must be after valid_at (validity is [valid_at, invalid_at))")
         if start is None and end is not None and end <= now_micros():
             raise InvalidTimeError(f"{label}: invalid_at must be after valid_at, which defaults to now")
+        own = None if triple.source is None else dataclass_replace(
+            written_by, source=text(ctx, triple.source, f"{label} source", found=found))
         checked.append(CheckedTriple(
             subject=subject, predicate=predicate, object=obj, valid_at=start, invalid_at=end,
             confidence=confidence(triple.confidence, label), single_valued=replace,
-            subject_type=kinds[0], object_type=kinds[1],
+            subject_type=kinds[0], object_type=kinds[1], provenance=own,
         ))
     return Batch(tuple(checked), tuple(aliases), written_by, frozenset(found))
 

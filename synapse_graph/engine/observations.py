@@ -8,7 +8,7 @@ moves with its entity in an alias merge, and is erased with it by ``purge``.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from synapse_graph.catalogue import Q
@@ -45,27 +45,49 @@ def _current(ctx: Context, keys: list[str]) -> Op[list[dict[str, Any]]]:
     return (yield from _read(ctx, keys, history=False, known_at=None, limit=_ALL))
 
 
-def observe(view: View, entity: Name, texts: list[str], provenance: Provenance
-            ) -> Op[tuple[Mutation, list[Observation]]]:
-    """Record the texts about an entity (created if new); texts it holds already are skipped."""
-    key = (yield from view.resolve([entity]))[entity.key]
-    have = set() if key in view.entities.created else {o["text"] for o in (yield from _current(view.ctx, [key]))}
-    display = view.entities.created[key]["name"] if key in view.entities.created else None
+Observed = tuple[Name, list[str], str | None]
+"""Texts to record about an entity, and the type the entity is created with if it is new."""
+
+
+def observe(view: View, items: Sequence[Observed], provenance: Provenance
+            ) -> Op[tuple[Mutation, list[list[Observation]]]]:
+    """Record the texts about each entity (created if new, with the first type given) in one write; texts an
+    entity holds already, or was given earlier in the call, are skipped. Returns each item's new observations."""
+    types: dict[str, str] = {}
+    for name, _, kind in items:
+        if kind is not None:
+            types.setdefault(name.key, kind)
+    keys = yield from view.resolve([name for name, _, _ in items], types)
+    entities = list(dict.fromkeys(keys[name.key] for name, _, _ in items))
+    stored = [key for key in entities if key not in view.entities.created]
+    have: dict[str, set[str]] = {key: set() for key in entities}
+    for row in ((yield from _current(view.ctx, stored)) if stored else []):
+        have[row["entity_key"]].add(row["text"])
     added: list[dict[str, Any]] = []
-    for text in dict.fromkeys(texts):
-        if text not in have:
-            # Ids start with the position in the call: observations recorded together keep their order.
-            added.append({"id": f"{len(added):04x}{uuid.uuid4().hex[4:]}", "scope": view.ctx.scope, "entity": key,
-                          "text": text, "recorded_at": view.now, "source": provenance.source,
-                          "client": provenance.client, "session": provenance.session,
-                          "search_text": search_text(text)})
-    if display is None and added:
-        [row] = yield Read(Q.ENTITY_NAMES, {"scope": view.ctx.scope, "keys": [key]})
-        display = row["name"]
-    made = [Observation(id=o["id"], entity=display or entity.display, text=o["text"],
-                        recorded_at=to_datetime(view.now), source=o["source"], client=o["client"],
-                        session=o["session"]) for o in added]
-    return Mutation.of(view, "observe", provenance, observe=added), made
+    made: list[list[dict[str, Any]]] = []
+    position = dict.fromkeys(entities, 0)
+    for name, texts, _ in items:
+        key, mine = keys[name.key], []
+        for text in dict.fromkeys(texts):
+            if text not in have[key]:
+                have[key].add(text)
+                position[key] += 1
+                # Ids start with the position in the call: observations recorded together keep their order.
+                mine.append({"id": f"{position[key] - 1:04x}{uuid.uuid4().hex[4:]}", "scope": view.ctx.scope,
+                             "entity": key, "text": text, "recorded_at": view.now, "source": provenance.source,
+                             "client": provenance.client, "session": provenance.session,
+                             "search_text": search_text(text)})
+        made.append(mine)
+        added += mine
+    display = {key: view.entities.created[key]["name"] for key in entities if key in view.entities.created}
+    named = sorted({o["entity"] for o in added} - set(display))
+    if named:
+        display.update({row["key"]: row["name"] for row in (yield Read(Q.ENTITY_NAMES, {
+            "scope": view.ctx.scope, "keys": named}))})
+    return Mutation.of(view, "observe", provenance, observe=added), [
+        [Observation(id=o["id"], entity=display.get(o["entity"], name.display), text=o["text"],
+                     recorded_at=to_datetime(view.now), source=o["source"], client=o["client"], session=o["session"])
+         for o in mine] for (name, _, _), mine in zip(items, made, strict=True)]
 
 
 def unobserve(view: View, entity: Name, texts: Iterable[str]) -> Op[tuple[Mutation | None, int]]:

@@ -7,7 +7,7 @@ facade runs under the scope's lock with :func:`write`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -182,16 +182,34 @@ def own_scope(ctx: Context, scope: str | None) -> str:
 
 def observe(ctx: Context, entity: str, texts: Iterable[str], source: str | None, session: str | None,
             entity_type: str | None = None) -> WriteStep[list[Observation]]:
-    name = inputs.name(ctx, entity, "entity")
-    checked = _observation_texts(ctx, texts)
-    written_by = inputs.provenance(ctx, source, None, session)
-    kind = inputs.text(ctx, entity_type, "entity type", inputs.MAX_TYPE_LENGTH)
+    many = observe_many(ctx, [(entity, texts, entity_type)], source, session)
 
     def step(view: View) -> Op[tuple[Mutation | None, list[Observation]]]:
-        if kind is not None:  # a new entity is created with its type; an existing one keeps its own
-            yield from view.resolve([name], {name.key: kind})
-        return (yield from observations.observe(view, name, checked, written_by))
+        mutation, [made] = yield from many(view)
+        return mutation, made
     return step
+
+
+type ObservationItem = tuple[str, Iterable[str]] | tuple[str, Iterable[str], str | None]
+"""What ``observe_many`` takes per entity: ``(entity, texts)``, or ``(entity, texts, entity_type)``."""
+
+
+def observe_many(ctx: Context, items: object, source: str | None, session: str | None
+                 ) -> WriteStep[list[list[Observation]]]:
+    """Observations about several entities, checked whole before the write that records them all."""
+    if isinstance(items, str | bytes | Mapping) or not isinstance(items, Iterable):
+        raise InvalidInputError("observations must be a list of (entity, texts) or (entity, texts, entity_type) "
+                                "items, e.g. [('Dana', ['Speaks fluent Spanish'])]")
+    checked: list[observations.Observed] = []
+    for item in items:
+        if not isinstance(item, tuple | list) or len(item) not in (2, 3):
+            raise InvalidInputError(f"an observation item is (entity, texts) or (entity, texts, entity_type), not "
+                                    f"{str(item)[:70]!r}")
+        entity, texts, *kind = item
+        checked.append((inputs.name(ctx, entity, "entity"), _observation_texts(ctx, texts),
+                        inputs.text(ctx, kind[0] if kind else None, "entity type", inputs.MAX_TYPE_LENGTH)))
+    written_by = inputs.provenance(ctx, source, None, session)
+    return lambda view: observations.observe(view, checked, written_by)
 
 
 def unobserve(ctx: Context, entity: str, texts: Iterable[str]) -> WriteStep[int]:

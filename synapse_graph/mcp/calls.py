@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from synapse_graph.aio import AsyncMemory
-from synapse_graph.engine.operations import MemoryScope, on_session
+from synapse_graph.engine.operations import MemoryScope, ObservationItem, on_session
 from synapse_graph.errors import InvalidInputError
 from synapse_graph.models import (
     Digest,
@@ -77,9 +77,8 @@ class MemoryCalls:
     async def reject(self, fact_id: str, reason: str) -> None:
         await self.memory.reject(fact_id, reason)
 
-    async def observe(self, entity: str, texts: Sequence[str], *, entity_type: str | None = None
-                      ) -> list[Observation]:
-        return await self.memory.observe(entity, list(texts), entity_type=entity_type)
+    async def observe_many(self, items: Sequence[ObservationItem]) -> list[list[Observation]]:
+        return await self.memory.observe_many(list(items))
 
     async def unobserve(self, entity: str, texts: Sequence[str]) -> int:
         return await self.memory.unobserve(entity, list(texts))

@@ -20,7 +20,6 @@ reference does: its facts' history goes with it.
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass
@@ -239,10 +238,11 @@ async def create_entities(ctx: ToolContext, args: CreateEntitiesArgs) -> Answer:
         display, key = identity(entity.name)
         if key not in new and await ctx.calls.entity(entity.name) is None:
             new[key] = (display, entity)
-    created: list[EntityOut] = []
-    for display, entity in new.values():
-        kept = await ctx.calls.observe(display, entity.observations, entity_type=entity.entityType)
-        created.append(EntityOut(name=display, entityType=entity.entityType, observations=[o.text for o in kept]))
+    # One write for the whole call: an entity the store refuses (a name, a type, an observation) writes none.
+    kept = await ctx.calls.observe_many([(display, e.observations, e.entityType) for display, e in new.values()]
+                                        ) if new else []
+    created = [EntityOut(name=display, entityType=entity.entityType, observations=[o.text for o in added])
+               for (display, entity), added in zip(new.values(), kept, strict=True)]
     return _json_answer(_dump(created), EntitiesOut(entities=created))
 
 
@@ -253,12 +253,10 @@ async def create_relations(ctx: ToolContext, args: RelationsArgs) -> Answer:
         slot = (identity(relation.source, field="from")[1], predicate, identity(relation.to, field="to")[1])
         if slot not in new and not await _holding(ctx, relation.source, predicate, relation.to):
             new[slot] = relation
-    by_type: dict[str, list[RelationArg]] = defaultdict(list)
-    for relation in new.values():
-        by_type[relation.relationType].append(relation)
-    for relation_type, relations in by_type.items():  # one write per relation type: its text is the source
-        await ctx.calls.upsert([Triple(subject=r.source, predicate=predicate_of(relation_type), object=r.to)
-                                for r in relations], replace=False, source=relation_source(relation_type))
+    if new:  # one write for the whole call (all or nothing); each fact's source keeps its relation type's text
+        await ctx.calls.upsert([Triple(subject=r.source, predicate=predicate_of(r.relationType), object=r.to,
+                                       source=relation_source(r.relationType)) for r in new.values()],
+                               replace=False, source=None)
     created = []
     for relation in new.values():
         for fact in await _holding(ctx, relation.source, predicate_of(relation.relationType), relation.to):
@@ -274,10 +272,9 @@ async def add_observations(ctx: ToolContext, args: AddObservationsArgs) -> Answe
     for item in args.observations:  # all or nothing, as the reference: check every entity first
         if await ctx.calls.entity(item.entityName) is None:
             raise NotFoundError(f"Entity with name {item.entityName} not found")
-    results = []
-    for item in args.observations:
-        added = await ctx.calls.observe(item.entityName, item.contents) if item.contents else []
-        results.append(AddedOut(entityName=item.entityName, addedObservations=[o.text for o in added]))
+    added = await ctx.calls.observe_many([(item.entityName, item.contents) for item in args.observations])
+    results = [AddedOut(entityName=item.entityName, addedObservations=[o.text for o in new])
+               for item, new in zip(args.observations, added, strict=True)]  # one write: all or nothing
     return _json_answer(_dump(results), ResultsOut(results=results))
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from synapse_graph import Memory, QuotaExceededError
+from synapse_graph import InvalidInputError, Memory, QuotaExceededError
 from tests.integration.helpers import snapshot
 
 pytestmark = pytest.mark.integration
@@ -88,3 +88,16 @@ def test_observations_travel_with_an_export(make_memory: MakeMemory) -> None:
     assert [(o.id, o.text, o.recorded_at, o.expired_at) for o in restored.observations(include_history=True)] == [
         (o.id, o.text, o.recorded_at, o.expired_at) for o in origin.observations(include_history=True)]
     assert restored.stats().observations == origin.stats().observations == 1
+
+
+def test_observe_many_records_every_entity_in_one_write_or_none(memory: Memory) -> None:
+    made = memory.observe_many([("Dana", ["Speaks Spanish"], "person"), ("Kim", []),
+                                ("dana", ["Speaks Spanish", "Runs marathons"])])
+    assert [[o.text for o in new] for new in made] == [["Speaks Spanish"], [], ["Runs marathons"]]
+    dana, kim = memory.entity("Dana"), memory.entity("Kim")
+    assert dana is not None and dana.type == "person" and kim is not None
+    assert [o.text for o in memory.observations("Dana")] == ["Speaks Spanish", "Runs marathons"]
+    before = snapshot(memory)
+    with pytest.raises(InvalidInputError, match="observation"):
+        memory.observe_many([("Lee", ["Plays chess"]), ("Max", ["x" * 10_001])])
+    assert snapshot(memory) == before and memory.entity("Lee") is None

@@ -143,7 +143,8 @@ def test_relations_are_facts_closed_not_erased(ours: Target) -> None:
             began = intervals[("WORKS_AT", "Acme")][0]  # as it held, and as the memory believed it, back then
             then = await client.call_tool("query_facts", {"subject": "Alice", "as_of": began, "known_at": began})
             assert then.structured_content is not None
-            assert {f["object"] for f in then.structured_content["facts"]} == {"Acme"}
+            assert {(f["predicate"], f["object"]) for f in then.structured_content["facts"]} == {
+                ("WORKS_AT", "Acme"), ("IS_FRIEND_OF", "Globex")}  # one call, one write: both held from then
 
     anyio.run(native)
 
@@ -262,3 +263,18 @@ def test_import_refuses_what_it_could_not_keep_exactly(ours: Target, tmp_path: P
         assert "alice@example.com" not in kept.text and kept.text.startswith("mail me at ")
     finally:
         memory.close()
+
+
+def test_a_write_call_refused_for_one_item_writes_none_of_them(ours: Target) -> None:
+    async def story(kg: Graph) -> None:
+        await kg.create_entities(E("Alice", "person", "likes tea"))
+        too_long = "x" * 10_001  # an observation longer than the store keeps
+        assert "observation" in await kg.error("create_entities", entities=[
+            E("Bob", "person", "plays chess"), E("Carol", "person", too_long)])
+        assert "long" in await kg.error("create_relations", relations=[
+            R("Alice", "Dana", "knows"), R("Alice", "Erin", "y" * 600)])  # a relation type too long to keep
+        assert "observation" in await kg.error("add_observations", observations=[
+            {"entityName": "Alice", "contents": ["has a dog"]}, {"entityName": "Alice", "contents": [too_long]}])
+        assert await kg.read_graph() == {"entities": [E("Alice", "person", "likes tea")], "relations": []}
+
+    ours.run(story)
