@@ -13,10 +13,11 @@ The reference server (``@modelcontextprotocol/server-memory``) keeps entities (a
   back. Relation types that differ only in case, spacing or punctuation name one predicate, and
   so one relation between two entities.
 
-:func:`read_reference` reads a reference file and :func:`export_lines` writes what it holds as
-synapse-graph export lines, which ``Memory.import_`` loads (lossless: every name, type,
-observation and relation type comes back as it was, normalised only as the library normalises
-all text: Unicode NFC, surrounding whitespace trimmed, runs of spaces in names collapsed).
+:func:`read_reference` reads a reference file and :func:`translate` turns what it holds into the
+writes the profile's own tools would make (``observe_many``, then ``upsert``), leaving out what the
+scope holds now (lossless: every name, type, observation and relation type comes back as it was,
+normalised only as the library normalises all text: Unicode NFC, surrounding whitespace trimmed,
+runs of spaces in names collapsed).
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from synapse_graph.errors import InvalidImportError, InvalidInputError
+from synapse_graph.models import Triple
 from synapse_graph.rules.predicates import MAX_PREDICATE_LENGTH, SAME_AS
 from synapse_graph.rules.redaction import SecretMode, guard
 from synapse_graph.rules.text import clean_text, entity_name, name_key
@@ -40,8 +41,6 @@ RELATION_SOURCE = "relationType: "
 MAX_RELATION_TYPE = 512 - len(RELATION_SOURCE)
 MAX_ENTITY_TYPE = 64
 MAX_OBSERVATION = 10_000
-EXPORT_FORMAT = "synapse-graph/2"
-"""The export format the lines of :func:`export_lines` are written in."""
 
 
 # -- relation types and predicates --------------------------------------------------------------------
@@ -121,6 +120,11 @@ def read_reference(lines: Iterable[str]) -> ReferenceGraph:
         except json.JSONDecodeError as exc:
             raise InvalidImportError(f"not JSON ({exc.msg} at column {exc.colno}); a reference memory file holds "
                                      "one JSON object per line", number) from None
+        except RecursionError:
+            raise InvalidImportError("the line nests JSON too deeply to be a reference memory line", number) from None
+        except ValueError:  # an integer of more digits than Python converts (4,300)
+            raise InvalidImportError("the line holds a number of more digits than can be read; a reference memory "
+                                     "line holds text", number) from None
         if not isinstance(item, dict):
             raise InvalidImportError("a reference memory line is a JSON object", number)
         kind = item.get("type")
@@ -146,86 +150,75 @@ def _string(item: Mapping[str, object], key: str, line: int) -> str:
     return value
 
 
-# -- as synapse-graph export lines ---------------------------------------------------------------------------
+# -- as synapse-graph writes -----------------------------------------------------------------------------------
 
 
 @dataclass
 class Translation:
-    """Export lines for ``Memory.import_``, and what they hold."""
+    """What a reference file writes (``Memory.observe_many``, then ``Memory.upsert``), and what it holds."""
 
-    lines: list[str]
-    entities: int = 0
-    """Entities of the file (several lines of one name count once)."""
+    entities: list[tuple[str, list[str], str | None]] = field(default_factory=list)
+    """Each entity of the file once: its name, the observations to add, its type (given to a new entity)."""
+    relations: list[Triple] = field(default_factory=list)
+    """The relations to add, as facts valid from the write, each with its relation type's text as its source."""
     implied: list[str] = field(default_factory=list)
     """Names that relations use without an entity line: they become entities without a type."""
     observations: int = 0
-    relations: int = 0
     skipped_observations: int = 0
-    """Observations the scope holds already (same entity, same text)."""
+    """Observations the scope holds already (same entity, same text), or repeated in the file."""
     skipped_relations: int = 0
     """Relations the scope holds already as current facts, or repeated in the file."""
 
 
-def export_lines(graph: ReferenceGraph, *, scope: str, now: datetime, secrets: SecretMode,
-                 client: str | None = None, held_observations: Mapping[str, set[str]] | None = None,
-                 held_facts: set[tuple[str, str, str]] | None = None) -> Translation:
-    """The graph as synapse-graph export lines, checked first (raises :class:`InvalidImportError` naming the line
-    of the reference file): names, types and texts must be storable; with ``secrets="reject"`` a secret is
-    refused rather than stored redacted; two entities whose names are one in synapse-graph (names are
-    case-insensitive) are refused, as are two relation types that would be one relation. ``held_observations``
-    (texts by entity key) and ``held_facts`` ((subject key, predicate, object key) holding now) are skipped.
-
-    Ids are digests of the content (an observation's led by its position), so loading the same file twice adds
-    nothing the second time.
+def translate(graph: ReferenceGraph, *, secrets: SecretMode, held_observations: Mapping[str, set[str]] | None = None,
+              held_facts: set[tuple[str, str, str]] | None = None) -> Translation:
+    """The graph as synapse-graph writes, checked first (raises :class:`InvalidImportError` naming the line of the
+    reference file): names, types and texts must be storable; with ``secrets="reject"`` a secret is refused rather
+    than stored redacted; two entities whose names are one in synapse-graph (names are case-insensitive) are
+    refused, as are two relation types that would be one relation. What the scope holds now is left out:
+    ``held_observations`` (current texts by entity key) and ``held_facts`` ((subject key, predicate, object key)
+    holding now), so loading a file again adds only what is missing (a deleted relation or observation comes back).
     """
-    at = now.isoformat(timespec="microseconds")
-    out = Translation(lines=[_json({"kind": "header", "format": EXPORT_FORMAT, "scope": scope})])
-    names: dict[str, tuple[str, ReferenceEntity]] = {}
-    entity_lines: dict[str, dict[str, object]] = {}
-    observation_lines: list[dict[str, object]] = []
+    out = Translation()
+    names: dict[str, ReferenceEntity] = {}
+    entities: dict[str, tuple[str, list[str], str | None]] = {}
     for entity in graph.entities:
         with _at(entity.line):
             display, key = identity(entity.name)
             kind = clean_text(entity.entity_type, field="entityType", max_length=MAX_ENTITY_TYPE)
             texts = [_text(text, secrets) for text in entity.observations]
         first = names.get(key)
-        if first is not None and (first[1].name != entity.name or first[1].entity_type != entity.entity_type):
+        if first is not None and (first.name != entity.name or first.entity_type != entity.entity_type):
             raise InvalidImportError(
-                f"entity {entity.name[:70]!r} ({entity.entity_type!r}) and entity {first[1].name[:70]!r} of line "
-                f"{first[1].line} ({first[1].entity_type!r}) would be one entity in synapse-graph, where names are "
+                f"entity {entity.name[:70]!r} ({entity.entity_type!r}) and entity {first.name[:70]!r} of line "
+                f"{first.line} ({first.entity_type!r}) would be one entity in synapse-graph, where names are "
                 "case-insensitive; rename one of them in the file, then import again. Nothing was written",
                 entity.line)
-        if first is None:
-            names[key] = (display, entity)
-            entity_lines[key] = {"kind": "entity", "name": display, "type": kind, "aliases": [], "created_at": at,
-                                 "updated_at": at}
-        held = set((held_observations or {}).get(key, set()))
-        for position, checked in enumerate(texts):
+        names.setdefault(key, entity)
+        _, adding, _ = entities.setdefault(key, (display, [], kind))
+        held = set((held_observations or {}).get(key, set())) | set(adding)
+        for checked in texts:
             if checked in held:
                 out.skipped_observations += 1
                 continue
             held.add(checked)
-            # The position first: observations recorded at one instant are listed in id order (as observe does).
-            observation_lines.append({
-                "kind": "observation", "id": f"{position:06x}{_digest('observation', key, checked)[:26]}",
-                "entity": key, "text": checked,
-                "recorded_at": at, "expired_at": None, "source": None, "client": client, "session": None})
-    out.entities = len(names)
-    fact_lines: dict[tuple[str, str, str], tuple[str, ReferenceRelation, dict[str, object]]] = {}
+            adding.append(checked)
+    out.entities = list(entities.values())
+    out.observations = sum(len(texts) for _, texts, _ in out.entities)
+    slots: dict[tuple[str, str, str], tuple[str, ReferenceRelation]] = {}
+    implied: set[str] = set()
     for relation in graph.relations:
-        ends = []
         with _at(relation.line):
-            named = [identity(relation.source, field="from"), identity(relation.target, field="to")]
+            (source, source_key), (target, target_key) = (identity(relation.source, field="from"),
+                                                          identity(relation.target, field="to"))
             label = _relation_type(relation.relation_type, secrets)
-        for display, key in named:
-            if key not in names and key not in entity_lines:
-                entity_lines[key] = {"kind": "entity", "name": display, "type": None, "aliases": [],
-                                     "created_at": at, "updated_at": at}
+        for display, key in ((source, source_key), (target, target_key)):
+            if key not in entities and key not in implied:
+                implied.add(key)
                 out.implied.append(display)
-            ends.append(key)
         predicate = predicate_of(label)
-        slot = (ends[0], predicate, ends[1])
-        seen = fact_lines.get(slot)
+        slot = (source_key, predicate, target_key)
+        seen = slots.get(slot)
         if seen is not None:
             if seen[0] != label:
                 raise InvalidImportError(
@@ -234,18 +227,12 @@ def export_lines(graph: ReferenceGraph, *, scope: str, now: datetime, secrets: S
                     "file, then import again. Nothing was written", relation.line)
             out.skipped_relations += 1
             continue
+        slots[slot] = (label, relation)
         if held_facts is not None and slot in held_facts:
             out.skipped_relations += 1
             continue
-        fact_lines[slot] = (label, relation, {
-            "kind": "fact", "id": _digest("relation", *slot), "subject": slot[0], "predicate": predicate,
-            "object": slot[2], "valid_at": at, "invalid_at": None, "recorded_at": at, "expired_at": None,
-            "confidence": 1.0, "confirmations": 1, "source": relation_source(label), "client": client,
-            "model": None, "session": None, "status": "believed", "flag": None, "confirmed_at": None,
-            "pinned": False})
-    out.observations, out.relations = len(observation_lines), len(fact_lines)
-    out.lines += [_json(item) for item in (*entity_lines.values(), *observation_lines,
-                                            *(line for _, _, line in fact_lines.values()))]
+        out.relations.append(Triple(subject=source, predicate=predicate, object=target,
+                                    source=relation_source(label)))
     return out
 
 
@@ -264,7 +251,7 @@ def _text(text: str, secrets: SecretMode) -> str:
     checked = clean_text(text, field="observation", max_length=MAX_OBSERVATION)
     if checked is None:
         raise InvalidInputError("an observation is empty")
-    guard(checked, secrets, field="observation")  # refused here under "reject"; the import redacts otherwise
+    guard(checked, secrets, field="observation")  # refused here under "reject"; the write redacts otherwise
     return checked
 
 
@@ -274,11 +261,3 @@ def _relation_type(text: str, secrets: SecretMode) -> str:
         raise InvalidInputError("a relation's relationType is empty")
     guard(checked, secrets, field="relationType")
     return checked
-
-
-def _digest(*parts: str) -> str:
-    return hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:32]
-
-
-def _json(item: Mapping[str, object]) -> str:
-    return json.dumps(item, ensure_ascii=False)

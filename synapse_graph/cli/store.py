@@ -81,10 +81,10 @@ def import_command(
 
 def _import_reference(file: Path, redact_secrets: bool, db: str | None, scope: str, as_json: bool,
                       user: str | None, password: str | None, **options: Any) -> None:
-    """``import --format reference-memory``: the reference server's entities, observations and relations."""
-    from datetime import UTC, datetime
-
-    from synapse_graph.reference_memory import export_lines, identity, read_reference
+    """``import --format reference-memory``: the reference server's entities, observations and relations, written
+    as the profile's tools write them (entities and observations in one transaction, then relations in another),
+    leaving out what the scope holds now: importing again adds only what is missing."""
+    from synapse_graph.reference_memory import identity, read_reference, translate
 
     graph = read_reference(file.read_text(encoding="utf-8").splitlines())
     mode: Any = "redact" if redact_secrets else "reject"
@@ -93,18 +93,21 @@ def _import_reference(file: Path, redact_secrets: bool, db: str | None, scope: s
         for observation in memory.observations(limit=10**9):
             held.setdefault(identity(observation.entity)[1], set()).add(observation.text)
         holding = {(identity(f.subject)[1], f.predicate, identity(f.object)[1]) for f in memory.facts(limit=10**9)}
-        plan = export_lines(graph, scope=scope, now=datetime.now(UTC), secrets=mode, client=memory.client,
-                            held_observations=held, held_facts=holding)
-        result = memory.import_(plan.lines)
-    report = {"entities": plan.entities, "entities_created": result.entities_created,
-              "observations": plan.observations, "relations": plan.relations,
+        plan = translate(graph, secrets=mode, held_observations=held, held_facts=holding)
+        before = memory.stats().entities
+        observed = memory.observe_many(plan.entities) if plan.entities else []
+        related = memory.upsert(plan.relations) if plan.relations else None
+        created = memory.stats().entities - before
+    observations, relations = sum(len(new) for new in observed), related.created if related else 0
+    report = {"entities": len(plan.entities), "entities_created": created,
+              "observations": observations, "relations": relations,
               "skipped_observations": plan.skipped_observations, "skipped_relations": plan.skipped_relations,
               "untyped_entities": plan.implied}
 
     def show(_: Any) -> None:
-        say(f"imported from {file}: {render.plural(plan.entities, 'entity', 'entities')} "
-            f"({result.entities_created} new), {render.plural(plan.observations, 'observation')} and "
-            f"{render.plural(plan.relations, 'relation')} (as facts valid from now)")
+        say(f"imported from {file}: {render.plural(len(plan.entities), 'entity', 'entities')} ({created} new), "
+            f"{render.plural(observations, 'observation')} and {render.plural(relations, 'relation')} (as facts "
+            "valid from now)")
         if plan.skipped_observations or plan.skipped_relations:
             say(f"skipped, already held: {render.plural(plan.skipped_observations, 'observation')}, "
                 f"{render.plural(plan.skipped_relations, 'relation')}")

@@ -278,3 +278,62 @@ def test_a_write_call_refused_for_one_item_writes_none_of_them(ours: Target) -> 
         assert await kg.read_graph() == {"entities": [E("Alice", "person", "likes tea")], "relations": []}
 
     ours.run(story)
+
+
+def _import_reference(target: Target, source: Path) -> subprocess.CompletedProcess[str]:
+    auth = target.notes["auth"]
+    env = {"SYNAPSE_NEO4J_USER": auth[0], "SYNAPSE_NEO4J_PASSWORD": auth[1]} if auth else {}
+    return subprocess.run([str(SYNAPSE_GRAPH), "import", "--format", "reference-memory", str(source), "--db",
+                           target.notes["location"], "--scope", target.notes["scope"], "--json"],
+                          env={**os.environ, **env}, capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_importing_a_reference_file_again_restores_what_was_deleted_since(ours: Target, tmp_path: Path) -> None:
+    source = tmp_path / "memory.jsonl"
+    source.write_text("\n".join(json.dumps(line) for line in [
+        {"type": "entity", "name": "Alice", "entityType": "person", "observations": ["likes tea", "has a dog"]},
+        {"type": "entity", "name": "Bob", "entityType": "person", "observations": []},
+        {"type": "relation", "from": "Alice", "to": "Bob", "relationType": "knows"}]), encoding="utf-8")
+    first = _import_reference(ours, source)
+    assert first.returncode == 0, first.stderr
+
+    async def delete_and_add(kg: Graph) -> None:
+        await kg.delete_relations(R("Alice", "Bob", "knows"))
+        await kg.delete_observations(("Alice", ["likes tea"]))
+        await kg.create_entities(E("Carol", "person", "writes poems"))  # the scope holds more than the file now
+        assert (await kg.read_graph())["relations"] == []
+
+    ours.run(delete_and_add)
+    again = _import_reference(ours, source)
+    assert again.returncode == 0, again.stderr
+    report = json.loads(again.stdout)
+    assert (report["relations"], report["observations"]) == (1, 1)  # what was restored, and nothing else
+    assert (report["skipped_relations"], report["skipped_observations"]) == (0, 1)
+
+    async def check(kg: Graph) -> None:
+        graph = await kg.read_graph()
+        assert graph["relations"] == [R("Alice", "Bob", "knows")]
+        assert sorted((e["name"], sorted(e["observations"])) for e in graph["entities"]) == [
+            ("Alice", ["has a dog", "likes tea"]), ("Bob", []), ("Carol", ["writes poems"])]
+
+    ours.run(check)
+    unchanged = _import_reference(ours, source)  # a third time: everything is held
+    assert (json.loads(unchanged.stdout)["relations"], json.loads(unchanged.stdout)["observations"]) == (0, 0)
+
+
+def test_a_reference_line_json_cannot_read_is_refused_in_one_line_naming_it(ours: Target, tmp_path: Path) -> None:
+    alice = json.dumps({"type": "entity", "name": "Alice", "entityType": "person", "observations": []})
+    source = tmp_path / "memory.jsonl"
+    for bad in ('{"type": "entity", "name": ' + "[" * 100_000 + "]" * 100_000 + "}",
+                '{"type": "entity", "name": "Bob", "entityType": "person", "observations": [], "n": ' + "9" * 5_001
+                + "}"):
+        source.write_text(f"{alice}\n{bad}\n", encoding="utf-8")
+        done = _import_reference(ours, source)
+        assert done.returncode == 2, done.stderr
+        message = json.loads(done.stderr)["message"]
+        assert "import line 2" in message and len(done.stderr.splitlines()) == 1, done.stderr
+    memory = ours.memory()
+    try:
+        assert memory.stats().entities == 0
+    finally:
+        memory.close()

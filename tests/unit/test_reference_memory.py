@@ -1,23 +1,21 @@
-"""The reference memory server's store in our terms (pure): relation types, its file, export lines."""
+"""The reference memory server's store in our terms (pure): relation types, its file, the writes it makes."""
 
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
 
 import pytest
 
 from synapse_graph.errors import InvalidImportError
-from synapse_graph.reference_memory import export_lines as translate
+from synapse_graph.models import Triple
 from synapse_graph.reference_memory import (
     predicate_of,
     read_reference,
     relation_source,
     relation_type_of,
+    translate,
 )
 from synapse_graph.rules.predicates import check_predicate
-
-NOW = datetime(2024, 5, 1, 12, tzinfo=UTC)
 
 
 @pytest.mark.parametrize(("relation_type", "predicate"), [
@@ -37,30 +35,28 @@ def test_types_without_latin_letters_stay_apart_and_every_type_reads_back() -> N
     assert relation_type_of("LIVES_IN", "chat 2024-03-01") == "lives_in"  # a fact written natively
 
 
-def test_a_reference_file_translates_to_export_lines_that_keep_everything() -> None:
+def test_a_reference_file_translates_to_writes_that_keep_everything() -> None:
     lines = [{"type": "entity", "name": "Alice", "entityType": "person", "observations": ["likes tea", "has a dog"]},
              {"type": "relation", "from": "Alice", "to": "Globex", "relationType": "works at"}]
     graph = read_reference(json.dumps(line) for line in lines)
-    out = translate(graph, scope="s", now=NOW, secrets="reject")
-    items = [json.loads(line) for line in out.lines]
-    assert [i["kind"] for i in items] == ["header", "entity", "entity", "observation", "observation", "fact"]
-    assert [(i["name"], i["type"]) for i in items if i["kind"] == "entity"] == [("Alice", "person"), ("Globex", None)]
-    assert out.implied == ["Globex"] and (out.entities, out.observations, out.relations) == (1, 2, 1)
-    notes = [i for i in items if i["kind"] == "observation"]
-    assert [n["text"] for n in sorted(notes, key=lambda n: n["id"])] == ["likes tea", "has a dog"]  # order kept
-    [fact] = [i for i in items if i["kind"] == "fact"]
-    assert (fact["subject"], fact["predicate"], fact["object"], fact["source"]) == (
-        "alice", "WORKS_AT", "globex", "relationType: works at")
-    assert translate(graph, scope="s", now=NOW, secrets="reject").lines == out.lines  # ids from the content
-    held = translate(graph, scope="s", now=NOW, secrets="reject", held_observations={"alice": {"likes tea"}},
+    out = translate(graph, secrets="reject")
+    assert out.entities == [("Alice", ["likes tea", "has a dog"], "person")]  # observations in their order
+    assert out.relations == [Triple(subject="Alice", predicate="WORKS_AT", object="Globex",
+                                    source="relationType: works at")]
+    assert out.implied == ["Globex"] and out.observations == 2
+    held = translate(graph, secrets="reject", held_observations={"alice": {"likes tea"}},
                      held_facts={("alice", "WORKS_AT", "globex")})
-    assert (held.observations, held.skipped_observations, held.relations, held.skipped_relations) == (1, 1, 0, 1)
+    assert held.entities == [("Alice", ["has a dog"], "person")] and held.relations == []
+    assert (held.observations, held.skipped_observations, held.skipped_relations) == (1, 1, 1)
 
 
 @pytest.mark.parametrize(("lines", "line", "why"), [
     (['{"type": "entity", "name": "A", "entityType": "x", "observations": "not a list"}'], 1, "list of strings"),
     (['{"type": "relation", "from": "A", "to": 3, "relationType": "r"}'], 1, "to must be a string"),
     (["", "not json"], 2, "not JSON"),
+    (['{"type": "entity", "name": ' + "[" * 100_000 + "]" * 100_000 + "}"], 1, "nests JSON too deeply"),
+    (['{"type": "entity", "name": "A", "entityType": "x", "observations": []}',
+      '{"type": "entity", "n": ' + "9" * 5_001 + "}"], 2, "more digits"),
 ])
 def test_a_file_that_is_not_a_reference_store_is_refused_by_line(lines: list[str], line: int, why: str) -> None:
     with pytest.raises(InvalidImportError, match=why) as refused:
@@ -71,8 +67,7 @@ def test_a_file_that_is_not_a_reference_store_is_refused_by_line(lines: list[str
 def test_what_could_not_be_kept_exactly_is_refused_with_its_line() -> None:
     def refused(*items: dict[str, object], secrets: str = "reject") -> InvalidImportError:
         with pytest.raises(InvalidImportError) as caught:
-            translate(read_reference(json.dumps(i) for i in items), scope="s", now=NOW,
-                      secrets=secrets)  # type: ignore[arg-type]
+            translate(read_reference(json.dumps(i) for i in items), secrets=secrets)  # type: ignore[arg-type]
         return caught.value
 
     alice = {"type": "entity", "name": "Alice", "entityType": "person", "observations": []}
@@ -83,6 +78,6 @@ def test_what_could_not_be_kept_exactly_is_refused_with_its_line() -> None:
     assert "secret" in str(refused({**alice, "observations": ["token sk-abcdefghijklmnopqrstuvwxyz123456"]}))
     assert refused({**alice, "name": ""}).line == 1
     # The same name twice with the same type is one entity of the reference too: merged, nothing refused.
-    twice = translate(read_reference(json.dumps(i) for i in (alice, {**alice, "observations": ["x"]})), scope="s",
-                      now=NOW, secrets="reject")
-    assert (twice.entities, twice.observations) == (1, 1)
+    twice = translate(read_reference(json.dumps(i) for i in (alice, {**alice, "observations": ["x"]})),
+                      secrets="reject")
+    assert (twice.entities, twice.observations) == ([("Alice", ["x"], "person")], 1)
