@@ -26,7 +26,7 @@ import hashlib
 import json
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -171,11 +171,13 @@ class Translation:
 
 
 def translate(graph: ReferenceGraph, *, secrets: SecretMode, held_observations: Mapping[str, set[str]] | None = None,
-              held_facts: set[tuple[str, str, str]] | None = None) -> Translation:
+              held_facts: set[tuple[str, str, str]] | None = None,
+              single_valued: Collection[str] = frozenset()) -> Translation:
     """The graph as synapse-graph writes, checked first (raises :class:`InvalidImportError` naming the line of the
     reference file): names, types and texts must be storable; with ``secrets="reject"`` a secret is refused rather
     than stored redacted; two entities whose names are one in synapse-graph (names are case-insensitive) are
-    refused, as are two relation types that would be one relation. What the scope holds now is left out:
+    refused, as are two relation types that would be one relation, and two values of a ``single_valued`` predicate
+    of one entity (written together, one would leave no trace). What the scope holds now is left out:
     ``held_observations`` (current texts by entity key) and ``held_facts`` ((subject key, predicate, object key)
     holding now), so loading a file again adds only what is missing (a deleted relation or observation comes back).
     """
@@ -207,6 +209,7 @@ def translate(graph: ReferenceGraph, *, secrets: SecretMode, held_observations: 
     out.observations = sum(len(texts) for _, texts, _ in out.entities)
     slots: dict[tuple[str, str, str], tuple[str, ReferenceRelation]] = {}
     implied: set[str] = set()
+    values: dict[tuple[str, str], tuple[str, int]] = {}
     for relation in graph.relations:
         with _at(relation.line):
             (source, source_key), (target, target_key) = (identity(relation.source, field="from"),
@@ -228,6 +231,14 @@ def translate(graph: ReferenceGraph, *, secrets: SecretMode, held_observations: 
             out.skipped_relations += 1
             continue
         slots[slot] = (label, relation)
+        if predicate in single_valued:
+            other = values.setdefault((source_key, predicate), (target, relation.line))
+            if other[0] != target:
+                raise InvalidImportError(
+                    f"relations {label[:70]!r} from {source[:70]!r} to {target[:70]!r} and to {other[0][:70]!r} (line "
+                    f"{other[1]}): {predicate} holds one value at a time in this scope (its single-valued rules), so "
+                    "one of them would be lost; keep one in the file, or take the predicate out of the scope's "
+                    "single-valued rules, then import again. Nothing was written", relation.line)
         if held_facts is not None and slot in held_facts:
             out.skipped_relations += 1
             continue

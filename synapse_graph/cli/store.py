@@ -93,7 +93,8 @@ def _import_reference(file: Path, redact_secrets: bool, db: str | None, scope: s
         for observation in memory.observations(limit=10**9):
             held.setdefault(identity(observation.entity)[1], set()).add(observation.text)
         holding = {(identity(f.subject)[1], f.predicate, identity(f.object)[1]) for f in memory.facts(limit=10**9)}
-        plan = translate(graph, secrets=mode, held_observations=held, held_facts=holding)
+        plan = translate(graph, secrets=mode, held_observations=held, held_facts=holding,
+                         single_valued=memory.rules.single_valued)
         before = memory.stats().entities
         observed = memory.observe_many(plan.entities) if plan.entities else []
         related = memory.upsert(plan.relations) if plan.relations else None

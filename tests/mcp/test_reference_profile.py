@@ -248,6 +248,9 @@ def test_import_refuses_what_it_could_not_keep_exactly(ours: Target, tmp_path: P
          "one relation"),
         ([{**alice, "observations": ["mail me at alice@example.com"]}], "import line 1", "secret"),
         ([alice, {"type": "node", "name": "x"}], "import line 2", "unknown type"),
+        ([alice, {"type": "relation", "from": "Alice", "to": "Acme", "relationType": "works at"},
+          {"type": "relation", "from": "Alice", "to": "Globex", "relationType": "works at"}], "import line 3",
+         "one value at a time"),  # written together, one of two values of a single-valued predicate is lost
     ]
     for lines, where, why in cases:
         done = run(lines)
