@@ -163,11 +163,11 @@ def _restores(ctx: Context, file: ImportFile, targets: Mapping[str, str], *, cha
     held = [rows.record(row["fact"]) for row in (yield Read(Q.EXPORT_FACTS, {"scope": ctx.scope}))]
     records = sum(1 for r in held if ours.get(r.id) != fact_line(r))
     changes = changes or len(ours.keys() - {r.id for r in held}) > 0
-    noted = {o["id"]: _observation_key({**o, "entity": targets.get(o["entity"], o["entity"])})
-             for _, o in file.observations}
+    noted = {o["id"]: {f.name: targets.get(o[f.name], o[f.name]) if f.kind == "end" else o[f.name]
+                       for f in OBSERVATION} for _, o in file.observations}
     found = yield Read(Q.EXPORT_OBSERVATIONS, {"scope": ctx.scope})
-    notes = sum(1 for row in found if noted.get(row["observation"]["id"]) != _observation_key(
-        {**row["observation"], "entity": row["observation"]["entity_key"]}))
+    notes = sum(1 for row in found if noted.get(row["observation"]["id"]) != {
+        f.name: read(f, row["observation"][projected(f)]) for f in OBSERVATION})
     if changes and (records or notes):
         raise InvalidImportError(
             f"scope {ctx.scope!r} holds {plural(records, 'fact record')} and {plural(notes, 'observation')} this "
@@ -175,10 +175,6 @@ def _restores(ctx: Context, file: ImportFile, targets: Mapping[str, str], *, cha
             "so it goes into an empty scope, or one holding only this same export (importing it again completes "
             f"or repeats it). Import into a new scope, or erase this one first (purge(scope={ctx.scope!r})); "
             "nothing was written")
-
-
-def _observation_key(row: Mapping[str, Any]) -> tuple[Any, ...]:
-    return tuple(row[k] for k in ("id", "entity", "text", "recorded_at", "expired_at", "source", "client", "session"))
 
 
 def version_after(view: View, mutation: Mutation) -> int:

@@ -126,6 +126,7 @@ def test_a_different_export_into_a_written_scope_is_refused_and_changes_nothing(
 
 def test_an_interrupted_import_completes_and_a_repeated_one_changes_nothing(
         make_memory: MakeMemory, source: Memory) -> None:
+    source.observe("Dana", ["Speaks fluent Spanish"])  # held by the scope the import resumes in, compared
     exported = list(source.export())
     target = make_memory()
 
