@@ -122,6 +122,10 @@ def test_a_different_export_into_a_written_scope_is_refused_and_changes_nothing(
     with pytest.raises(InvalidImportError, match="empty scope"):
         other.import_(list(source.export()))
     assert objects(other.facts("Dana", "LIVES_IN")) == ["Oslo"]
+    noted = make_memory()
+    noted.observe("Dana", ["Speaks fluent Spanish"])  # an observation is held too
+    with pytest.raises(InvalidImportError, match="1 observation this export does not"):
+        noted.import_(list(source.export()))
 
 
 def test_an_interrupted_import_completes_and_a_repeated_one_changes_nothing(
