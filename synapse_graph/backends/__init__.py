@@ -9,8 +9,10 @@ from synapse_graph.backends.base import AsyncBackend, Backend, Session
 from synapse_graph.backends.urls import FALKORDB_SCHEMES, NEO4J_SCHEMES
 from synapse_graph.datadir import data_path
 from synapse_graph.errors import ConfigurationError
+from synapse_graph.extras import needs_extra
 
 DEFAULT_DB_ENV = "SYNAPSE_DB"
+_NEO4J_LOCATION = "a Neo4j location (bolt://, neo4j://)"
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
 
@@ -57,7 +59,8 @@ def open_backend(
     """
     target, lowered, create = _target(location, create)
     if lowered.startswith(NEO4J_SCHEMES):
-        from synapse_graph.backends.neo4j import Neo4jBackend
+        with needs_extra("neo4j", _NEO4J_LOCATION):
+            from synapse_graph.backends.neo4j import Neo4jBackend
 
         return Neo4jBackend.connect(target, auth=auth, database=database)
     from synapse_graph.backends.falkordb import FalkorDBBackend
@@ -78,7 +81,8 @@ async def open_async_backend(
     """The asyncio twin of :func:`open_backend`."""
     target, lowered, create = _target(location, create)
     if lowered.startswith(NEO4J_SCHEMES):
-        from synapse_graph.backends.neo4j import AsyncNeo4jBackend
+        with needs_extra("neo4j", _NEO4J_LOCATION):
+            from synapse_graph.backends.neo4j import AsyncNeo4jBackend
 
         return await AsyncNeo4jBackend.connect(target, auth=auth, database=database)
     from synapse_graph.backends.falkordb import AsyncFalkorDBBackend

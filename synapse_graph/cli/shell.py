@@ -22,6 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from synapse_graph import render
+from synapse_graph.cli.usage import PlainCommand, PlainGroup
 from synapse_graph.errors import SynapseError
 from synapse_graph.memory import Memory
 from synapse_graph.models import Fact
@@ -32,11 +33,12 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=PlainGroup,
 )
 _app = app  # the top level, for command(app=None): the parameter of that name shadows it there
 
 
-Db = Annotated[str | None, typer.Option("--db", envvar="SYNAPSE_DB", show_envvar=True,
+Db = Annotated[str | None, typer.Option("--db", envvar="SYNAPSE_DB", show_envvar=True, metavar="PATH|URL",
                                         help="Database: a file path (embedded FalkorDB) or a redis://, falkordb://, "
                                              "bolt:// or neo4j:// URL. Default: memory.db in the user data directory.")]
 
@@ -157,7 +159,7 @@ def command(name: str | None = None, *, app: typer.Typer | None = None
             except OSError as exc:
                 fail("FileError", _file_problem(exc), as_json)
 
-        (app or _app).command(name)(run)
+        (app or _app).command(name, cls=PlainCommand)(run)
         return run
 
     return register
