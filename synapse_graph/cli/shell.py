@@ -65,10 +65,13 @@ USAGE_EXIT = 2
 NOT_FOUND_EXIT = 1
 """Exit code of a lookup that found nothing (``entity``) or a question answered no (``purge``)."""
 
+_UNLIMITED = 1_000_000
+"""The width of a console that never wraps (output piped, no COLUMNS)."""
+
 def _console(stream: TextIO) -> Console:
     """A console that prints text as text (no markup, no highlighting) and, when piped, never wraps."""
     piped = not stream.isatty() and not os.environ.get("COLUMNS")
-    return Console(file=stream, markup=False, highlight=False, emoji=False, width=1_000_000 if piped else None)
+    return Console(file=stream, markup=False, highlight=False, emoji=False, width=_UNLIMITED if piped else None)
 
 def say(*parts: str | Text) -> None:
     """Print a line for people on stdout."""
@@ -89,19 +92,39 @@ def _jsonable(value: Any) -> Any:
         return {k: _jsonable(v) for k, v in value.items()}
     return value
 
-def _table(columns: Sequence[str], rows: Sequence[Sequence[str]], title: str | None = None) -> None:
-    table = Table(title=title, title_justify="left")
-    for column in columns:
-        table.add_column(column, overflow="fold")
-    for row in rows:
-        table.add_row(*(Text(cell) for cell in row))  # Text: a name like "[/x]" is shown, not parsed
-    _console(sys.stdout).print(table)
+def _table(columns: Sequence[str], rows: Sequence[Sequence[str]], title: str | None = None, *,
+           optional: Sequence[str] = (), line: Callable[[int], str] | None = None) -> None:
+    """A table that fits the terminal without cutting a cell (an id, a name, a predicate is never wrapped).
+
+    Too wide, it leaves out the ``optional`` columns, in that order, until it fits; still too wide, it
+    shows each row as one line: ``line(index)``, or the first cell then each other as ``header value``.
+    """
+    console = _console(sys.stdout)
+    shown = list(range(len(columns)))
+    for dropped in (None, *optional):
+        if dropped is not None:
+            shown.remove(columns.index(dropped))
+        table = Table(title=title, title_justify="left")
+        for index in shown:
+            table.add_column(columns[index], no_wrap=True)
+        for row in rows:
+            table.add_row(*(Text(row[index]) for index in shown))  # Text: a name like "[/x]" is shown, not parsed
+        if console.measure(table, options=console.options.update_width(_UNLIMITED)).maximum <= console.width:
+            console.print(table)
+            return
+    if title:
+        say(title)
+    for number, row in enumerate(rows):
+        say("  " + (line(number) if line is not None else "  ".join(
+            [row[0], *(f"{header} {cell}" for header, cell in zip(columns[1:], row[1:], strict=True) if cell)])))
+
 
 def _fact_table(facts: Sequence[Fact], title: str | None = None) -> None:
     if not facts:
         say(f"{title}: no facts" if title else "no facts")
         return
-    _table(render.FACT_COLUMNS, [render.fact_cells(fact) for fact in facts], title)
+    _table(render.FACT_COLUMNS, [render.fact_cells(fact) for fact in facts], title, optional=("seen", "conf."),
+           line=lambda number: render.fact_text(facts[number]))
 
 def fail(kind: str, message: str, as_json: bool, code: int = USAGE_EXIT) -> NoReturn:
     """Print one error (``error: ...``, or ``{"error": kind, "message": ...}`` under --json) and exit."""
