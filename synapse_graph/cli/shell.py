@@ -12,6 +12,7 @@ import sys
 import typing
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, TextIO
 
@@ -22,8 +23,9 @@ from rich.table import Table
 from rich.text import Text
 
 from synapse_graph import render
+from synapse_graph.backends import embedded_store
 from synapse_graph.cli.usage import PlainCommand, PlainGroup
-from synapse_graph.errors import SynapseError
+from synapse_graph.errors import NotFoundError, SynapseError
 from synapse_graph.memory import Memory
 from synapse_graph.models import Fact
 
@@ -58,6 +60,9 @@ MaxFacts = Annotated[int | None, typer.Option("--max-facts", help="Fact quota of
 
 MaxEntities = Annotated[int | None, typer.Option("--max-entities", help="Entity quota of the scope (stored with it; "
                                                                        "default: the stored one, else 5000).")]
+
+_as_json: ContextVar[bool] = ContextVar("as_json", default=False)
+"""Whether the running command prints JSON (set by :func:`command`)."""
 
 USAGE_EXIT = 2
 """Exit code of every error the command expects: bad input, a missing file, a refusing database."""
@@ -171,6 +176,7 @@ def command(name: str | None = None, *, app: typer.Typer | None = None
         @functools.wraps(func)
         def run(*args: Any, **kwargs: Any) -> None:
             as_json = bool(kwargs.get("as_json"))
+            _as_json.set(as_json)
             try:
                 func(*args, **kwargs)
             except SynapseError as exc:
@@ -193,6 +199,30 @@ def _auth(user: str | None, password: str | None) -> tuple[str, str] | None:
 
 @contextmanager
 def _open(db: str | None, scope: str, user: str | None = None, password: str | None = None, *,
-          client: str = "synapse-graph-cli", **options: Any) -> Iterator[Memory]:
-    with Memory(db, scope=scope, client=client, auth=_auth(user, password), **options) as memory:
+          client: str = "synapse-graph-cli", create: bool = True, init: bool = False,
+          **options: Any) -> Iterator[Memory]:
+    """The memory a command works on. Reads (``create=False``) never create a store; a write that creates
+    one says so on stderr, and creates the folders of a ``--db`` path only with ``init``."""
+    new_store = _store_to_create(db, init) if create else None
+    with Memory(db, scope=scope, client=client, auth=_auth(user, password), create=create, **options) as memory:
+        if new_store is not None:
+            notice = f"created a new store at {new_store}"
+            if _as_json.get():
+                print(json.dumps({"notice": notice, "location": str(new_store)}, ensure_ascii=False), file=sys.stderr)
+            else:
+                _console(sys.stderr).print(notice, soft_wrap=True)
         yield memory
+
+
+def _store_to_create(db: str | None, init: bool) -> Path | None:
+    """The embedded store a write would create (None: a URL, or a store is there); a ``--db`` path whose
+    folder does not exist is refused (a mistyped path) unless the command is ``init``."""
+    from synapse_graph.backends.embedded import EmbeddedServer
+
+    path = embedded_store(db)
+    if path is None or EmbeddedServer(path).exists():
+        return None
+    if db is not None and not init and not path.parent.is_dir():
+        raise NotFoundError(f"the folder {path.parent} does not exist, so there is no store at {path}; check "
+                            f"--db, or create a new store there with: synapse-graph init --db {path}")
+    return path

@@ -42,7 +42,7 @@ def export_command(
             for line in memory.export():
                 print(line)
         return
-    with out.open("w", encoding="utf-8") as handle, _open(db, scope, user, password) as memory:  # the file first
+    with out.open("w", encoding="utf-8") as handle, _open(db, scope, user, password, create=False) as memory:
         count = sum(1 for line in memory.export() if handle.write(line + "\n"))
     _emit({"out": str(out), "lines": count}, as_json, lambda r: _console(sys.stderr).print(
         f"wrote {render.plural(count, 'line')} to {out}", soft_wrap=True))
@@ -185,8 +185,9 @@ def repair(db: Db = None, as_json: AsJson = False) -> None:
 def init(
     db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
 ) -> None:
-    """Create the store (reads never create one, so a mistyped --db is an error, not a new empty store)."""
-    with _open(db, scope, user, password) as memory:
+    """Create the store and its folders (reads never create one, and other writes no folder: a mistyped --db is
+    an error, not a new empty store)."""
+    with _open(db, scope, user, password, init=True) as memory:
         _emit({"location": memory.location, "scope": memory.scope}, as_json,
               lambda r: say(f"store ready at {r['location']} (scope {r['scope']!r})"))
 
