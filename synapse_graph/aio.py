@@ -270,12 +270,11 @@ class AsyncMemory(MemoryOptions):
                       progress: Any = None) -> WriteResult:
         file, chunks = import_chunks(self._ctx, lines, batch_size)
         result = WriteResult(entities_created=await self._write(ops.import_names(self._ctx, file)))
-        if progress is not None:
-            progress(0)  # the entities are written
+        report = progress or (lambda records: None)
+        report(0)  # the entities are written
         for chunk in chunks:
             result.created += (await self._write(ops.import_records(self._ctx, chunk))).created
-            if progress is not None:
-                progress(len(chunk))
+            report(len(chunk))
         return result
 
 

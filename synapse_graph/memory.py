@@ -388,15 +388,13 @@ class Memory(MemoryOptions):
         Every line is checked first; a line that could make the store lie raises
         :class:`~synapse_graph.errors.InvalidImportError` naming it. Records keep their ids and times;
         records already held are skipped (importing twice changes nothing); rules, rejections and the audit
-        log fill a scope that has none. The entities are written first (then ``progress(0)`` is called), then
-        each chunk of ``batch_size`` records in one transaction (then ``progress(records written)``).
-        """
+        log fill a scope that has none. Entities are written first, then ``progress(0)``; then each chunk of
+        ``batch_size`` records in one transaction, then ``progress(records written)``."""
         file, chunks = import_chunks(self._ctx, lines, batch_size)
         result = WriteResult(entities_created=self._write(ops.import_names(self._ctx, file)))
-        if progress is not None:
-            progress(0)  # the entities are written
+        report = progress or (lambda records: None)
+        report(0)  # the entities are written
         for chunk in chunks:
             result.created += self._write(ops.import_records(self._ctx, chunk)).created
-            if progress is not None:
-                progress(len(chunk))
+            report(len(chunk))
         return result
