@@ -21,6 +21,7 @@ def needs_extra(extra: str, needed_by: str) -> Iterator[None]:
         if (exc.name or "").partition(".")[0] in ("", "synapse_graph"):
             raise  # our own module missing is a broken installation, not an extra
         raise MissingExtraError(
-            f"{needed_by} needs the {extra!r} extra (No module named {exc.name!r}); install it: "
-            f"pip install 'synapse-graph[{extra}]' (from a clone, see docs/install.md)"
+            f"{needed_by} needs the {extra!r} extra (No module named {exc.name!r}); install it from your clone "
+            f"of synapse-graph: pip install '.[{extra}]' into this environment, or pipx install --force "
+            f"'.[{extra}]' for the command (docs/install.md)"
         ) from exc
