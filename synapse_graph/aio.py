@@ -277,11 +277,12 @@ class AsyncMemory(MemoryOptions):
         file, chunks = import_chunks(self._ctx, lines, batch_size)
         created, version = await self._write(ops.import_names(self._ctx, file))
         result = WriteResult(entities_created=created)
+        report = progress or (lambda records: None)
+        report(0)  # the entities are written
         for chunk in chunks:
             written, version = await self._write(ops.import_records(self._ctx, chunk, version))
             result.created += written.created
-            if progress is not None:
-                progress(len(chunk))
+            report(len(chunk))
         return result
 
 

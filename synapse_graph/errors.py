@@ -16,6 +16,7 @@
     ├── ConfigurationError         a malformed location, option or missing extra (not retryable)
     │   ├── NotNeo4jError
     │   ├── NewerStoreFormatError  a scope written by a newer synapse-graph: upgrade the library
+    │   ├── MissingExtraError      an optional dependency is not installed (the message names the extra)
     │   └── EmbedderUnavailableError
     ├── StoreDamagedError          the store's files are damaged: it is not opened as if it were fine
     └── BackendError               the database refused or failed; ``is_retryable()`` says if retrying helps
@@ -106,6 +107,10 @@ class NewerStoreFormatError(ConfigurationError):
 
 class NotNeo4jError(ConfigurationError):
     """The database is not a Neo4j server, so Neo4j Browser cannot show it."""
+
+
+class MissingExtraError(ConfigurationError, ImportError):
+    """An optional dependency is not installed; the message names the package's extra that brings it."""
 
 
 class EmbedderUnavailableError(ConfigurationError, ImportError):

@@ -384,17 +384,17 @@ class Memory(MemoryOptions):
                 progress: Any = None) -> WriteResult:
         """Restore an export (a path or an iterable of JSON lines) into this memory's scope, losslessly.
 
-        Every line is checked first; a line that could make the store lie raises :class:`InvalidImportError`
-        naming it. Records keep their ids and times. A scope holding anything but (part of) this export is
-        refused an import that would change it (docs/import.md); importing again completes or repeats it. Each
-        chunk of ``batch_size`` records is one transaction, then ``progress(records written)`` is called; a
-        write by another writer in between stops the import."""
+        Every line is checked first (:class:`InvalidImportError` names a line that could make the store lie).
+        Records keep their ids and times. A scope holding anything but (part of) this export is refused (see
+        docs/import.md); importing again completes or repeats it. ``progress(0)`` after the entities, then
+        ``progress(n)`` after each chunk of ``batch_size`` records (one transaction each)."""
         file, chunks = import_chunks(self._ctx, lines, batch_size)
         created, version = self._write(ops.import_names(self._ctx, file))
         result = WriteResult(entities_created=created)
+        report = progress or (lambda records: None)
+        report(0)  # the entities are written
         for chunk in chunks:
             written, version = self._write(ops.import_records(self._ctx, chunk, version))
             result.created += written.created
-            if progress is not None:
-                progress(len(chunk))
+            report(len(chunk))
         return result

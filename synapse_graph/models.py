@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationErr
 
 from synapse_graph import render
 from synapse_graph.errors import InvalidInputError, InvalidTimeError
+from synapse_graph.readable import Readable, ShortRepr
 from synapse_graph.rules.cursors import entity_cursor
 from synapse_graph.rules.numbers import confidence
 
@@ -23,16 +24,6 @@ DEFAULT_SINGLE_VALUED: frozenset[str] = frozenset(
      "LOCATED_IN", "HAS_STATUS", "REPORTS_TO", "HAS_AGE", "HAS_NAME"}
 )
 """Predicates that hold one value at a time unless a scope's rules say otherwise."""
-
-
-class _Readable:
-    """Notebook display for the public models: ``str()`` as text, a small HTML form; ``repr`` stays exact."""
-
-    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # IPython, also inside lists
-        printer.text(repr(self) if cycle else str(self))
-
-    def _repr_html_(self) -> str:
-        return render.html_line(str(self))
 
 
 TimeInput = datetime | date | str | int | float
@@ -98,7 +89,7 @@ def _triple_error(exc: ValidationError) -> InvalidInputError:
     return (InvalidTimeError if all_times else InvalidInputError)("Triple " + "; ".join(problems))
 
 
-class Triple(BaseModel):
+class Triple(ShortRepr, BaseModel):
     """A fact to write: ``subject -[predicate]-> object``, optionally with its interval, and its ``source`` if
     not the write's. Values are checked, never coerced: a bad one raises :class:`InvalidInputError`
     (:class:`InvalidTimeError` for a time) naming the field.
@@ -135,7 +126,7 @@ class Triple(BaseModel):
                 raise _triple_error(exc) from exc
 
 
-class Fact(_Readable, BaseModel):
+class Fact(Readable, BaseModel):
     """One stored FACT record: a fact with its validity and belief intervals.
 
     ``subject`` and ``object`` are canonical entity names. Validity is half-open:
@@ -184,7 +175,7 @@ class Fact(_Readable, BaseModel):
         return render.fact_text(self)
 
 
-class Observation(_Readable, BaseModel):
+class Observation(Readable, BaseModel):
     """Free text about an entity, kept with when it was recorded (``Memory.observe``)."""
 
     model_config = ConfigDict(frozen=True)
@@ -204,7 +195,7 @@ class Observation(_Readable, BaseModel):
         return f"{self.entity}: {self.text}  (recorded {render.time_text(self.recorded_at)})"
 
 
-class Entity(_Readable, BaseModel):
+class Entity(Readable, BaseModel):
     """An entity of the memory with its aliases."""
 
     model_config = ConfigDict(frozen=True)
@@ -221,7 +212,7 @@ class Entity(_Readable, BaseModel):
         return f"{self.name}  (aliases: {', '.join(self.aliases) or 'none'}{kind})"
 
 
-class EntityPage(_Readable, BaseModel):
+class EntityPage(Readable, BaseModel):
     """One page of ``Memory.entities``: entities oldest first, with the observations each held."""
 
     model_config = ConfigDict(frozen=True)
@@ -242,7 +233,7 @@ class EntityPage(_Readable, BaseModel):
         return "\n".join(lines + (["(more: pass next as after)"] if self.next else [])) or "no entities"
 
 
-class WriteResult(_Readable, BaseModel):
+class WriteResult(Readable, BaseModel):
     """What one ``upsert`` changed."""
 
     created: int = 0
@@ -260,7 +251,7 @@ class WriteResult(_Readable, BaseModel):
                 + (f", {render.plural(self.aliases_merged, 'alias', 'aliases')} merged" if self.aliases_merged else ""))
 
 
-class AliasResult(_Readable, BaseModel):
+class AliasResult(Readable, BaseModel):
     """What ``alias`` changed."""
 
     canonical: str
@@ -282,7 +273,7 @@ class AliasResult(_Readable, BaseModel):
         return f"{self.alias!r} is now an alias of {self.canonical!r}{merged}"
 
 
-class PurgeResult(_Readable, BaseModel):
+class PurgeResult(Readable, BaseModel):
     """What a purge removed for good."""
 
     entities: int
@@ -298,7 +289,7 @@ class PurgeResult(_Readable, BaseModel):
              (self.aliases, "alias")])
 
 
-class ScopeRules(BaseModel):
+class ScopeRules(ShortRepr, BaseModel):
     """The rules a scope's writes obey, stored with the scope so that every client enforces the same.
 
     Set them with :meth:`Memory.set_rules` (recorded in the audit log, exported and imported);
@@ -318,7 +309,7 @@ class ScopeRules(BaseModel):
     """Facts a model extracted (written with ``model=``) below this confidence become candidates."""
 
 
-class Stats(_Readable, BaseModel):
+class Stats(Readable, BaseModel):
     """Counts for one scope."""
 
     scope: str
@@ -349,7 +340,7 @@ RECALL_NOTICE = (
 )
 
 
-class EntryEntity(_Readable, BaseModel):
+class EntryEntity(Readable, BaseModel):
     """An entity recall started from, with the score of each search leg."""
 
     model_config = ConfigDict(frozen=True)
@@ -394,7 +385,7 @@ class RecalledFact(Fact):
         return f"{render.fact_text(self)}  (hop {self.hop} via {self.entry}, relevance {self.relevance:.2f})"
 
 
-class Recall(_Readable, BaseModel):
+class Recall(Readable, BaseModel):
     """The answer of :meth:`Memory.recall`: facts valid at ``as_of``, most relevant first."""
 
     query: str
@@ -432,7 +423,7 @@ class Recall(_Readable, BaseModel):
         return f"{table}<p><small>{html.escape(self.notice)}</small></p>"
 
 
-class Digest(_Readable, BaseModel):
+class Digest(Readable, BaseModel):
     """What an agent should just know at the start of a session (:meth:`Memory.digest`).
 
     Pinned facts first, then the most confirmed and most recent facts about the user, then
@@ -463,7 +454,7 @@ class Digest(_Readable, BaseModel):
         return "\n".join([*lines, self.notice])
 
 
-class Session(_Readable, BaseModel):
+class Session(Readable, BaseModel):
     """A private scope for one agent session, registered by a durable scope (``Memory.register_session``)."""
 
     model_config = ConfigDict(frozen=True)
@@ -486,7 +477,7 @@ class Session(_Readable, BaseModel):
                 f"expires {render.time_text(self.expires_at)}")
 
 
-class AuditEntry(_Readable, BaseModel):
+class AuditEntry(Readable, BaseModel):
     """One mutation in the append-only audit log of a scope."""
 
     model_config = ConfigDict(frozen=True)

@@ -128,6 +128,9 @@ def read_reference(lines: Iterable[str]) -> ReferenceGraph:
         if not isinstance(item, dict):
             raise InvalidImportError("a reference memory line is a JSON object", number)
         kind = item.get("type")
+        if "kind" in item and kind is None:
+            raise InvalidImportError("this is a synapse-graph export, not a reference memory file: import it "
+                                     "without --format (or with --format synapse-graph); nothing was written", number)
         if kind == "entity":
             observations = item.get("observations")
             if not isinstance(observations, list) or not all(isinstance(o, str) for o in observations):
@@ -140,6 +143,8 @@ def read_reference(lines: Iterable[str]) -> ReferenceGraph:
         else:
             raise InvalidImportError(f"unknown type {str(kind)[:40]!r}; a reference memory file holds lines of "
                                      "type 'entity' and 'relation'", number)
+    if not graph.entities and not graph.relations:
+        raise InvalidImportError("the file holds no entity or relation: it is empty; nothing was written")
     return graph
 
 

@@ -3,7 +3,7 @@
 Used by the models' ``__str__``/``_repr_html_`` and by the CLI's tables, so a time looks
 the same everywhere. Pure functions of plain values: this module imports nothing of ours.
 Every time shown is UTC (the library stores nothing else); the full precision is in the
-values themselves, ``repr`` and ``--json``.
+values themselves, ``repr`` (ISO-8601) and ``--json``.
 """
 
 from __future__ import annotations
@@ -32,6 +32,14 @@ def time_text(value: datetime | None) -> str:
     if value.second or value.microsecond:
         return value.strftime("%Y-%m-%d %H:%M:%S")
     return value.strftime("%Y-%m-%d %H:%M")
+
+
+def iso_text(value: datetime) -> str:
+    """A time in full ISO-8601, UTC written ``Z``: ``2022-09-15T09:30:00Z``, microseconds when there are any."""
+    if value.tzinfo is not None:
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None).isoformat() + "Z"
+    return value.isoformat()
 
 
 def interval_text(start: datetime | None, end: datetime | None) -> str:

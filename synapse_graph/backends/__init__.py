@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 
 from synapse_graph.backends.base import AsyncBackend, Backend, Session
 from synapse_graph.backends.urls import FALKORDB_SCHEMES, NEO4J_SCHEMES
 from synapse_graph.datadir import data_path
 from synapse_graph.errors import ConfigurationError
+from synapse_graph.extras import needs_extra
 
 DEFAULT_DB_ENV = "SYNAPSE_DB"
+_NEO4J_LOCATION = "a Neo4j location (bolt://, neo4j://)"
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
 
@@ -22,15 +25,12 @@ def default_location() -> str:
 def _target(location: str | os.PathLike[str] | None, create: bool) -> tuple[str, str, bool]:
     """The location, in lower case, and whether a missing embedded store may be created.
 
-    ``create=False`` is for reading: a file path where no store exists raises ``NotFoundError``
-    instead of creating an empty store (``None``, the default location, is always created).
+    ``create=False`` is for reading: a file path where no store exists (the default location
+    included) raises ``NotFoundError`` instead of creating an empty store.
     An empty location, or a URL whose scheme is not a FalkorDB or Neo4j one (``http://x``),
     raises ``ConfigurationError``: it is never taken for a file name.
     """
-    if location is None:
-        target, create = default_location(), create or not os.environ.get(DEFAULT_DB_ENV)
-    else:
-        target = os.fspath(location)
+    target = default_location() if location is None else os.fspath(location)
     lowered = target.strip().lower()
     if not lowered:
         raise ConfigurationError(
@@ -41,6 +41,16 @@ def _target(location: str | os.PathLike[str] | None, create: bool) -> tuple[str,
         raise ConfigurationError(f"{target!r} is a URL of no database synapse-graph knows; use one of {schemes}, "
                                  "or a file path for the embedded database")
     return target, lowered, create
+
+
+def embedded_store(location: str | os.PathLike[str] | None) -> Path | None:
+    """The store file an embedded location names (``None``: the default location), or None for a URL."""
+    target, lowered, _ = _target(location, False)
+    if lowered.startswith(FALKORDB_SCHEMES + NEO4J_SCHEMES):
+        return None
+    from synapse_graph.backends.embedded import store_path
+
+    return store_path(target)
 
 
 def open_backend(
@@ -57,7 +67,8 @@ def open_backend(
     """
     target, lowered, create = _target(location, create)
     if lowered.startswith(NEO4J_SCHEMES):
-        from synapse_graph.backends.neo4j import Neo4jBackend
+        with needs_extra("neo4j", _NEO4J_LOCATION):
+            from synapse_graph.backends.neo4j import Neo4jBackend
 
         return Neo4jBackend.connect(target, auth=auth, database=database)
     from synapse_graph.backends.falkordb import FalkorDBBackend
@@ -78,7 +89,8 @@ async def open_async_backend(
     """The asyncio twin of :func:`open_backend`."""
     target, lowered, create = _target(location, create)
     if lowered.startswith(NEO4J_SCHEMES):
-        from synapse_graph.backends.neo4j import AsyncNeo4jBackend
+        with needs_extra("neo4j", _NEO4J_LOCATION):
+            from synapse_graph.backends.neo4j import AsyncNeo4jBackend
 
         return await AsyncNeo4jBackend.connect(target, auth=auth, database=database)
     from synapse_graph.backends.falkordb import AsyncFalkorDBBackend
@@ -89,6 +101,6 @@ async def open_async_backend(
 
 
 __all__ = [
-    "FALKORDB_SCHEMES", "NEO4J_SCHEMES", "AsyncBackend", "Backend", "Session", "default_location",
+    "FALKORDB_SCHEMES", "NEO4J_SCHEMES", "AsyncBackend", "Backend", "Session", "default_location", "embedded_store",
     "open_async_backend", "open_backend",
 ]

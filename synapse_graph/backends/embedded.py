@@ -158,6 +158,10 @@ class EmbeddedServer:
     def _path(self, suffix: str) -> Path:
         return self.db_file.with_name(self.db_file.name + suffix)
 
+    def exists(self) -> bool:
+        """Whether a store is at this path (it may be empty), or a server for it runs."""
+        return self.aof_dir.exists() or self.pid_file.exists()
+
     @property
     def directory(self) -> Path:
         return self.db_file.parent
@@ -207,7 +211,7 @@ class EmbeddedServer:
             raise ConfigurationError(
                 f"the store path {shown(self.db_file)} is too long for a unix socket on this system; use a shorter one"
             )
-        if not create and not (self.aof_dir.exists() or self.pid_file.exists()):
+        if not create and not self.exists():
             raise self._not_found()
         if create:
             try:

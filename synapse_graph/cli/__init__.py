@@ -2,14 +2,13 @@
 
 Output is plain text for people (tables that do not wrap when piped) or JSON with
 ``--json``. Every error the command expects (bad input, a missing file, a database
-that refuses) exits with code 2 and one message, as JSON on stderr under ``--json``.
+that refuses, a usage error) exits with code 2 and one message, as JSON on stderr under ``--json``.
 Names and values are printed as text, never interpreted as markup. The commands live
 in the modules of this package, by what they act on; importing it registers them all.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Sequence
 
@@ -18,22 +17,10 @@ from collections.abc import Sequence
 from synapse_graph.cli import facts, review, store, agents  # noqa: F401
 # isort: on
 from synapse_graph.cli.shell import app
+from synapse_graph.cli.usage import run
 
 __all__ = ["app", "main"]
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``synapse-graph`` command."""
-    args = list(argv) if argv is not None else sys.argv[1:]
-    if "--json" not in args:
-        app(args=args, prog_name="synapse-graph")
-        return
-    # Under --json a usage error (unknown option, missing argument) is JSON too.
-    try:
-        code = app(args=args, prog_name="synapse-graph", standalone_mode=False)
-    except Exception as exc:
-        exit_code, message = getattr(exc, "exit_code", None), getattr(exc, "format_message", None)
-        if not isinstance(exit_code, int) or message is None:
-            raise
-        print(json.dumps({"error": "UsageError", "message": message()}, ensure_ascii=False), file=sys.stderr)
-        sys.exit(exit_code)
-    sys.exit(code if isinstance(code, int) else 0)
+    sys.exit(run(app, list(argv) if argv is not None else sys.argv[1:]))

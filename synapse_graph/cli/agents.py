@@ -30,6 +30,7 @@ from synapse_graph.cli.shell import (
     fail,
     say,
 )
+from synapse_graph.cli.usage import PlainGroup
 from synapse_graph.engine.operations import MemoryScope
 
 
@@ -92,15 +93,16 @@ def mcp_command(
 
     serve(memory, options, settings, ready=ready)
 
-hooks_app = typer.Typer(help="Install or remove the Claude Code hooks of a project.", no_args_is_help=True)
+hooks_app = typer.Typer(help="Install or remove the Claude Code hooks of a project.", no_args_is_help=True,
+                        cls=PlainGroup)
 
 hook_app = typer.Typer(help="The hook commands Claude Code runs (JSON on stdin; they always exit 0).",
-                       no_args_is_help=True)
+                       no_args_is_help=True, cls=PlainGroup)
 app.add_typer(hooks_app, name="hooks")
 app.add_typer(hook_app, name="hook")
 
 session_app = typer.Typer(help="Sessions: private scopes of agent sessions beside the durable scope.",
-                          no_args_is_help=True)
+                          no_args_is_help=True, cls=PlainGroup)
 app.add_typer(session_app, name="session")
 
 Shared = Annotated[bool, typer.Option("--shared", help="Use .claude/settings.json (committed, shared with the team) "

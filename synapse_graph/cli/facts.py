@@ -110,7 +110,8 @@ def recall(
             say("entry entities: " + (", ".join(e.name for e in result.entities) or "none"))
             rows = [(*render.fact_cells(f), str(f.hop), f.entry, f"{f.relevance:.2f}") for f in result.facts]
             if rows:
-                _table([*render.FACT_COLUMNS, "hop", "via", "relevance"], rows, "recalled facts")
+                _table([*render.FACT_COLUMNS, "hop", "via", "relevance"], rows, "recalled facts",
+                       optional=("via", "hop", "seen", "conf."), line=lambda number: str(result.facts[number]))
             else:
                 say("recalled facts: none")
             say(Text(result.notice, style="dim"))
@@ -157,7 +158,8 @@ def search(
                 return
             _table(["entity", "fused score", "lexical rank", "BM25"], [
                 (e.name, f"{e.score:.4f}", str(e.lexical_rank or ""),
-                 "" if e.lexical_score is None else f"{e.lexical_score:.3f}") for e in entities])
+                 "" if e.lexical_score is None else f"{e.lexical_score:.3f}") for e in entities],
+                optional=("BM25", "lexical rank"))
 
         _emit(found, as_json, show)
 

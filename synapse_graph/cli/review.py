@@ -37,7 +37,8 @@ def pending(
                 say("no candidate waits for review")
                 return
             _table(["id", *render.FACT_COLUMNS[:6], "flag"],
-                   [(f.id, *render.fact_cells(f)[:6], f.flag or "") for f in candidates], "waiting for review")
+                   [(f.id, *render.fact_cells(f)[:6], f.flag or "") for f in candidates], "waiting for review",
+                   line=lambda number: f"{candidates[number].id}  {render.fact_text(candidates[number])}")
             say("approve one: synapse-graph approve ID;  reject one: synapse-graph reject ID --reason TEXT")
 
         _emit(found, as_json, show)
@@ -79,6 +80,7 @@ def audit(
                 return
             _table(["at (UTC)", "action", "client", "source", "entities", "fact records", "secrets redacted"], [
                 (render.time_text(e.at), e.action, e.client or "", e.source or "", ", ".join(e.entities),
-                 str(len(e.facts)), ", ".join(e.secrets)) for e in entries])
+                 str(len(e.facts)), ", ".join(e.secrets)) for e in entries],
+                   optional=("secrets redacted", "fact records", "source", "client"))
 
         _emit(found, as_json, show)

@@ -12,6 +12,7 @@ import sys
 import typing
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, TextIO
 
@@ -22,7 +23,9 @@ from rich.table import Table
 from rich.text import Text
 
 from synapse_graph import render
-from synapse_graph.errors import SynapseError
+from synapse_graph.backends import embedded_store
+from synapse_graph.cli.usage import PlainCommand, PlainGroup
+from synapse_graph.errors import NotFoundError, SynapseError
 from synapse_graph.memory import Memory
 from synapse_graph.models import Fact
 
@@ -32,11 +35,12 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=PlainGroup,
 )
 _app = app  # the top level, for command(app=None): the parameter of that name shadows it there
 
 
-Db = Annotated[str | None, typer.Option("--db", envvar="SYNAPSE_DB", show_envvar=True,
+Db = Annotated[str | None, typer.Option("--db", envvar="SYNAPSE_DB", show_envvar=True, metavar="PATH|URL",
                                         help="Database: a file path (embedded FalkorDB) or a redis://, falkordb://, "
                                              "bolt:// or neo4j:// URL. Default: memory.db in the user data directory.")]
 
@@ -57,16 +61,22 @@ MaxFacts = Annotated[int | None, typer.Option("--max-facts", help="Fact quota of
 MaxEntities = Annotated[int | None, typer.Option("--max-entities", help="Entity quota of the scope (stored with it; "
                                                                        "default: the stored one, else 5000).")]
 
+_as_json: ContextVar[bool] = ContextVar("as_json", default=False)
+"""Whether the running command prints JSON (set by :func:`command`)."""
+
 USAGE_EXIT = 2
 """Exit code of every error the command expects: bad input, a missing file, a refusing database."""
 
 NOT_FOUND_EXIT = 1
 """Exit code of a lookup that found nothing (``entity``) or a question answered no (``purge``)."""
 
+_UNLIMITED = 1_000_000
+"""The width of a console that never wraps (output piped, no COLUMNS)."""
+
 def _console(stream: TextIO) -> Console:
     """A console that prints text as text (no markup, no highlighting) and, when piped, never wraps."""
     piped = not stream.isatty() and not os.environ.get("COLUMNS")
-    return Console(file=stream, markup=False, highlight=False, emoji=False, width=1_000_000 if piped else None)
+    return Console(file=stream, markup=False, highlight=False, emoji=False, width=_UNLIMITED if piped else None)
 
 def say(*parts: str | Text) -> None:
     """Print a line for people on stdout."""
@@ -87,19 +97,39 @@ def _jsonable(value: Any) -> Any:
         return {k: _jsonable(v) for k, v in value.items()}
     return value
 
-def _table(columns: Sequence[str], rows: Sequence[Sequence[str]], title: str | None = None) -> None:
-    table = Table(title=title, title_justify="left")
-    for column in columns:
-        table.add_column(column, overflow="fold")
-    for row in rows:
-        table.add_row(*(Text(cell) for cell in row))  # Text: a name like "[/x]" is shown, not parsed
-    _console(sys.stdout).print(table)
+def _table(columns: Sequence[str], rows: Sequence[Sequence[str]], title: str | None = None, *,
+           optional: Sequence[str] = (), line: Callable[[int], str] | None = None) -> None:
+    """A table that fits the terminal without cutting a cell (an id, a name, a predicate is never wrapped).
+
+    Too wide, it leaves out the ``optional`` columns, in that order, until it fits; still too wide, it
+    shows each row as one line: ``line(index)``, or the first cell then each other as ``header value``.
+    """
+    console = _console(sys.stdout)
+    shown = list(range(len(columns)))
+    for dropped in (None, *optional):
+        if dropped is not None:
+            shown.remove(columns.index(dropped))
+        table = Table(title=title, title_justify="left")
+        for index in shown:
+            table.add_column(columns[index], no_wrap=True)
+        for row in rows:
+            table.add_row(*(Text(row[index]) for index in shown))  # Text: a name like "[/x]" is shown, not parsed
+        if console.measure(table, options=console.options.update_width(_UNLIMITED)).maximum <= console.width:
+            console.print(table)
+            return
+    if title:
+        say(title)
+    for number, row in enumerate(rows):
+        say("  " + (line(number) if line is not None else "  ".join(
+            [row[0], *(f"{header} {cell}" for header, cell in zip(columns[1:], row[1:], strict=True) if cell)])))
+
 
 def _fact_table(facts: Sequence[Fact], title: str | None = None) -> None:
     if not facts:
         say(f"{title}: no facts" if title else "no facts")
         return
-    _table(render.FACT_COLUMNS, [render.fact_cells(fact) for fact in facts], title)
+    _table(render.FACT_COLUMNS, [render.fact_cells(fact) for fact in facts], title, optional=("seen", "conf."),
+           line=lambda number: render.fact_text(facts[number]))
 
 def fail(kind: str, message: str, as_json: bool, code: int = USAGE_EXIT) -> NoReturn:
     """Print one error (``error: ...``, or ``{"error": kind, "message": ...}`` under --json) and exit."""
@@ -146,6 +176,7 @@ def command(name: str | None = None, *, app: typer.Typer | None = None
         @functools.wraps(func)
         def run(*args: Any, **kwargs: Any) -> None:
             as_json = bool(kwargs.get("as_json"))
+            _as_json.set(as_json)
             try:
                 func(*args, **kwargs)
             except SynapseError as exc:
@@ -157,7 +188,7 @@ def command(name: str | None = None, *, app: typer.Typer | None = None
             except OSError as exc:
                 fail("FileError", _file_problem(exc), as_json)
 
-        (app or _app).command(name)(run)
+        (app or _app).command(name, cls=PlainCommand)(run)
         return run
 
     return register
@@ -168,6 +199,30 @@ def _auth(user: str | None, password: str | None) -> tuple[str, str] | None:
 
 @contextmanager
 def _open(db: str | None, scope: str, user: str | None = None, password: str | None = None, *,
-          client: str = "synapse-graph-cli", **options: Any) -> Iterator[Memory]:
-    with Memory(db, scope=scope, client=client, auth=_auth(user, password), **options) as memory:
+          client: str = "synapse-graph-cli", create: bool = True, init: bool = False,
+          **options: Any) -> Iterator[Memory]:
+    """The memory a command works on. Reads (``create=False``) never create a store; a write that creates
+    one says so on stderr, and creates the folders of a ``--db`` path only with ``init``."""
+    new_store = _store_to_create(db, init) if create else None
+    with Memory(db, scope=scope, client=client, auth=_auth(user, password), create=create, **options) as memory:
+        if new_store is not None:
+            notice = f"created a new store at {new_store}"
+            if _as_json.get():
+                print(json.dumps({"notice": notice, "location": str(new_store)}, ensure_ascii=False), file=sys.stderr)
+            else:
+                _console(sys.stderr).print(notice, soft_wrap=True)
         yield memory
+
+
+def _store_to_create(db: str | None, init: bool) -> Path | None:
+    """The embedded store a write would create (None: a URL, or a store is there); a ``--db`` path whose
+    folder does not exist is refused (a mistyped path) unless the command is ``init``."""
+    from synapse_graph.backends.embedded import EmbeddedServer
+
+    path = embedded_store(db)
+    if path is None or EmbeddedServer(path).exists():
+        return None
+    if db is not None and not init and not path.parent.is_dir():
+        raise NotFoundError(f"the folder {path.parent} does not exist, so there is no store at {path}; check "
+                            f"--db, or create a new store there with: synapse-graph init --db {path}")
+    return path

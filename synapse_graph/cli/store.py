@@ -42,7 +42,7 @@ def export_command(
             for line in memory.export():
                 print(line)
         return
-    with out.open("w", encoding="utf-8") as handle, _open(db, scope, user, password) as memory:  # the file first
+    with out.open("w", encoding="utf-8") as handle, _open(db, scope, user, password, create=False) as memory:
         count = sum(1 for line in memory.export() if handle.write(line + "\n"))
     _emit({"out": str(out), "lines": count}, as_json, lambda r: _console(sys.stderr).print(
         f"wrote {render.plural(count, 'line')} to {out}", soft_wrap=True))
@@ -59,8 +59,9 @@ def import_command(
     db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
     max_facts: MaxFacts = None, max_entities: MaxEntities = None,
 ) -> None:
-    """Import a JSON Lines export into --scope (records already there are skipped)."""
-    from rich.progress import Progress
+    """Import a JSON Lines export into --scope (records already there are skipped, so an import that was
+    stopped finishes when run again)."""
+    from synapse_graph.cli.progress import INTERRUPTED_EXIT, ImportProgress, Interrupted, interrupted_exit
 
     if file_format == "reference-memory":
         _import_reference(file, redact_secrets, db, scope, as_json, user, password, max_facts=max_facts,
@@ -69,14 +70,21 @@ def import_command(
     if file_format != "synapse-graph":
         fail("UsageError", f"--format must be synapse-graph or reference-memory, not {file_format!r}", as_json)
     lines = file.read_text(encoding="utf-8").splitlines()
-    total = sum(1 for line in lines if '"kind": "fact"' in line or '"kind":"fact"' in line)
-    with _open(db, scope, user, password, max_facts=max_facts, max_entities=max_entities) as memory, \
-            Progress(console=_console(sys.stderr), transient=True,
-                     disable=as_json or not sys.stderr.isatty()) as progress:  # piped: no stray blank line
-        task = progress.add_task("importing", total=total)
-        result = memory.import_(lines, progress=lambda n: progress.advance(task, n))
+    progress = ImportProgress(lines, _count_kind(lines, "entity"), _count_kind(lines, "fact"), _console(sys.stderr),
+                              show=not as_json and sys.stderr.isatty())  # piped: no stray blank line
+    try:
+        with _open(db, scope, user, password, max_facts=max_facts, max_entities=max_entities) as memory, progress:
+            result = memory.import_(progress.lines(), progress=progress.written)
+    except Interrupted:
+        interrupted_exit(progress.said(str(file), scope), as_json, _console(sys.stderr))
+        raise typer.Exit(INTERRUPTED_EXIT) from None
     _emit(result, as_json, lambda r: say(
         f"imported {render.plural(r.created, 'fact record')} and {render.plural(r.entities_created, 'entity')}"))
+
+
+def _count_kind(lines: list[str], kind: str) -> int:
+    """Lines of an export of one kind (for progress only: the import checks every line itself)."""
+    return sum(1 for line in lines if f'"kind": "{kind}"' in line or f'"kind":"{kind}"' in line)
 
 
 def _import_reference(file: Path, redact_secrets: bool, db: str | None, scope: str, as_json: bool,
@@ -189,8 +197,9 @@ def repair(db: Db = None, as_json: AsJson = False) -> None:
 def init(
     db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
 ) -> None:
-    """Create the store (reads never create one, so a mistyped --db is an error, not a new empty store)."""
-    with _open(db, scope, user, password) as memory:
+    """Create the store and its folders (reads never create one, and other writes no folder: a mistyped --db is
+    an error, not a new empty store)."""
+    with _open(db, scope, user, password, init=True) as memory:
         _emit({"location": memory.location, "scope": memory.scope}, as_json,
               lambda r: say(f"store ready at {r['location']} (scope {r['scope']!r})"))
 

@@ -133,6 +133,9 @@ def _line(line: str) -> dict[str, Any]:
 
 
 def _header(kind: object, item: Mapping[str, Any]) -> None:
+    if kind is None and item.get("type") in ("entity", "relation"):
+        raise InvalidImportError("this is a memory.jsonl of the reference MCP memory server, not a synapse-graph "
+                                 "export: import it with --format reference-memory; nothing was written")
     if kind != "header":
         raise InvalidInputError("the first line of an export is its header ({\"kind\": \"header\", ...})")
     if item.get("format") not in READABLE_FORMATS:

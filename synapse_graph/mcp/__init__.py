@@ -18,6 +18,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from synapse_graph.aio import AsyncMemory
+from synapse_graph.extras import needs_extra
 
 if TYPE_CHECKING:
     from synapse_graph.mcp.server import PROFILES, Profile, ServerOptions, build_server
@@ -32,7 +33,8 @@ _LAZY = {"PROFILES": "server", "Profile": "server", "ServerOptions": "server", "
 def __getattr__(name: str) -> Any:
     """The server's names, loaded (with the MCP SDK) on first use."""
     if name in _LAZY:
-        return getattr(import_module(f"synapse_graph.mcp.{_LAZY[name]}"), name)
+        with needs_extra("mcp", "the MCP server"):
+            return getattr(import_module(f"synapse_graph.mcp.{_LAZY[name]}"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -43,10 +45,11 @@ def serve(memory: AsyncMemory, options: ServerOptions | None = None, http: HttpS
     A memory bound to a session registers it first (registering again changes nothing: its expiry never
     moves). ``ready`` is called once the memory is open, before the first request is read.
     """
-    # The server first: without the SDK (and so without anyio) it names the 'mcp' extra to install.
-    from synapse_graph.mcp.server import build_server  # noqa: I001
-    import anyio
-    from synapse_graph.mcp.transport import serve_http, serve_stdio
+    with needs_extra("mcp", "the MCP server"):
+        import anyio
+
+        from synapse_graph.mcp.server import build_server
+        from synapse_graph.mcp.transport import serve_http, serve_stdio
 
     async def run() -> None:
         async with memory:

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from synapse_graph.errors import ConfigurationError
+from synapse_graph.extras import needs_extra
 
-try:
+with needs_extra("mcp", "the MCP server"):
     from mcp import MCPError
     from mcp.server import Server, ServerRequestContext
     from mcp.types import (
@@ -27,10 +27,6 @@ try:
         Tool,
         ToolAnnotations,
     )
-except ImportError as exc:  # pragma: no cover - depends on the installation
-    raise ConfigurationError(
-        f"the MCP server needs the 'mcp' extra ({exc}); install it with: pip install 'synapse-graph[mcp]'"
-    ) from None
 
 from synapse_graph import __version__
 from synapse_graph.aio import AsyncMemory

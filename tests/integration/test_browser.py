@@ -5,15 +5,17 @@ them right: they run each one on a live Neo4j with data the library wrote, then 
 the real Neo4j Browser (served by the server) in headless Debian Chromium with
 Playwright, connect, set the parameters and the style that `browse` prints, run a saved
 query and check what the result frame shows. The screenshot of the graph lands in
-test-artifacts/neo4j-browser.png.
+test-artifacts/neo4j-browser.png. They run on a second, short-lived Neo4j server that no other
+test writes to, so a saved query that warns on a new database (a key no record stores yet) fails.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
-import os
 import re
 import shutil
+import subprocess
 import time
 import urllib.request
 import uuid
@@ -26,6 +28,7 @@ from urllib.parse import urlsplit
 import pytest
 from typer.testing import CliRunner
 
+from benchmarks import neo4j_local
 from synapse_graph import Memory, Triple
 from synapse_graph.browse import BrowseInfo, browser_base_url, entity_key, instructions, saved_queries, style_sheet
 from synapse_graph.cli import app
@@ -124,10 +127,50 @@ def test_saved_queries_declare_the_params_they_use() -> None:
 
 
 @pytest.fixture(scope="module")
-def story(neo4j_settings: dict[str, Any]) -> Iterator[dict[str, Any]]:
+def fresh_neo4j(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """A Neo4j server no other test has written to: the saved queries must not warn on a new database, where
+    no record stores a key it leaves at its default (status, confidence, expired_at, ...). A second server of
+    the same jars (scripts/neo4j-local with its own state dir and ports), for this module only."""
+    for tool in ("java", "curl"):
+        if not shutil.which(tool):
+            unavailable(f"{tool} is missing (scripts/neo4j-local needs it)")
+    with contextlib.ExitStack() as stack:
+        try:
+            env = stack.enter_context(neo4j_local.private_server(tmp_path_factory.mktemp("neo4j") / "state"))
+        except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
+            unavailable(f"no private Neo4j server: {exc}")
+        yield {"location": env["SYNAPSE_NEO4J_URL"], "environ": env,
+               "auth": (env["SYNAPSE_NEO4J_USER"], env["SYNAPSE_NEO4J_PASSWORD"])}
+
+
+def _warnings(records_summary: Any) -> list[str]:
+    return [g.status_description for g in records_summary.gql_status_objects if g.raw_severity == "WARNING"]
+
+
+def test_the_saved_queries_warn_of_nothing_on_a_new_database(fresh_neo4j: dict[str, Any]) -> None:
+    """One believed fact at full confidence, never superseded: the store holds none of the optional keys."""
+    neo4j = require("neo4j")
+    scope = f"fresh-{uuid.uuid4().hex[:10]}"
+    with Memory(fresh_neo4j["location"], auth=fresh_neo4j["auth"], scope=scope) as memory:
+        memory.upsert(Triple(subject="Dana", predicate="LIKES", object="tea", valid_at="2020-01-01"))
+        params = {"scope": scope, "key": entity_key("Dana"), "as_of": "2021-06-01"}
+        with neo4j.GraphDatabase.driver(fresh_neo4j["location"], auth=fresh_neo4j["auth"]) as driver:
+            for saved in saved_queries():
+                records, summary, _ = driver.execute_query(saved.text, {k: params[k] for k in saved.params},
+                                                           routing_="r")
+                assert _warnings(summary) == [], f"{saved.name}: {_warnings(summary)}"
+                assert len(records) == 1, saved.name  # each finds the fact, or Dana
+            # The check itself works: a key no record stores is warned about on this database.
+            _, summary, _ = driver.execute_query("MATCH ()-[r:FACT]->() RETURN r.status LIMIT 1", routing_="r")
+            assert any("status" in warned for warned in _warnings(summary))
+        memory.purge(scope=scope)
+
+
+@pytest.fixture(scope="module")
+def story(fresh_neo4j: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """A person who moved city twice and changed employer, with an alias, in a scope of its own."""
     scope = f"browser-{uuid.uuid4().hex[:10]}"
-    with Memory(neo4j_settings["location"], auth=neo4j_settings["auth"], scope=scope) as memory:
+    with Memory(fresh_neo4j["location"], auth=fresh_neo4j["auth"], scope=scope) as memory:
         memory.upsert([
             Triple(subject="Dana Reyes", predicate="LIVES_IN", object="Paris", valid_at="2019-03-01"),
             Triple(subject="Dana Reyes", predicate="WORKS_AT", object="Acme", valid_at="2019-04-01"),
@@ -142,7 +185,7 @@ def story(neo4j_settings: dict[str, Any]) -> Iterator[dict[str, Any]]:
         memory.alias("Dana Reyes", "Dana")
         memory.alias("Straße", "Strasse des 17. Juni")
         try:
-            yield {**neo4j_settings, "scope": scope}
+            yield {**fresh_neo4j, "scope": scope}
         finally:
             memory.purge(scope=scope)
 
@@ -156,8 +199,7 @@ def run_saved(story: dict[str, Any]) -> Iterator[Any]:
     def run(query_name: str, **params: Any) -> list[dict[str, Any]]:
         records, summary, _ = driver.execute_query(texts[query_name], {"scope": story["scope"], **params},
                                                    routing_="r")
-        warned = [g.status_description for g in summary.gql_status_objects if g.raw_severity == "WARNING"]
-        assert warned == [], f"{query_name}: {warned}"  # e.g. a property key the store never had
+        assert _warnings(summary) == [], f"{query_name}: {_warnings(summary)}"  # e.g. a key the store never had
         return [dict(record) for record in records]
 
     yield run
@@ -238,8 +280,9 @@ def test_case_folded_names_are_found_by_the_library_key(run_saved: Any) -> None:
 
 
 def _browser_info(story: dict[str, Any]) -> BrowseInfo:
-    info = instructions(story["location"], scope=story["scope"], name="Dana", user=story["auth"][0])
-    base = browser_base_url(story["location"], os.environ)
+    info = instructions(story["location"], scope=story["scope"], name="Dana", user=story["auth"][0],
+                        environ=story["environ"])
+    base = browser_base_url(story["location"], story["environ"])
     try:
         with urllib.request.urlopen(base, timeout=10) as response:
             assert response.status == 200

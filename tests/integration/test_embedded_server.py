@@ -528,18 +528,24 @@ def test_an_existing_store_opens_without_create(store_dir: Path) -> None:
     assert facts_of(db) == {("a", "b")}
 
 
-def test_the_default_location_is_created_even_for_a_read(store_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_read_never_creates_the_default_location_and_a_write_does(store_dir: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     import platformdirs
 
     from synapse_graph.backends import DEFAULT_DB_ENV, open_backend
+    from synapse_graph.errors import NotFoundError
 
     monkeypatch.delenv(DEFAULT_DB_ENV, raising=False)
     monkeypatch.setattr(platformdirs, "user_data_dir", lambda *a, **k: str(store_dir / "data"))
-    backend = open_backend(None, create=False)
+    with pytest.raises(NotFoundError, match="no store at"):
+        open_backend(None, create=False)
+    assert not (store_dir / "data").exists()
+    backend = open_backend(None)
     try:
         assert backend.location == str(store_dir / "data" / "memory.db")
     finally:
         backend.close()
+    open_backend(None, create=False).close()
 
 
 @pytest.mark.parametrize("location", ["http://x", ""])

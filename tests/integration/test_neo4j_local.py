@@ -12,23 +12,17 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from benchmarks.neo4j_local import free_port
 from tests.ci import unavailable
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "neo4j-local"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _version() -> str:
@@ -72,7 +66,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
     env = {key: value for key, value in os.environ.items() if not key.startswith("SYNAPSE_NEO4J_")}
     env.update({
         "SYNAPSE_CACHE_DIR": str(tmp_path / "cache"), "SYNAPSE_NEO4J_HOME": str(tmp_path / "state"),
-        "SYNAPSE_NEO4J_BOLT_PORT": str(_free_port()), "SYNAPSE_NEO4J_HTTP_PORT": str(_free_port()),
+        "SYNAPSE_NEO4J_BOLT_PORT": str(free_port()), "SYNAPSE_NEO4J_HTTP_PORT": str(free_port()),
         "SYNAPSE_NEO4J_HEAP": "512m", "SYNAPSE_NEO4J_PAGECACHE": "64m",
     })
     instance = Server(env, dist)

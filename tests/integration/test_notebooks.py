@@ -1,4 +1,8 @@
-"""The notebooks run top to bottom (their cells assert what they show), and the quick start is committed as it ran."""
+"""The notebooks run top to bottom (their cells assert what they show), and the quick start is committed as it ran.
+
+A fresh run's outputs are compared with the committed ones (see tests/integration/notebooks.py): a
+committed notebook that no longer shows what its code does fails here.
+"""
 
 from __future__ import annotations
 
@@ -7,20 +11,10 @@ from typing import Any
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 
-NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+from tests.integration.notebooks import NOTEBOOKS, assert_committed_as_run, run_notebook
+
 QUICKSTART = NOTEBOOKS / "01_quickstart.ipynb"
-
-
-def run_notebook(path: Path, env: dict[str, str] | None = None, monkeypatch: Any = None) -> Any:
-    notebook = nbformat.read(path, as_version=4)
-    if env and monkeypatch:
-        for key, value in env.items():
-            monkeypatch.setenv(key, value)
-    NotebookClient(notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
-                   ).execute()
-    return notebook
 
 
 def _outputs(notebook: Any) -> list[Any]:
@@ -42,15 +36,24 @@ def _check_quickstart(notebook: Any) -> None:
     assert any("<table>" in o.get("data", {}).get("text/html", "") for o in _outputs(notebook))  # the recall
 
 
-def test_quickstart_notebook_runs_on_embedded_falkordb(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    notebook = run_notebook(QUICKSTART, {"SYNAPSE_DB": str(tmp_path / "m.db")}, monkeypatch)
-    _check_quickstart(notebook)
+def check_committed(path: Path) -> Any:
+    """The committed notebook ran top to bottom without an error; returns it."""
+    notebook = nbformat.read(path, as_version=4)
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    assert [cell.execution_count for cell in code] == list(range(1, len(code) + 1)), (
+        f"{path.name}: run it top to bottom (python -m tests.integration.notebooks {path}), then commit it")
+    assert not [o for o in _outputs(notebook) if o.get("output_type") == "error"]
+    return notebook
+
+
+def test_quickstart_notebook_runs_and_shows_what_is_committed(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SYNAPSE_DB", str(tmp_path / "m.db"))
+    fresh = run_notebook(QUICKSTART)
+    _check_quickstart(fresh)
+    assert_committed_as_run(QUICKSTART, fresh)
 
 
 def test_quickstart_notebook_is_committed_with_its_outputs() -> None:
     """It says "every output below is real": a reader on GitHub sees the outputs without running it."""
-    notebook = nbformat.read(QUICKSTART, as_version=4)
-    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
-    assert [cell.execution_count for cell in code] == list(range(1, len(code) + 1)), "run it top to bottom, then commit"
-    assert not [o for o in _outputs(notebook) if o.get("output_type") == "error"]
-    _check_quickstart(notebook)
+    _check_quickstart(check_committed(QUICKSTART))
