@@ -132,7 +132,8 @@ def hash_embedding(text: str) -> list[float]:
     return [x / norm for x in vector]
 
 
-def _fakes(single_valued: frozenset[str]) -> tuple[Any, Any, Any]:
+def offline_clients(single_valued: frozenset[str]) -> tuple[Any, Any, Any]:
+    """Graphiti's LLM client, embedder and cross-encoder, offline: the exact oracle, hashed words, word overlap."""
     from graphiti_core.cross_encoder.client import CrossEncoderClient
     from graphiti_core.embedder.client import EmbedderClient
     from graphiti_core.llm_client import LLMClient, LLMConfig
@@ -180,7 +181,7 @@ class _Graphiti:
     def __init__(self, target: Target, group: str, single_valued: frozenset[str]) -> None:
         self.target = target
         self.group = group
-        self.llm, self.embedder, self.ranker = _fakes(single_valued)
+        self.llm, self.embedder, self.ranker = offline_clients(single_valued)
         self.uuids: dict[str, str] = {}
         self.names: dict[str, str] = {}
         self.graphiti: Any = None

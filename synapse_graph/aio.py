@@ -26,7 +26,7 @@ from synapse_graph.engine.sessions import DEFAULT_TTL as DEFAULT_SESSION_TTL
 from synapse_graph.engine.settings import MemoryOptions
 from synapse_graph.engine.transfer import import_chunks
 from synapse_graph.errors import ConfigurationError, NotFoundError
-from synapse_graph.memory import OFFLOAD_CLOSE_TIMEOUT_S
+from synapse_graph.graphiti.facade import AsyncGraphitiImports
 from synapse_graph.models import (
     AliasResult,
     AuditEntry,
@@ -46,12 +46,12 @@ from synapse_graph.models import (
     WriteResult,
 )
 from synapse_graph.offload.jobs import Job
-from synapse_graph.offload.offloader import Offloader
+from synapse_graph.offload.offloader import OFFLOAD_CLOSE_TIMEOUT_S, Offloader
 from synapse_graph.offload.turns import TurnInput
 from synapse_graph.rules.recall import MAX_ENTRY_ENTITIES
 
 
-class AsyncMemory(MemoryOptions):
+class AsyncMemory(MemoryOptions, AsyncGraphitiImports):
     """The asyncio twin of :class:`~synapse_graph.Memory`: the same methods, awaited.
 
     The constructor only checks its arguments; ``await memory.open()`` (or ``async with``)

@@ -19,6 +19,7 @@ from synapse_graph.engine.sessions import DEFAULT_TTL as DEFAULT_SESSION_TTL
 from synapse_graph.engine.settings import MemoryOptions
 from synapse_graph.engine.transfer import import_chunks
 from synapse_graph.errors import ConfigurationError, NotFoundError
+from synapse_graph.graphiti.facade import GraphitiImports
 from synapse_graph.models import (
     AliasResult,
     AuditEntry,
@@ -38,15 +39,12 @@ from synapse_graph.models import (
     WriteResult,
 )
 from synapse_graph.offload.jobs import Job
-from synapse_graph.offload.offloader import Offloader
+from synapse_graph.offload.offloader import OFFLOAD_CLOSE_TIMEOUT_S, Offloader
 from synapse_graph.offload.turns import TurnInput
 from synapse_graph.rules.recall import MAX_ENTRY_ENTITIES
 
-OFFLOAD_CLOSE_TIMEOUT_S = 120.0
-"""How long closing a memory waits for its queued offload jobs to run."""
 
-
-class Memory(MemoryOptions):
+class Memory(MemoryOptions, GraphitiImports):
     """A temporal knowledge-graph memory bound to one scope.
 
     Args:

@@ -31,6 +31,9 @@ from synapse_graph.rules.text import USER_NAME
 if TYPE_CHECKING:
     from synapse_graph.models import EntryEntity, ScopeRules
 
+OFFLOAD_CLOSE_TIMEOUT_S = 120.0
+"""How long closing a memory waits for its queued offload jobs to run."""
+
 
 class OffloadTarget(Protocol):
     """What the offloader needs of a memory (``Memory`` is one; ``AsyncMemory`` lends one to its worker)."""
