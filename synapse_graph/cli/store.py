@@ -20,6 +20,7 @@ from synapse_graph.cli.shell import (
     Password,
     Scope,
     User,
+    _auth,
     _console,
     _emit,
     _fact_table,
@@ -49,26 +50,51 @@ def export_command(
 
 @command("import")
 def import_command(
-    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="A JSON Lines export.")],
+    file: Annotated[Path | None, typer.Argument(exists=True, dir_okay=False, help="A JSON Lines export.")] = None,
     file_format: Annotated[str, typer.Option(
-        "--format", help="synapse-graph (an export of this library) or reference-memory (the memory.jsonl of the "
-                         "reference MCP memory server).")] = "synapse-graph",
+        "--format", help="synapse-graph (an export of this library), reference-memory (the memory.jsonl of the "
+                         "reference MCP memory server) or graphiti (a Graphiti graph, read from --from).")]
+    = "synapse-graph",
     redact_secrets: Annotated[bool, typer.Option(
         "--redact-secrets", help="reference-memory: store secrets found in the file redacted, instead of refusing "
                                  "the file (nothing is changed silently otherwise).")] = False,
+    source: Annotated[str | None, typer.Option(
+        "--from", help="graphiti: the URL of the database Graphiti writes to (bolt://, neo4j://, falkordb://).")]
+    = None,
+    group_id: Annotated[str | None, typer.Option(
+        "--group-id", help="graphiti: the group to import into --scope (default: every group, each into "
+                           "SCOPE/GROUP; Graphiti's default group into SCOPE).")] = None,
+    from_user: Annotated[str | None, typer.Option(
+        "--from-user", envvar="NEO4J_USER", help="graphiti: the user of Graphiti's Neo4j.")] = None,
+    from_password: Annotated[str | None, typer.Option(
+        "--from-password", envvar="NEO4J_PASSWORD", help="graphiti: the password of Graphiti's Neo4j (prefer "
+                                                         "the environment variable).")] = None,
     db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
     max_facts: MaxFacts = None, max_entities: MaxEntities = None,
 ) -> None:
     """Import a JSON Lines export into --scope (records already there are skipped, so an import that was
-    stopped finishes when run again)."""
+    stopped finishes when run again), or a Graphiti graph (--format graphiti --from URL)."""
     from synapse_graph.cli.progress import INTERRUPTED_EXIT, ImportProgress, Interrupted, interrupted_exit
 
+    if file_format == "graphiti":
+        if file is not None or source is None:
+            fail("UsageError", "--format graphiti reads the graph from the database Graphiti writes to: give "
+                               "--from URL (bolt://, neo4j://, falkordb://), and no file", as_json)
+        from synapse_graph.cli.graphiti import import_graphiti
+
+        import_graphiti(source, group_id, db, scope, as_json, user, password,
+                        _auth(from_user, from_password),
+                        max_facts=max_facts, max_entities=max_entities)
+        return
+    if file is None or source is not None or group_id is not None:
+        fail("UsageError", "give the FILE to import (--from and --group-id are for --format graphiti)", as_json)
     if file_format == "reference-memory":
         _import_reference(file, redact_secrets, db, scope, as_json, user, password, max_facts=max_facts,
                           max_entities=max_entities)
         return
     if file_format != "synapse-graph":
-        fail("UsageError", f"--format must be synapse-graph or reference-memory, not {file_format!r}", as_json)
+        fail("UsageError", f"--format must be synapse-graph, reference-memory or graphiti, not {file_format!r}",
+             as_json)
     lines = file.read_text(encoding="utf-8").splitlines()
     progress = ImportProgress(lines, _count_kind(lines, "entity"), _count_kind(lines, "fact"), _console(sys.stderr),
                               show=not as_json and sys.stderr.isatty())  # piped: no stray blank line

@@ -97,7 +97,7 @@ class GraphitiImport(BaseModel):
     left_out: list[LeftOut] = Field(default_factory=list)
 
     def __str__(self) -> str:
-        return (f"group {self.group_id!r} -> scope {self.scope!r}: "
+        return (f"Graphiti group {self.group_id!r} -> scope {self.scope!r}: "
                 f"{render.plural(self.entities, 'entity', 'entities')} ({self.entities_created} new) from "
                 f"{render.plural(self.nodes, 'node')}, {render.plural(self.summaries, 'summary', 'summaries')} "
                 f"({self.summaries_created} new), {render.plural(self.records, 'fact record')} "

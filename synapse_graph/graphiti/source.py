@@ -114,41 +114,51 @@ def _credentials(source: str, auth: tuple[str, str] | None) -> tuple[str, tuple[
     return plain, auth or (unquote(parts.username or "neo4j"), unquote(parts.password or ""))
 
 
-def _driver(source: str, auth: tuple[str, str] | None, database: str | None, graph: str | None = None
-            ) -> GraphDriver:
+async def _driver(source: str, auth: tuple[str, str] | None, database: str | None, graph: str | None = None
+                  ) -> GraphDriver:
     """A graphiti-core driver for ``source``; call inside the event loop that will use it."""
-    needs_graphiti()
     lowered = source.strip().lower()
-    if lowered.startswith(NEO4J_SCHEMES):
-        from graphiti_core.driver.neo4j_driver import Neo4jDriver
-
-        url, credentials = _credentials(source, auth)
-        user, password = credentials or (None, None)
-        driver: GraphDriver = Neo4jDriver(url, user, password, database=database or "neo4j")
-    elif lowered.startswith(FALKORDB_SCHEMES):
-        from falkordb.asyncio import FalkorDB
-        from graphiti_core.driver.falkordb_driver import FalkorDriver
-
-        from synapse_graph.backends.falkordb import redis_url
-
-        try:
-            client = FalkorDB.from_url(redis_url(source))
-        except ValueError as exc:
-            raise ConfigurationError(f"invalid FalkorDB URL {safe_url(source)}: {exc}") from None
-        driver = FalkorDriver(falkor_db=client, database=graph or "default_db")
-    else:
+    if not lowered.startswith(NEO4J_SCHEMES + FALKORDB_SCHEMES):
         raise ConfigurationError(
             f"{safe_url(source)!r} is not a Graphiti database: give the URL of the Neo4j (bolt://, neo4j://) or "
             "FalkorDB (falkordb://, redis://, unix://) server Graphiti writes to")
-    _no_index_build(driver)
-    return driver
+    needs_graphiti()
+    if lowered.startswith(NEO4J_SCHEMES):
+        from graphiti_core.driver.neo4j_driver import Neo4jDriver
+        from neo4j import AsyncGraphDatabase
+
+        url, credentials = _credentials(source, auth)
+        user, password = credentials or (None, None)
+        driver: GraphDriver = _no_index_build(Neo4jDriver(url, user, password, database=database or "neo4j"))
+        # Graphiti's reads name keys a graph may not hold (reference_time): the server's notice of each is noise.
+        noisy, driver.client = driver.client, AsyncGraphDatabase.driver(  # type: ignore[attr-defined]
+            url, auth=(user or "", password or ""), notifications_min_severity="OFF")
+        await noisy.close()
+        try:
+            await driver.client.verify_connectivity()  # type: ignore[attr-defined]  # at once, not after retries
+        except BaseException:
+            await driver.client.close()  # type: ignore[attr-defined]
+            raise
+        return driver
+    from falkordb.asyncio import FalkorDB
+    from graphiti_core.driver.falkordb_driver import FalkorDriver
+
+    from synapse_graph.backends.falkordb import redis_url
+
+    try:
+        client = FalkorDB.from_url(redis_url(source))
+    except ValueError as exc:
+        raise ConfigurationError(f"invalid FalkorDB URL {safe_url(source)}: {exc}") from None
+    return _no_index_build(FalkorDriver(falkor_db=client, database=graph or "default_db"))
 
 
-def _no_index_build(driver: GraphDriver) -> None:
-    """Cancel the index build a graphiti-core driver schedules when created in a loop: reading writes nothing."""
+def _no_index_build(driver: GraphDriver) -> GraphDriver:
+    """Cancel the index build a graphiti-core driver schedules when created in a loop, before it starts (nothing
+    may be awaited in between): reading writes nothing."""
     task = getattr(driver, "_init_task", None)
     if task is not None:
         task.cancel()
+    return driver
 
 
 def _failure(exc: Exception, source: str) -> SynapseError:
@@ -191,7 +201,7 @@ async def _reading[T](source: str, read: Callable[[], Awaitable[T]]) -> T:
 @contextlib.asynccontextmanager
 async def _opened(source: str, auth: tuple[str, str] | None, database: str | None, graph: str | None = None
                   ) -> AsyncIterator[GraphDriver]:
-    driver = _driver(source, auth, database, graph)
+    driver = await _reading(source, partial(_driver, source, auth, database, graph))
     try:
         yield driver
     finally:

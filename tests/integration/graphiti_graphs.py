@@ -56,6 +56,8 @@ class BuiltGraph:
     edges: list[Any] = field(default_factory=list)
     names: dict[str, str] = field(default_factory=dict)
     """Node name by uuid."""
+    graphiti_indexes: list[str] = field(default_factory=list)
+    """Neo4j: Graphiti's indexes that building the graph created (none was there before)."""
 
     def edge(self, name: str, target: str) -> Any:
         [found] = [e for e in self.edges if e.name == name and self.names[e.target_node_uuid] == target]
@@ -145,8 +147,13 @@ def neo4j_graph(location: str, auth: tuple[str, str]) -> Iterator[Callable[[], B
     group = f"synapse-test-{uuid.uuid4().hex[:12]}"
     with neo4j.GraphDatabase.driver(location, auth=auth) as driver:
         before = {r["name"] for r in driver.execute_query("SHOW INDEXES YIELD name").records}
+        def built() -> BuiltGraph:
+            graph = build(location, auth, group)
+            graph.graphiti_indexes = sorted(set(graphiti_index_names()) - before)
+            return graph
+
         try:
-            yield lambda: build(location, auth, group)
+            yield built
         finally:
             driver.execute_query("MATCH (n) WHERE n.group_id = $group DETACH DELETE n", group=group)
             for name in set(graphiti_index_names()) - before:
