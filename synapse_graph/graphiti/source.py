@@ -293,7 +293,7 @@ async def read_group_async(source: str, group_id: str | None = None, *, auth: tu
     if group_id is None:
         if len(placed) > 1:
             raise NotFoundError(f"the Graphiti graph at {shown} holds {len(placed)} groups "
-                                f"({_listed(placed)}): choose one (group_id=..., the CLI's --group-id)")
+                                f"({_listed(placed)}): choose one with group_id")
         [group_id] = placed
     if group_id not in placed:
         raise NotFoundError(f"the Graphiti graph at {shown} holds no group {group_id!r}; it holds {_listed(placed)}")

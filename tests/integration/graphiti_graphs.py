@@ -107,6 +107,20 @@ async def _read_back(driver: Any, built: BuiltGraph) -> None:
     built.names = {n.uuid: n.name for n in await EntityNode.get_by_group_ids(driver, [built.group])}
 
 
+def add_node(graph: BuiltGraph, group: str, name: str) -> None:
+    """One entity node of another group, saved by graphiti-core into the graph's database (its graph on FalkorDB)."""
+    from graphiti_core.nodes import EntityNode
+
+    async def run() -> None:
+        driver = _driver(graph.source, graph.auth, graph.group)
+        try:
+            await EntityNode(name=name, group_id=group, labels=["Entity"], name_embedding=[1.0, 0.0]).save(driver)
+        finally:
+            await driver.close()
+
+    asyncio.run(run())
+
+
 def _driver(source: str, auth: tuple[str, str] | None, group: str) -> Any:
     if source.startswith("bolt"):
         from graphiti_core.driver.neo4j_driver import Neo4jDriver
@@ -155,7 +169,7 @@ def neo4j_graph(location: str, auth: tuple[str, str]) -> Iterator[Callable[[], B
         try:
             yield built
         finally:
-            driver.execute_query("MATCH (n) WHERE n.group_id = $group DETACH DELETE n", group=group)
+            driver.execute_query("MATCH (n) WHERE n.group_id STARTS WITH $group DETACH DELETE n", group=group)
             for name in set(graphiti_index_names()) - before:
                 driver.execute_query(f"DROP INDEX `{name}` IF EXISTS")
 
