@@ -24,7 +24,7 @@ import pytest
 
 from synapse_graph import Memory
 from synapse_graph.errors import NotFoundError, QuotaExceededError
-from synapse_graph.graphiti import GraphitiImport, predicate_for
+from synapse_graph.graphiti import GraphitiImport, predicate_for, source
 from synapse_graph.graphiti.lines import OPEN_SUFFIX
 from tests.integration.graphiti_graphs import SECRET, BuiltGraph, add_node, falkordb_graph, neo4j_graph
 from tests.integration.helpers import snapshot
@@ -203,6 +203,15 @@ def test_a_group_the_graph_does_not_hold_is_refused_naming_those_it_holds(memory
     with pytest.raises(NotFoundError, match=f"holds no group 'nope'; it holds .*'{graph.group}'"):
         memory.import_graphiti(graph.source, group_id="nope", auth=graph.auth)
     assert memory.facts() == []
+
+
+@pytest.mark.parametrize("api", ["sync"])
+def test_a_group_read_a_few_nodes_and_edges_at_a_time_arrives_whole(memory: Memory, graph: BuiltGraph,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(source, "PAGE", 2)  # Neo4j reads pages of PAGE (FalkorDB a group in one query)
+    report = memory.import_graphiti(graph.source, group_id=graph.group, auth=graph.auth)
+    assert (report.nodes, report.edges) == (len(graph.names), len(graph.edges))
+    assert {i.removesuffix(OPEN_SUFFIX) for i in records(memory)} == {e.uuid.replace("-", "") for e in kept(graph)}
 
 
 @pytest.mark.parametrize("api", ["sync"])
