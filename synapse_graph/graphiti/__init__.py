@@ -10,7 +10,6 @@ ids taken from Graphiti's uuids, so importing again adds nothing.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import UTC, datetime
 
 from synapse_graph.catalogue import Q
 from synapse_graph.engine.context import Context
@@ -36,7 +35,6 @@ __all__ = [
     "default_group",
     "graphiti_groups",
     "graphiti_groups_async",
-    "plan",
     "predicate_for",
     "read_group",
     "read_group_async",
@@ -54,11 +52,6 @@ def read_group(source: str, group_id: str | None = None, *, auth: tuple[str, str
                database: str | None = None) -> GraphitiGroup:
     """One group of the Graphiti graph at ``source`` (see :func:`read_group_async`)."""
     return run_sync(lambda: read_group_async(source, group_id, auth=auth, database=database))
-
-
-def plan(group: GraphitiGroup, ctx: Context) -> Translation:
-    """The group as export lines for ``ctx.scope``, its summaries recorded now."""
-    return translate(group, ctx, now=datetime.now(UTC))
 
 
 def held_observations(ctx: Context, ids: Iterable[str]) -> Op[set[str]]:

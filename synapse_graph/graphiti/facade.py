@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Awaitable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Protocol
 
 from synapse_graph import graphiti
@@ -48,10 +48,18 @@ class GraphitiImports:
         :mod:`synapse_graph.graphiti.lines` for how each part maps).
         """
         found = graphiti.read_group(source, group_id, auth=auth, database=database)
-        translation = graphiti.plan(found, self._ctx)
-        held = self._read(graphiti.held_observations(self._ctx, translation.observation_ids))
-        written = self.import_(translation.lines, batch_size=batch_size, progress=progress)
-        return graphiti.finished(translation, written, held)
+        return import_group(self, found, batch_size=batch_size, progress=progress)
+
+
+def import_group(memory: _Importer, group: graphiti.GraphitiGroup, *, batch_size: int = 2_000, progress: Any = None,
+                 through: Callable[[list[str]], Iterable[str]] | None = None) -> GraphitiImport:
+    """A group already read, imported into ``memory``'s scope; ``through`` sees the export lines on their way to
+    ``import_`` (the CLI counts them and stops on Ctrl-C)."""
+    translation = graphiti.translate(group, memory._ctx)
+    held = memory._read(graphiti.held_observations(memory._ctx, translation.observation_ids))
+    lines = translation.lines if through is None else through(translation.lines)
+    written = memory.import_(lines, batch_size=batch_size, progress=progress)
+    return graphiti.finished(translation, written, held)
 
 
 class AsyncGraphitiImports:
@@ -61,7 +69,7 @@ class AsyncGraphitiImports:
                               auth: tuple[str, str] | None = None, database: str | None = None,
                               batch_size: int = 2_000, progress: Any = None) -> GraphitiImport:
         found = await graphiti.read_group_async(source, group_id, auth=auth, database=database)
-        translation = graphiti.plan(found, self._ctx)
+        translation = graphiti.translate(found, self._ctx)
         held = await self._read(graphiti.held_observations(self._ctx, translation.observation_ids))
         written = await self.import_(translation.lines, batch_size=batch_size, progress=progress)
         return graphiti.finished(translation, written, held)

@@ -1,7 +1,7 @@
 """A Graphiti group in synapse-graph's terms, as export lines ``Memory.import_`` loads (pure: no I/O).
 
 - An entity node is an entity (its labels other than ``Entity`` its type); its summary an observation,
-  recorded when the import runs (Graphiti keeps no time for a summary). Nodes whose names are one name
+  recorded at the node's ``created_at`` (Graphiti keeps no time for a summary). Nodes whose names are one name
   here (the same name, or names differing only in case: Graphiti often keeps duplicates) are one entity,
   listed in :attr:`GraphitiImport.merged`; each node's summary stays an observation of its own.
 - An entity edge is a fact: its ``name`` the predicate when it is ``UPPER_SNAKE_CASE``, otherwise mapped
@@ -39,12 +39,13 @@ from pydantic import BaseModel, Field
 
 from synapse_graph import render
 from synapse_graph.engine.context import Context
+from synapse_graph.engine.import_lines import EXPORT_FORMAT
 from synapse_graph.engine.inputs import MAX_TYPE_LENGTH, name, text
 from synapse_graph.engine.observations import MAX_OBSERVATION_LENGTH
 from synapse_graph.errors import InvalidInputError, InvalidPredicateError
 from synapse_graph.graphiti.source import GraphitiEdge, GraphitiGroup, GraphitiNode
 from synapse_graph.instants import to_iso
-from synapse_graph.reference_memory import EXPORT_FORMAT, predicate_of
+from synapse_graph.reference_memory import predicate_of
 from synapse_graph.rules.predicates import check_predicate
 from synapse_graph.rules.redaction import guard
 from synapse_graph.rules.text import MAX_TEXT_LENGTH, clean_text
@@ -98,10 +99,10 @@ class GraphitiImport(BaseModel):
 
     def __str__(self) -> str:
         return (f"Graphiti group {self.group_id!r} -> scope {self.scope!r}: "
-                f"{render.plural(self.entities, 'entity', 'entities')} ({self.entities_created} new) from "
+                f"{render.plural(self.entities, 'entity', 'entities')} ({self.entities_created:,} new) from "
                 f"{render.plural(self.nodes, 'node')}, {render.plural(self.summaries, 'summary', 'summaries')} "
-                f"({self.summaries_created} new), {render.plural(self.records, 'fact record')} "
-                f"({self.records_created} new) from {render.plural(self.edges, 'edge')}"
+                f"({self.summaries_created:,} new), {render.plural(self.records, 'fact record')} "
+                f"({self.records_created:,} new) from {render.plural(self.edges, 'edge')}"
                 + (f", {render.plural(len(self.left_out), 'item')} left out" if self.left_out else ""))
 
 
@@ -114,12 +115,12 @@ class Translation:
     observation_ids: list[str] = field(default_factory=list)
 
 
-def translate(group: GraphitiGroup, ctx: Context, *, now: datetime) -> Translation:
+def translate(group: GraphitiGroup, ctx: Context) -> Translation:
     """The group as export lines for ``ctx.scope`` (secrets treated as ``ctx.secrets`` says)."""
     report = GraphitiImport(group_id=group.group_id, scope=ctx.scope, nodes=len(group.nodes), edges=len(group.edges))
     out = Translation([_json({"kind": "header", "format": EXPORT_FORMAT, "scope": ctx.scope})], report)
     keys = _entities(group.nodes, ctx, out)
-    _summaries(group.nodes, keys, ctx, now, out)
+    _summaries(group.nodes, keys, ctx, out)
     for edge in sorted(group.edges, key=lambda e: (e.created_at, e.uuid)):
         try:
             lines = _edge_lines(edge, keys, ctx, report)
@@ -171,10 +172,11 @@ def _type(labels: tuple[str, ...], ctx: Context) -> str | None:
         return None
 
 
-def _summaries(nodes: Iterable[GraphitiNode], keys: Mapping[str, tuple[str, str]], ctx: Context, now: datetime,
-               out: Translation) -> None:
+def _summaries(nodes: Iterable[GraphitiNode], keys: Mapping[str, tuple[str, str]], ctx: Context, out: Translation
+               ) -> None:
+    """Each node's summary as an observation of its entity, recorded when the node was: the same lines each time
+    (an import into a scope that holds part of them completes it)."""
     held: dict[str, set[str]] = {}
-    at = _iso(now, "now")
     for node in sorted(nodes, key=lambda n: (n.created_at, n.uuid)):
         if node.uuid not in keys or not node.summary.strip():
             continue
@@ -190,7 +192,8 @@ def _summaries(nodes: Iterable[GraphitiNode], keys: Mapping[str, tuple[str, str]
         observation_id = _digest("graphiti-summary", node.uuid, summary)
         out.observation_ids.append(observation_id)
         out.lines.append(_json({"kind": "observation", "id": observation_id, "entity": key, "text": summary,
-                                "recorded_at": at, "expired_at": None, "source": f"graphiti node {node.uuid}",
+                                "recorded_at": _iso(node.created_at, "created_at"), "expired_at": None,
+                                "source": f"graphiti node {node.uuid}",
                                 "client": ctx.client, "session": None}))
         out.report.summaries += 1
 

@@ -93,13 +93,11 @@ def default_group(source: str) -> str:
 
 
 def needs_graphiti() -> None:
-    """Raise :class:`~synapse_graph.errors.ConfigurationError` naming the extra if graphiti-core is missing."""
-    try:
+    """Raise :class:`~synapse_graph.errors.MissingExtraError` naming the extra if graphiti-core is missing."""
+    from synapse_graph.extras import needs_extra
+
+    with needs_extra("graphiti", "reading a Graphiti graph"):
         import graphiti_core  # noqa: F401
-    except ModuleNotFoundError as exc:
-        raise ConfigurationError(
-            f"reading a Graphiti graph needs the 'graphiti' extra (No module named {exc.name!r}); install it: "
-            "pip install 'synapse-graph[graphiti]'") from exc
 
 
 # -- connecting -----------------------------------------------------------------------------------------------

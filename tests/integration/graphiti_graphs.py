@@ -107,32 +107,49 @@ async def _read_back(driver: Any, built: BuiltGraph) -> None:
     built.names = {n.uuid: n.name for n in await EntityNode.get_by_group_ids(driver, [built.group])}
 
 
-def add_node(graph: BuiltGraph, group: str, name: str) -> None:
-    """One entity node of another group, saved by graphiti-core into the graph's database (its graph on FalkorDB)."""
-    from graphiti_core.nodes import EntityNode
+def save(graph: BuiltGraph, *items: Any) -> None:
+    """Nodes and edges saved as they are by graphiti-core into the graph's database (its graph on FalkorDB)."""
 
     async def run() -> None:
         driver = _driver(graph.source, graph.auth, graph.group)
         try:
-            await EntityNode(name=name, group_id=group, labels=["Entity"], name_embedding=[1.0, 0.0]).save(driver)
+            for item in items:
+                await item.save(driver)
         finally:
             await driver.close()
 
     asyncio.run(run())
 
 
+def node(group: str, name: str) -> Any:
+    from graphiti_core.nodes import EntityNode
+
+    return EntityNode(name=name, group_id=group, labels=["Entity"], name_embedding=[1.0, 0.0])
+
+
+def edge(group: str, source: Any, name: str, target: Any, **times: Any) -> Any:
+    from graphiti_core.edges import EntityEdge
+
+    return EntityEdge(group_id=group, source_node_uuid=source.uuid, target_node_uuid=target.uuid, name=name,
+                      fact=f"{source.name} {name} {target.name}", fact_embedding=[1.0, 0.0],
+                      created_at=datetime.now(UTC), **times)
+
+
 def _driver(source: str, auth: tuple[str, str] | None, group: str) -> Any:
+    """A graphiti-core driver, without the index build it starts in a running loop (the build is explicit)."""
+    from synapse_graph.graphiti.source import _no_index_build
+
     if source.startswith("bolt"):
         from graphiti_core.driver.neo4j_driver import Neo4jDriver
 
         assert auth is not None
-        return Neo4jDriver(source, auth[0], auth[1])
+        return _no_index_build(Neo4jDriver(source, auth[0], auth[1]))
     from falkordb.asyncio import FalkorDB
     from graphiti_core.driver.falkordb_driver import FalkorDriver
 
     from synapse_graph.backends.falkordb import redis_url
 
-    return FalkorDriver(falkor_db=FalkorDB.from_url(redis_url(source)), database=group)
+    return _no_index_build(FalkorDriver(falkor_db=FalkorDB.from_url(redis_url(source)), database=group))
 
 
 def build(source: str, auth: tuple[str, str] | None, group: str) -> BuiltGraph:

@@ -91,6 +91,7 @@ def without(modules: str, tmp_path: Path) -> dict[str, str]:
     ("mcp", ("mcp", "--http", "127.0.0.1:0"), "mcp"),
     ("neo4j", ("facts", "--db", "bolt://127.0.0.1:9"), "neo4j"),
     ("neo4j", ("add", "Dana", "LIKES", "tea", "--db", "neo4j://127.0.0.1:9"), "neo4j"),
+    ("graphiti_core", ("import", "--format", "graphiti", "--from", "falkordb://127.0.0.1:9"), "graphiti"),
 ])
 def test_a_command_without_its_extra_says_which_in_one_line(modules: str, args: tuple[str, ...], extra: str,
                                                             tmp_path: Path) -> None:

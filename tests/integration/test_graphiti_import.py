@@ -23,10 +23,11 @@ from typing import Any
 import pytest
 
 from synapse_graph import Memory
-from synapse_graph.errors import NotFoundError, QuotaExceededError
+from synapse_graph.errors import InvalidImportError, NotFoundError, QuotaExceededError
 from synapse_graph.graphiti import GraphitiImport, predicate_for, source
 from synapse_graph.graphiti.lines import OPEN_SUFFIX
-from tests.integration.graphiti_graphs import SECRET, BuiltGraph, add_node, falkordb_graph, neo4j_graph
+from tests.integration import graphiti_graphs as graphs
+from tests.integration.graphiti_graphs import SECRET, BuiltGraph, falkordb_graph, neo4j_graph
 from tests.integration.helpers import snapshot
 
 pytestmark = pytest.mark.integration
@@ -156,6 +157,30 @@ def test_a_second_import_adds_nothing(memory: Memory, graph: BuiltGraph, importe
     assert imported.entities_created == imported.entities > 0 and imported.summaries_created == 2
 
 
+class Stop(Exception):
+    pass
+
+
+@pytest.mark.parametrize("api", ["sync"])
+def test_an_import_stopped_midway_finishes_when_run_again(make_memory: MakeMemory, graph: BuiltGraph) -> None:
+    stopped, whole = make_memory(), make_memory()
+
+    def stop_after_a_chunk(records: int) -> None:
+        if records:
+            raise Stop
+
+    with pytest.raises(Stop):
+        stopped.import_graphiti(graph.source, group_id=graph.group, auth=graph.auth, batch_size=3,
+                                progress=stop_after_a_chunk)
+    assert 0 < len(records(stopped)) < 10
+    again = stopped.import_graphiti(graph.source, group_id=graph.group, auth=graph.auth)
+    assert again.records_created == 10 - 3 and again.entities_created == 0
+    whole.import_graphiti(graph.source, group_id=graph.group, auth=graph.auth)
+    assert records(stopped).keys() == records(whole).keys()
+    assert [o.model_dump(exclude={"id"}) for o in stopped.observations()] == \
+        [o.model_dump(exclude={"id"}) for o in whole.observations()]
+
+
 def test_an_edge_name_not_in_upper_snake_case_is_mapped_and_kept(memory: Memory, imported: GraphitiImport
                                                                  ) -> None:
     [fact] = memory.facts("Dana", "WORKS_WITH")
@@ -218,11 +243,31 @@ def test_a_group_read_a_few_nodes_and_edges_at_a_time_arrives_whole(memory: Memo
 def test_without_a_group_id_a_graph_of_several_groups_is_refused_naming_them(memory: Memory, graph: BuiltGraph
                                                                              ) -> None:
     other = f"{graph.group}-b"
-    add_node(graph, other, "Zed")  # removed with the graph
+    graphs.save(graph, graphs.node(other, "Zed"))  # removed with the graph
     with pytest.raises(NotFoundError, match=rf"holds \d+ groups \(.*'{graph.group}', '{other}'.*\): choose one with "
                                             "group_id"):
         memory.import_graphiti(graph.source, auth=graph.auth)
     assert memory.facts() == []
+
+
+@pytest.mark.parametrize("api", ["sync"])
+def test_again_after_graphiti_added_edges_they_arrive_and_after_it_changed_one_nothing_is_written(
+        make_memory: MakeMemory, graph: BuiltGraph) -> None:
+    group = f"{graph.group}-c"  # removed with the graph
+    ana, bo, cy = (graphs.node(group, name) for name in ("Ana", "Bo", "Cy"))
+    knows = graphs.edge(group, ana, "KNOWS", bo, valid_at=datetime(2020, 1, 1, tzinfo=UTC))
+    graphs.save(graph, ana, bo, cy, knows)
+    memory = make_memory()
+    memory.import_graphiti(graph.source, group_id=group, auth=graph.auth)
+    graphs.save(graph, graphs.edge(group, ana, "KNOWS", cy, valid_at=datetime(2021, 1, 1, tzinfo=UTC)))
+    assert memory.import_graphiti(graph.source, group_id=group, auth=graph.auth).records_created == 1
+    before = snapshot(memory)
+    # Graphiti ends an edge in place: the world time it stopped holding, and now as when it learned that.
+    knows.invalid_at, knows.expired_at = datetime(2022, 1, 1, tzinfo=UTC), datetime.now(UTC)
+    graphs.save(graph, knows)
+    with pytest.raises(InvalidImportError, match="holds 1 fact record and 0 observations this export does not"):
+        memory.import_graphiti(graph.source, group_id=group, auth=graph.auth)
+    assert snapshot(memory) == before
 
 
 @pytest.mark.parametrize("api", ["sync"])
