@@ -6,7 +6,7 @@ import os
 from collections.abc import Iterable, Iterator
 from datetime import timedelta
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, Unpack
 
 from synapse_graph.backends import Backend, open_backend
 from synapse_graph.engine import operations as ops
@@ -18,7 +18,9 @@ from synapse_graph.engine.scope import lock_init
 from synapse_graph.engine.sessions import DEFAULT_TTL as DEFAULT_SESSION_TTL
 from synapse_graph.engine.settings import MemoryOptions
 from synapse_graph.engine.transfer import import_chunks
+from synapse_graph.engine.trust import AuditFilters
 from synapse_graph.errors import ConfigurationError, NotFoundError
+from synapse_graph.growth import Growth
 from synapse_graph.models import (
     AliasResult,
     AuditEntry,
@@ -169,8 +171,7 @@ class Memory(MemoryOptions):
         If the alias names an entity of its own, that entity is merged into the canonical one:
         the result is the store as if its facts had been written to the canonical entity in the
         first place (history kept; single-valued values resolved; candidates, disputes and
-        rejections kept). Idempotent; chains resolve to the end (C -> B -> A).
-        """
+        rejections kept). Idempotent; chains resolve to the end (C -> B -> A)."""
         return self._write(ops.alias(self._ctx, canonical, alias))
 
     def observe(self, entity: str, texts: Iterable[str], *, source: str | None = None,
@@ -204,8 +205,7 @@ class Memory(MemoryOptions):
         """Hard-delete an entity with all its facts, aliases and log entries, or (``scope=``) the whole scope.
 
         Unlike :meth:`retract` nothing is kept in history: use it for erasure requests.
-        ``scope`` must be this memory's own scope.
-        """
+        ``scope`` must be this memory's own scope."""
         return self._write(ops.purge(self._ctx, entity, scope))
 
     # -- reads ------------------------------------------------------------------------------------------
@@ -220,8 +220,7 @@ class Memory(MemoryOptions):
         ``include_history=True`` returns every validity interval instead. Only believed facts
         come back unless ``include_candidates``/``include_disputed`` ask for more. Names resolve
         through aliases; an unknown name gives an empty list. ``memory_scope="session"`` reads the
-        bound session's own scope instead of the durable one.
-        """
+        bound session's own scope instead of the durable one."""
         at = ops.scoped(self._ctx, memory_scope, default="durable")
         return self._read(ops.facts(at, subject, predicate, object, as_of=as_of, known_at=known_at,
                                     include_history=include_history, limit=limit,
@@ -237,8 +236,7 @@ class Memory(MemoryOptions):
         """Facts valid at ``as_of`` around an entity: its own, and with ``hops=2`` its neighbours' too.
 
         Its own facts first, then its neighbours' (each group oldest first), at most ``limit``. Hop 2 shares
-        what is left equally among the neighbours (a share one leaves unused goes to the others).
-        """
+        what is left equally among the neighbours (a share one leaves unused goes to the others)."""
         return self._read(ops.neighbourhood(self._ctx, entity, hops, as_of, known_at, limit))
 
     def entity(self, name: str) -> Entity | None:
@@ -287,8 +285,7 @@ class Memory(MemoryOptions):
         One worker sends the turns (secrets redacted first) to the model with the scope's entity names and
         rules, parses its reply defensively and stores the triples (``source="extracted"``, the model's
         name; candidates below ``candidate_below``), in the session's private memory when there is one.
-        ``synapse-graph jobs`` lists the last 200 jobs.
-        """
+        ``synapse-graph jobs`` lists the last 200 jobs."""
         if self.offload_model is None:
             raise ConfigurationError("no offload model: open the Memory with offload_model=OpenAIChatClient(url, "
                                      "model)")
@@ -305,9 +302,10 @@ class Memory(MemoryOptions):
 
     # -- trust: review, feedback, audit -------------------------------------------------------------------
 
-    def pending(self, *, limit: int | None = None) -> list[Fact]:
-        """Candidates waiting for review (recorded, not believed), oldest first, flagged if rejected before."""
-        return self._read(ops.pending(self._ctx, limit))
+    def pending(self, *, limit: int | None = None, include_disputed: bool = False) -> list[Fact]:
+        """Candidates waiting for review (recorded, not believed), oldest first, flagged if rejected before;
+        with ``include_disputed``, disputed facts too (feedback said stale or wrong)."""
+        return self._read(ops.pending(self._ctx, limit, include_disputed))
 
     def approve(self, fact: Fact | str) -> None:
         """Believe a candidate: it joins its timeline as if written now (closing single-valued values)."""
@@ -321,8 +319,7 @@ class Memory(MemoryOptions):
         """Say whether a fact was ``helpful``, ``stale`` or ``wrong``; returns the updated fact.
 
         Helpful raises its confidence (and ends a dispute); stale or wrong lower it and mark it
-        disputed, which hides it from default reads.
-        """
+        disputed, which hides it from default reads."""
         return self._write(ops.feedback(self._ctx, fact, verdict))
 
     def pin(self, fact: Fact | str) -> Fact:
@@ -339,9 +336,17 @@ class Memory(MemoryOptions):
         ``as_of``, each once, at most ``limit``; the same store always gives the same digest)."""
         return self._read(ops.digest(self._ctx, limit, as_of))
 
-    def audit(self, entity: str | None = None, *, limit: int = 100) -> list[AuditEntry]:
-        """The scope's audit log, newest first; with ``entity``, only the entries that touched it."""
-        return self._read(ops.audit(self._ctx, entity, limit))
+    def audit(self, entity: str | None = None, *, limit: int = 100, **filters: Unpack[AuditFilters]
+              ) -> list[AuditEntry]:
+        """The scope's audit log, newest first. Each filter narrows it: ``entity`` (entries that touched it),
+        ``action`` (``"feedback"`` matches every verdict), ``client``, ``session``, ``since`` <= at < ``until``;
+        ``after=`` the last entry read (or its cursor) gives the next page."""
+        return self._read(ops.audit(self._ctx, entity, limit, **filters))
+
+    def growth(self, *, steps: int = 60, since: TimeInput | None = None, until: TimeInput | None = None) -> Growth:
+        """The scope's counts of facts, candidates, entities and observations as it held them at ``steps`` evenly
+        spaced instants, from ``since`` (default: its first audit entry) to ``until`` (default: now)."""
+        return self._read(ops.growth(self._ctx, steps, since, until))
 
     # -- recall -----------------------------------------------------------------------------------------
 

@@ -141,6 +141,16 @@ def limit(value: object, default: int, field: str = "limit") -> int:
     return default if value is None else count(value, field=field, minimum=1)
 
 
+def filter_text(value: object, field: str, max_length: int = 512) -> str | None:
+    """Text to match a stored value exactly (a filter of the audit log), as given."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value or len(value) > max_length:
+        raise InvalidInputError(f"{field} must be text of 1 to {max_length} characters to match, got "
+                                f"{type(value).__name__} {value!r:.40}")
+    return value
+
+
 def query_text(query: object) -> str:
     """A recall question: a string of at most 4000 characters that can be echoed back."""
     if not isinstance(query, str):

@@ -34,6 +34,7 @@ from synapse_graph.engine.scope import ScopeState, read_state
 from synapse_graph.engine.view import Ahead, View
 from synapse_graph.engine.writes import Mutation, apply, store_embeddings
 from synapse_graph.errors import InvalidInputError
+from synapse_graph.growth import Growth
 from synapse_graph.models import (
     AliasResult,
     AuditEntry,
@@ -53,7 +54,9 @@ from synapse_graph.models import (
     Triple,
     WriteResult,
 )
+from synapse_graph.rules.cursors import audit_cursor, read_audit_cursor
 from synapse_graph.rules.numbers import confidence as checked_confidence
+from synapse_graph.rules.numbers import count as whole_number
 from synapse_graph.rules.predicates import check_predicate
 from synapse_graph.rules.recall import MAX_ENTRY_ENTITIES, content_terms
 from synapse_graph.rules.timeline import Record
@@ -365,12 +368,23 @@ def fact_by_id(ctx: Context, fact_id: str) -> Op[Fact]:
     return found
 
 
-def pending(ctx: Context, limit: int | None) -> Op[list[Fact]]:
-    return trust.pending(ctx, inputs.limit(limit, DEFAULT_LIMIT))
+def pending(ctx: Context, limit: int | None, include_disputed: bool = False) -> Op[list[Fact]]:
+    return trust.pending(ctx, inputs.limit(limit, DEFAULT_LIMIT), ["candidate", "disputed"] if include_disputed is True
+                         else ["candidate"])
 
 
-def audit(ctx: Context, entity: str | None, limit: int) -> Op[list[AuditEntry]]:
-    count = inputs.limit(limit, 100)
+def audit(ctx: Context, entity: str | None, limit: int, **filters: Any) -> Op[list[AuditEntry]]:
+    """``filters``: action, client, session (text), since, until (times), after (an entry or its cursor)."""
+    unknown = sorted(set(filters) - set(trust.AuditFilters.__annotations__))
+    if unknown:
+        raise InvalidInputError(f"audit has no filter {unknown[0]!r}; its filters are entity, "
+                                f"{', '.join(trust.AuditFilters.__annotations__)}")
+    ask = trust.AuditQuery(
+        limit=inputs.limit(limit, 100), action=inputs.filter_text(filters.get("action"), "action"),
+        client=inputs.filter_text(filters.get("client"), "client"),
+        session=inputs.filter_text(filters.get("session"), "session"),
+        since=inputs.time(filters.get("since"), "since"), until=inputs.time(filters.get("until"), "until"),
+        after=_audit_after(filters.get("after")))
     name = None if entity is None else inputs.name(ctx, entity, "entity")
 
     def op() -> Op[list[AuditEntry]]:
@@ -379,8 +393,21 @@ def audit(ctx: Context, entity: str | None, limit: int) -> Op[list[AuditEntry]]:
             found = yield from reads.entity(ctx, name)
             keys = [name.key] if found is None else [found.key, *(inputs.name(ctx, a, "alias").key
                                                                  for a in found.aliases)]
-        return (yield from trust.audit(ctx, keys, count))
+        return (yield from trust.audit(ctx, replace(ask, entities=keys)))
     return op()
+
+
+def _audit_after(after: object) -> tuple[int, str] | None:
+    if after is None or isinstance(after, str):
+        return None if after is None else read_audit_cursor(after)
+    if isinstance(after, AuditEntry):
+        return read_audit_cursor(audit_cursor(after.at, after.id))
+    raise InvalidInputError(f"after must be an AuditEntry or its cursor, not {type(after).__name__}")
+
+
+def growth(ctx: Context, steps: int, since: TimeInput | None, until: TimeInput | None) -> Op[Growth]:
+    points = whole_number(steps, field="steps", minimum=2, maximum=reads.MAX_GROWTH_STEPS)
+    return reads.growth(ctx, points, inputs.time(since, "since"), inputs.time(until, "until"))
 
 
 # -- reads ----------------------------------------------------------------------------------------------
