@@ -146,3 +146,15 @@ def test_pending_with_disputed_facts(memory: Memory) -> None:
     memory.feedback(knows, "helpful")  # helpful ends the dispute
     assert [f.object for f in memory.pending(include_disputed=True)] == ["Acme"]
     assert datetime.now(UTC) - both[0].recorded_at < timedelta(minutes=5)
+
+
+def test_recalled_facts_say_which_words_of_the_question_they_answer(memory: Memory) -> None:
+    memory.upsert([Triple(subject="Dana Reyes", predicate="WORKS_AT", object="Acme Robotics"),
+                   Triple(subject="Dana Reyes", predicate="LIVES_IN", object="Lisbon")])
+    recall = memory.recall("where does Dana work and which robotics company")
+    by_object = {f.object: f for f in recall.facts}
+    # "company" names nothing stored; "work" names WORKS_AT; "dana" the subject (and the entry of LIVES_IN)
+    assert by_object["Acme Robotics"].words == ["dana", "work", "robotics"]
+    assert by_object["Lisbon"].words == ["dana"]
+    for fact in recall.facts:
+        assert fact.score == pytest.approx(len(fact.words) / 4)
