@@ -49,7 +49,8 @@ def approve(view: View, fact_id: str) -> Op[Mutation]:
     plan = planner.plan()
     plan.expires.append(record)
     view.add(plan)
-    return Mutation.of(view, "approve", record.provenance)
+    # The entry names the reviewer as its client; what was approved keeps its own provenance (source, model).
+    return Mutation.of(view, "approve", replace(record.provenance, client=view.ctx.client))
 
 
 def reject(view: View, fact_id: str, reason: str) -> Op[Mutation]:

@@ -158,3 +158,19 @@ def test_recalled_facts_say_which_words_of_the_question_they_answer(memory: Memo
     assert by_object["Lisbon"].words == ["dana"]
     for fact in recall.facts:
         assert fact.score == pytest.approx(len(fact.words) / 4)
+
+
+def test_reviews_are_audited_with_the_reviewer_as_their_client(make_memory: MakeMemory) -> None:
+    writer = make_memory(client="extractor-agent")
+    reviewer = make_memory(scope=writer.scope, client="reviewer")
+    writer.upsert([Triple(subject="Dana", predicate="LIKES", object="Jazz", confidence=0.3),
+                   Triple(subject="Dana", predicate="PLAYS", object="Chess", confidence=0.3)], model=EXTRACTOR,
+                  source="chat")
+    jazz, chess = sorted(writer.pending(), key=lambda f: f.object == "Chess")
+    reviewer.approve(jazz)
+    reviewer.reject(chess, "she never plays")
+    approved, rejected = reviewer.audit(action="approve")[0], reviewer.audit(action="reject")[0]
+    assert (approved.client, rejected.client) == ("reviewer", "reviewer")
+    assert (approved.model, approved.source) == (EXTRACTOR, "chat")  # what was approved keeps its provenance
+    [believed] = writer.facts("Dana", "LIKES")
+    assert (believed.client, believed.model, believed.source) == ("extractor-agent", EXTRACTOR, "chat")
