@@ -17,7 +17,7 @@ from fastapi.templating import Jinja2Templates
 from synapse_graph import render
 from synapse_graph.errors import InvalidInputError, NotFoundError
 from synapse_graph.ui import views
-from synapse_graph.ui.api import Memory, export_response
+from synapse_graph.ui.api import ERROR_RESPONSES, Memory, export_response
 from synapse_graph.ui.drawing import growth_chart, timeline
 from synapse_graph.ui.guard import session_cookie
 from synapse_graph.ui.params import Page, text, when
@@ -70,7 +70,7 @@ def _see(target: str) -> RedirectResponse:
 
 
 def router(settings: UiSettings) -> APIRouter:
-    pages = APIRouter(responses={404: {"description": "Not found"}})
+    pages = APIRouter(responses=ERROR_RESPONSES)
     size = settings.page_size
 
     # -- overview, entities, search ---------------------------------------------------------------

@@ -33,6 +33,7 @@ CHROMIUM_FLAGS = [
 EXTRACTOR = "extractor-model"
 XSS = "<img src=x onerror=alert(1)>"
 MARKUP = "[bold]"
+DANA = "Dana Reyes"
 
 
 def free_port() -> int:
