@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Coroutine, Iterable, Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from types import TracebackType
 from typing import Any, Self, Unpack
 
@@ -257,6 +257,9 @@ class AsyncMemory(MemoryOptions):
     async def growth(self, *, steps: int = 60, since: TimeInput | None = None, until: TimeInput | None = None
                      ) -> Growth:
         return await self._read(ops.growth(self._ctx, steps, since, until))
+
+    async def last_write(self) -> datetime | None:
+        return await self._read(ops.last_write(self._ctx))
 
     async def recall(self, query: str, *, as_of: TimeInput | None = None, known_at: TimeInput | None = None,
                      hops: int = 1, limit: int = 25, min_score: float | None = None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from types import TracebackType
 from typing import Any, Self, Unpack
 
@@ -338,15 +338,17 @@ class Memory(MemoryOptions):
 
     def audit(self, entity: str | None = None, *, limit: int = 100, **filters: Unpack[AuditFilters]
               ) -> list[AuditEntry]:
-        """The scope's audit log, newest first. Each filter narrows it: ``entity`` (entries that touched it),
-        ``action`` (``"feedback"`` matches every verdict), ``client``, ``session``, ``since`` <= at < ``until``;
-        ``after=`` the last entry read (or its cursor) gives the next page."""
+        """The audit log, newest first, narrowed by ``entity`` (entries that touched it) and filters: ``action``
+        (``"feedback"``: every verdict), ``client``, ``session``, ``since`` <= at < ``until``, ``after=`` (a page)."""
         return self._read(ops.audit(self._ctx, entity, limit, **filters))
 
     def growth(self, *, steps: int = 60, since: TimeInput | None = None, until: TimeInput | None = None) -> Growth:
-        """The scope's counts of facts, candidates, entities and observations as it held them at ``steps`` evenly
-        spaced instants, from ``since`` (default: its first audit entry) to ``until`` (default: now)."""
+        """The scope's counts at ``steps`` instants from ``since`` (default: its first write) to ``until`` (now)."""
         return self._read(ops.growth(self._ctx, steps, since, until))
+
+    def last_write(self) -> datetime | None:
+        """When anything in this scope last changed (a write, a review, a purge); None if nothing ever did."""
+        return self._read(ops.last_write(self._ctx))
 
     # -- recall -----------------------------------------------------------------------------------------
 
@@ -359,8 +361,7 @@ class Memory(MemoryOptions):
         (RRF, at most 8), then the facts ``hops`` (1 or 2) steps around them; small talk never reaches
         the database. With ``min_score`` (0 to 1), facts answering less of the question are left out,
         and an answer with none left abstains (``Recall.abstained``). ``memory_scope``: ``"session"``
-        (the default when bound to a session; never falls back) or ``"durable"``.
-        """
+        (the default when bound to a session; never falls back) or ``"durable"``."""
         at = ops.scoped(self._ctx, memory_scope, default="session")
         return self._read(ops.recall_facts(at, query, as_of=as_of, known_at=known_at, hops=hops,
                                            limit=limit, min_score=min_score))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from synapse_graph.catalogue import Q
@@ -35,6 +36,7 @@ from synapse_graph.engine.view import Ahead, View
 from synapse_graph.engine.writes import Mutation, apply, store_embeddings
 from synapse_graph.errors import InvalidInputError
 from synapse_graph.growth import Growth
+from synapse_graph.instants import to_datetime
 from synapse_graph.models import (
     AliasResult,
     AuditEntry,
@@ -124,6 +126,12 @@ def needs_opening(state: ScopeState, asked: dict[str, Any]) -> bool:
 
 def state(ctx: Context) -> Op[ScopeState]:
     return read_state(ctx)
+
+
+def last_write(ctx: Context) -> Op[datetime | None]:
+    """When the scope last changed: every write, review and purge moves it (a scope never written: None)."""
+    found = yield from read_state(ctx)
+    return to_datetime(found.updated_at) if found.version > 0 and found.updated_at else None
 
 
 # -- writes ---------------------------------------------------------------------------------------------

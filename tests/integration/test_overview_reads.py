@@ -174,3 +174,21 @@ def test_reviews_are_audited_with_the_reviewer_as_their_client(make_memory: Make
     assert (approved.model, approved.source) == (EXTRACTOR, "chat")  # what was approved keeps its provenance
     [believed] = writer.facts("Dana", "LIKES")
     assert (believed.client, believed.model, believed.source) == ("extractor-agent", EXTRACTOR, "chat")
+
+
+def test_last_write_moves_with_every_change_and_only_then(memory: Memory) -> None:
+    assert memory.last_write() is None
+    memory.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="Paris"))
+    first = memory.last_write()
+    assert first is not None and first == memory.audit(limit=1)[0].at
+    memory.facts("Dana")
+    memory.stats()
+    memory.alias("Dana", "Dana")  # changes nothing
+    assert memory.last_write() == first
+    [fact] = memory.facts("Dana")
+    memory.feedback(fact, "helpful")
+    second = memory.last_write()
+    assert second is not None and second > first and second == memory.audit(limit=1)[0].at
+    memory.purge("Dana")
+    third = memory.last_write()
+    assert third is not None and third > second
