@@ -34,6 +34,7 @@ from synapse_graph.errors import (
 from synapse_graph.ui import api, pages
 from synapse_graph.ui.guard import Guard, Sessions
 from synapse_graph.ui.settings import UiSettings
+from synapse_graph.ui.views import Aggregates
 
 STATUS_OF: tuple[tuple[type[SynapseError], int], ...] = (
     (InvalidInputError, 400), (NotFoundError, 404), (QuotaExceededError, 409), (ScopeRulesConflictError, 409),
@@ -63,6 +64,7 @@ def create_app(memory: AsyncMemory, settings: UiSettings | None = None) -> FastA
                               "every page of the inspector (the page's path with .json).")
     app.state.settings = chosen
     app.state.sessions = sessions
+    app.state.aggregates = Aggregates()
     app.state.memory = memory
     app.include_router(api.router(chosen))
     app.include_router(pages.router(chosen))

@@ -24,6 +24,8 @@ from synapse_graph.ui.params import Page, text, when
 from synapse_graph.ui.settings import UiSettings
 
 Known = Literal["now", "then"]
+AUDIT_PAGE = 25
+"""Audit entries per page: an entry of a large batch lists every record and entity it touched."""
 
 
 @cache
@@ -78,14 +80,14 @@ def router(settings: UiSettings) -> APIRouter:
     @pages.get("/", response_class=HTMLResponse, include_in_schema=False)
     @pages.get("/overview", response_class=HTMLResponse, include_in_schema=False)
     async def overview_page(request: Request, memory: Memory) -> Response:
-        view = await views.overview(memory)
+        view = await views.overview(memory, request.app.state.aggregates)
         return page(request, "overview.html", view=view, sections=views.OVERVIEW_SECTIONS,
                     chart=growth_chart(view.sections["growth"]))
 
     @pages.get("/overview.json", tags=["pages"])
-    async def overview_json(memory: Memory) -> views.Overview:
+    async def overview_json(request: Request, memory: Memory) -> views.Overview:
         """The overview: counts, growth over recorded time, the latest writes."""
-        return await views.overview(memory)
+        return await views.overview(memory, request.app.state.aggregates)
 
     async def entity_list(memory: Memory, matching: str | None, after: str | None) -> views.EntityList:
         return await views.entity_list(memory, matching=text(matching), after=text(after), size=size)
@@ -173,7 +175,7 @@ def router(settings: UiSettings) -> APIRouter:
 
     async def audit(memory: Memory, entity: str | None, action: str | None, client: str | None,
                     session: str | None, since: str | None, until: str | None, after: str | None) -> views.AuditView:
-        return await views.audit(memory, entity=text(entity), after=text(after), size=size, filters={
+        return await views.audit(memory, entity=text(entity), after=text(after), size=min(size, AUDIT_PAGE), filters={
             "action": text(action), "client": text(client), "session": text(session), "since": when(since),
             "until": when(until)})
 
@@ -212,14 +214,14 @@ def router(settings: UiSettings) -> APIRouter:
         @pages.get("/review", response_class=HTMLResponse, include_in_schema=False)
         async def review_page(request: Request, memory: Memory, done: str | None = None,
                               page_number: Annotated[int, Query(alias="page", ge=1)] = 1) -> Response:
-            return page(request, "review.html", view=await views.review(memory, Page(page_number, size)),
-                        done=done or "")
+            view = await views.review(memory, Page(page_number, size), request.app.state.aggregates)
+            return page(request, "review.html", view=view, done=done or "")
 
         @pages.get("/review.json", tags=["pages"])
-        async def review_json(memory: Memory, page_number: Annotated[int, Query(alias="page", ge=1)] = 1
-                              ) -> views.ReviewView:
+        async def review_json(request: Request, memory: Memory,
+                              page_number: Annotated[int, Query(alias="page", ge=1)] = 1) -> views.ReviewView:
             """Candidates waiting for review and disputed facts (and, once offered, duplicate entities)."""
-            return await views.review(memory, Page(page_number, size))
+            return await views.review(memory, Page(page_number, size), request.app.state.aggregates)
 
         @pages.post("/review/approve", include_in_schema=False)
         async def approve_form(memory: Memory, fact: Annotated[str, Form()]) -> Response:

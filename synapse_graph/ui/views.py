@@ -23,10 +23,55 @@ from synapse_graph.rules.cursors import audit_cursor
 from synapse_graph.rules.timeparse import to_micros
 from synapse_graph.ui.params import Page
 
-TIMELINE_RECORDS = 400
+TIMELINE_RECORDS = 200
 """The most validity intervals an entity's timeline draws at once (a predicate chosen draws its own)."""
 GROWTH_STEPS = 48
 LATEST_WRITES = 10
+TIMED_SECONDS = 60.0
+"""How long counts that depend on the time (facts valid now, the growth chart) are shown before they are
+read again, when nothing was written meanwhile."""
+
+
+@dataclass
+class _Kept:
+    written: datetime | None
+    read_at: datetime
+    value: Any
+    refreshing: asyncio.Task[None] | None = None
+
+
+class Aggregates:
+    """Reads that walk the whole scope (its counts, its growth, the review lists), kept until the scope changes
+    (:meth:`AsyncMemory.last_write` moves): each is exact for the instant it was read at, which the pages show.
+    Those that depend on the time (facts valid now) are read again in the background once they are
+    :data:`TIMED_SECONDS` old; a write makes the next page read them before it answers."""
+
+    def __init__(self) -> None:
+        self._kept: dict[str, _Kept] = {}
+
+    async def read(self, memory: AsyncMemory, name: str, load: Callable[[], Awaitable[Any]], *,
+                   timed: bool) -> tuple[Any, datetime]:
+        """The value of ``load()`` and when it was read: kept, or read again if the scope changed since."""
+        written = await memory.last_write()
+        kept = self._kept.get(name)
+        if kept is None or kept.written != written:
+            return await self._load(name, load, written)
+        old = (datetime.now(UTC) - kept.read_at).total_seconds() >= TIMED_SECONDS
+        if timed and old and kept.refreshing is None:
+            async def refresh() -> None:
+                try:
+                    await self._load(name, load, written)
+                finally:
+                    kept.refreshing = None
+            kept.refreshing = asyncio.create_task(refresh())
+        return kept.value, kept.read_at
+
+    async def _load(self, name: str, load: Callable[[], Awaitable[Any]], written: datetime | None
+                    ) -> tuple[Any, datetime]:
+        read_at = datetime.now(UTC)
+        value = await load()
+        self._kept[name] = _Kept(written, read_at, value)
+        return value, read_at
 
 
 # -- overview -------------------------------------------------------------------------------------------
@@ -45,12 +90,14 @@ class Counts(BaseModel):
     sessions: int
     fact_records: int
     """Records currently believed or disputed, past validity intervals included."""
+    read_at: datetime
+    """The instant these counts are exact for (they are read again after any write, or a minute later)."""
 
     @classmethod
-    def of(cls, stats: Stats, sessions: list[Session]) -> Counts:
+    def of(cls, stats: Stats, sessions: list[Session], read_at: datetime) -> Counts:
         return cls(entities=stats.entities, facts_valid_now=stats.valid_now, superseded=stats.expired_records,
                    candidates=stats.candidates, disputed=stats.disputed, observations=stats.observations,
-                   sessions=len(sessions), fact_records=stats.facts)
+                   sessions=len(sessions), fact_records=stats.facts, read_at=read_at)
 
 
 @dataclass(frozen=True)
@@ -59,19 +106,24 @@ class Section:
 
     name: str
     template: str
-    load: Callable[[AsyncMemory], Awaitable[BaseModel | list[Any]]]
+    load: Callable[[AsyncMemory, Aggregates], Awaitable[BaseModel | list[Any]]]
 
 
-async def _counts(memory: AsyncMemory) -> Counts:
-    stats, sessions = await asyncio.gather(memory.stats(), memory.sessions())
-    return Counts.of(stats, sessions)
+async def _counts(memory: AsyncMemory, kept: Aggregates) -> Counts:
+    async def read() -> tuple[Stats, list[Session]]:
+        stats, sessions = await asyncio.gather(memory.stats(), memory.sessions())
+        return stats, sessions
+
+    (stats, sessions), read_at = await kept.read(memory, "counts", read, timed=True)
+    return Counts.of(stats, sessions, read_at)
 
 
-async def _growth(memory: AsyncMemory) -> Growth:
-    return await memory.growth(steps=GROWTH_STEPS)
+async def _growth(memory: AsyncMemory, kept: Aggregates) -> Growth:
+    growth, _ = await kept.read(memory, "growth", lambda: memory.growth(steps=GROWTH_STEPS), timed=True)
+    return growth  # type: ignore[no-any-return]
 
 
-async def _latest(memory: AsyncMemory) -> list[AuditEntry]:
+async def _latest(memory: AsyncMemory, kept: Aggregates) -> list[AuditEntry]:
     return await memory.audit(limit=LATEST_WRITES)
 
 
@@ -87,8 +139,8 @@ class Overview(BaseModel):
     sections: dict[str, Any] = Field(default_factory=dict)
 
 
-async def overview(memory: AsyncMemory) -> Overview:
-    loaded = await asyncio.gather(*(section.load(memory) for section in OVERVIEW_SECTIONS))
+async def overview(memory: AsyncMemory, kept: Aggregates) -> Overview:
+    loaded = await asyncio.gather(*(section.load(memory, kept) for section in OVERVIEW_SECTIONS))
     return Overview(scope=memory.scope, sections={s.name: value for s, value in zip(OVERVIEW_SECTIONS, loaded,
                                                                                    strict=True)})
 
@@ -266,14 +318,16 @@ class ReviewView(BaseModel):
     """Duplicate-entity proposals, once the library offers them (``Memory.duplicates``); None until then."""
     page: int = 1
     more: bool = False
+    read_at: datetime | None = None
 
 
-async def review(memory: AsyncMemory, page: Page) -> ReviewView:
-    waiting = await memory.pending(limit=page.read, include_disputed=True)
+async def review(memory: AsyncMemory, page: Page, kept: Aggregates) -> ReviewView:
+    waiting, read_at = await kept.read(memory, f"pending:{page.read}",
+                                       lambda: memory.pending(limit=page.read, include_disputed=True), timed=False)
     shown, more = page.cut(waiting)
     return ReviewView(scope=memory.scope, candidates=[f for f in shown if f.status == "candidate"],
                       disputed=[f for f in shown if f.status == "disputed"], duplicates=await _duplicates(memory),
-                      page=page.number, more=more)
+                      page=page.number, more=more, read_at=read_at)
 
 
 async def _duplicates(memory: AsyncMemory) -> list[Any] | None:

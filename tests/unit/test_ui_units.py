@@ -212,3 +212,36 @@ def test_templates_never_turn_escaping_off_nor_load_anything_from_elsewhere() ->
         assert not re.search(r"\|\s*safe\b|autoescape\s+false|Markup", text), template.name
         assert not re.search(r"""(src|href)=["']?(https?:)?//""", text), template.name
         assert "<script>" not in text and " style=" not in text and "<style" not in text, template.name
+
+
+def test_whole_scope_reads_are_kept_until_the_scope_changes() -> None:
+    from synapse_graph.ui import views
+
+    class Store:
+        written: datetime | None = None
+
+        async def last_write(self) -> datetime | None:
+            return self.written
+
+    store, loads = Store(), []
+
+    async def load() -> int:
+        loads.append(1)
+        return len(loads)
+
+    async def check() -> None:
+        kept = views.Aggregates()
+        first, read_at = await kept.read(store, "counts", load, timed=True)  # type: ignore[arg-type]
+        assert (first, len(loads)) == (1, 1)
+        assert (await kept.read(store, "counts", load, timed=True))[0] == 1  # type: ignore[arg-type]
+        store.written = datetime.now(UTC)  # a write: read again before answering
+        assert (await kept.read(store, "counts", load, timed=True))[0] == 2  # type: ignore[arg-type]
+        kept._kept["counts"].read_at -= timedelta(seconds=views.TIMED_SECONDS)  # a minute later
+        assert (await kept.read(store, "counts", load, timed=True))[0] == 2  # type: ignore[arg-type]
+        await asyncio.sleep(0.01)  # the background read ran
+        value, again = await kept.read(store, "counts", load, timed=True)  # type: ignore[arg-type]
+        assert value == 3 and again > read_at
+        kept._kept["counts"].read_at -= timedelta(seconds=views.TIMED_SECONDS)
+        assert (await kept.read(store, "counts", load, timed=False))[0] == 3  # not timed: kept until a write
+        assert len(loads) == 3
+    run(check())
