@@ -26,6 +26,8 @@ from synapse_graph.ui.settings import UiSettings
 Known = Literal["now", "then"]
 AUDIT_PAGE = 25
 """Audit entries per page: an entry of a large batch lists every record and entity it touched."""
+GRAPH_FACTS = 100
+"""Facts the graph draws unless asked for more (up to 1,000): more than a drawing can show legibly."""
 
 
 @cache
@@ -156,7 +158,7 @@ def router(settings: UiSettings) -> APIRouter:
     @pages.get("/graph", response_class=HTMLResponse, include_in_schema=False)
     async def graph_page(request: Request, memory: Memory, name: str | None = None, as_of: str | None = None,
                          known: Known = "now", hops: Annotated[int, Query(ge=1, le=2)] = 1,
-                         limit: Annotated[int, Query(ge=1, le=1_000)] = 200) -> Response:
+                         limit: Annotated[int, Query(ge=1, le=1_000)] = GRAPH_FACTS) -> Response:
         view = await graph(memory, name, as_of, known, hops, limit)
         return page(request, "graph.html", 404 if view is not None and not view.found else 200, view=view,
                     known=known, as_of_param=as_of or "", name=name or "", hops=hops, limit=limit)
@@ -164,7 +166,7 @@ def router(settings: UiSettings) -> APIRouter:
     @pages.get("/graph.json", tags=["pages"])
     async def graph_json(memory: Memory, name: str, as_of: str | None = None, known: Known = "now",
                          hops: Annotated[int, Query(ge=1, le=2)] = 1,
-                         limit: Annotated[int, Query(ge=1, le=1_000)] = 200) -> views.GraphView:
+                         limit: Annotated[int, Query(ge=1, le=1_000)] = GRAPH_FACTS) -> views.GraphView:
         """The facts valid at ``as_of`` around an entity, as nodes and edges."""
         view = await graph(memory, name, as_of, known, hops, limit)
         if view is None or not view.found:

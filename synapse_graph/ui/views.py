@@ -23,7 +23,7 @@ from synapse_graph.rules.cursors import audit_cursor
 from synapse_graph.rules.timeparse import to_micros
 from synapse_graph.ui.params import Page
 
-TIMELINE_RECORDS = 200
+TIMELINE_RECORDS = 120
 """The most validity intervals an entity's timeline draws at once (a predicate chosen draws its own)."""
 GROWTH_STEPS = 48
 LATEST_WRITES = 10
