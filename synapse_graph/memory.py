@@ -91,7 +91,6 @@ class Memory(MemoryOptions):
             raise
 
     # -- lifecycle and plumbing ----------------------------------------------------------------------
-
     @property
     def backend(self) -> Backend:
         """The database connection (for tools and tests; prefer the methods here)."""
@@ -128,7 +127,6 @@ class Memory(MemoryOptions):
                          timeout=self.lock_timeout, embedder=self.embedder)
 
     # -- the scope's rules ------------------------------------------------------------------------------
-
     @property
     def rules(self) -> ScopeRules:
         """The rules this scope's writes obey (stored with the scope, else the defaults)."""
@@ -143,7 +141,6 @@ class Memory(MemoryOptions):
                                          candidate_below=candidate_below))
 
     # -- writes -----------------------------------------------------------------------------------------
-
     def upsert(self, triples: TripleInput | Iterable[TripleInput], *, replace: bool = False,
                valid_at: TimeInput | None = None, source: str | None = None, model: str | None = None,
                session: str | None = None, memory_scope: MemoryScope | None = None) -> WriteResult:
@@ -209,7 +206,6 @@ class Memory(MemoryOptions):
         return self._write(ops.purge(self._ctx, entity, scope))
 
     # -- reads ------------------------------------------------------------------------------------------
-
     def facts(self, subject: str | None = None, predicate: str | None = None, object: str | None = None, *,
               as_of: TimeInput | None = None, known_at: TimeInput | None = None, include_history: bool = False,
               limit: int | None = None, include_candidates: bool = False, include_disputed: bool = False,
@@ -258,7 +254,6 @@ class Memory(MemoryOptions):
         return self._read(ops.stats(self._ctx))
 
     # -- sessions -------------------------------------------------------------------------------------
-
     def register_session(self, session: str | None = None, *, ttl: timedelta = DEFAULT_SESSION_TTL) -> Session:
         """Register a session (default: the bound one): a private scope that takes writes for ``ttl`` (7 days)
         after registration. Registering it again returns it unchanged: reconnecting does not extend it."""
@@ -301,7 +296,6 @@ class Memory(MemoryOptions):
         return self._offloader.wait(job_id, timeout=wait)
 
     # -- trust: review, feedback, audit -------------------------------------------------------------------
-
     def pending(self, *, limit: int | None = None, include_disputed: bool = False) -> list[Fact]:
         """Candidates waiting for review (recorded, not believed), oldest first, flagged if rejected before;
         with ``include_disputed``, disputed facts too (feedback said stale or wrong)."""
@@ -351,7 +345,6 @@ class Memory(MemoryOptions):
         return self._read(ops.last_write(self._ctx))
 
     # -- recall -----------------------------------------------------------------------------------------
-
     def recall(self, query: str, *, as_of: TimeInput | None = None, known_at: TimeInput | None = None,
                hops: int = 1, limit: int = 25, min_score: float | None = None,
                memory_scope: MemoryScope | None = None) -> Recall:
@@ -380,7 +373,6 @@ class Memory(MemoryOptions):
         return self._read(ops.reindex_embeddings(self._ctx, batch_size))
 
     # -- export and import --------------------------------------------------------------------------------
-
     def export(self, *, scope: str | None = None) -> Iterator[str]:
         """The scope as JSON Lines: a header, its rules, entities, aliases, every fact record with its
         history, observations, sessions, rejections and the audit log."""

@@ -5,19 +5,19 @@
 // microseconds relative to $since (a plain integer here, not an instant).
 MATCH (:Entity {scope: $scope})-[r:FACT]->()
 WITH CASE WHEN r.status = $candidate THEN 'candidates' ELSE 'facts' END AS kind,
-     r.recorded_at - $since AS made, r.expired_at - $since AS gone
+     {{micros(r.recorded_at)}} - $since AS made, {{micros(r.expired_at)}} - $since AS gone
 RETURN kind,
        CASE WHEN made <= 0 THEN 0 ELSE (made + $width - 1) / $width END AS made,
        CASE WHEN gone IS NULL THEN null WHEN gone <= 0 THEN 0 ELSE (gone + $width - 1) / $width END AS gone,
        count(*) AS n
 UNION ALL
 MATCH (e:Entity {scope: $scope})
-WITH e.created_at - $since AS made
+WITH {{micros(e.created_at)}} - $since AS made
 RETURN 'entities' AS kind, CASE WHEN made <= 0 THEN 0 ELSE (made + $width - 1) / $width END AS made,
        null AS gone, count(*) AS n
 UNION ALL
 MATCH (o:Observation {scope: $scope})
-WITH o.recorded_at - $since AS made, o.expired_at - $since AS gone
+WITH {{micros(o.recorded_at)}} - $since AS made, {{micros(o.expired_at)}} - $since AS gone
 RETURN 'observations' AS kind,
        CASE WHEN made <= 0 THEN 0 ELSE (made + $width - 1) / $width END AS made,
        CASE WHEN gone IS NULL THEN null WHEN gone <= 0 THEN 0 ELSE (gone + $width - 1) / $width END AS gone,

@@ -56,7 +56,6 @@ from synapse_graph.models import (
     Triple,
     WriteResult,
 )
-from synapse_graph.rules.cursors import audit_cursor, read_audit_cursor
 from synapse_graph.rules.numbers import confidence as checked_confidence
 from synapse_graph.rules.numbers import count as whole_number
 from synapse_graph.rules.predicates import check_predicate
@@ -383,16 +382,7 @@ def pending(ctx: Context, limit: int | None, include_disputed: bool = False) -> 
 
 def audit(ctx: Context, entity: str | None, limit: int, **filters: Any) -> Op[list[AuditEntry]]:
     """``filters``: action, client, session (text), since, until (times), after (an entry or its cursor)."""
-    unknown = sorted(set(filters) - set(trust.AuditFilters.__annotations__))
-    if unknown:
-        raise InvalidInputError(f"audit has no filter {unknown[0]!r}; its filters are entity, "
-                                f"{', '.join(trust.AuditFilters.__annotations__)}")
-    ask = trust.AuditQuery(
-        limit=inputs.limit(limit, 100), action=inputs.filter_text(filters.get("action"), "action"),
-        client=inputs.filter_text(filters.get("client"), "client"),
-        session=inputs.filter_text(filters.get("session"), "session"),
-        since=inputs.time(filters.get("since"), "since"), until=inputs.time(filters.get("until"), "until"),
-        after=_audit_after(filters.get("after")))
+    ask = trust.audit_query(inputs.limit(limit, 100), filters)
     name = None if entity is None else inputs.name(ctx, entity, "entity")
 
     def op() -> Op[list[AuditEntry]]:
@@ -403,14 +393,6 @@ def audit(ctx: Context, entity: str | None, limit: int, **filters: Any) -> Op[li
                                                                  for a in found.aliases)]
         return (yield from trust.audit(ctx, replace(ask, entities=keys)))
     return op()
-
-
-def _audit_after(after: object) -> tuple[int, str] | None:
-    if after is None or isinstance(after, str):
-        return None if after is None else read_audit_cursor(after)
-    if isinstance(after, AuditEntry):
-        return read_audit_cursor(audit_cursor(after.at, after.id))
-    raise InvalidInputError(f"after must be an AuditEntry or its cursor, not {type(after).__name__}")
 
 
 def growth(ctx: Context, steps: int, since: TimeInput | None, until: TimeInput | None) -> Op[Growth]:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TypedDict
 
 from synapse_graph.catalogue import Q
-from synapse_graph.engine import rows
+from synapse_graph.engine import inputs, rows
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.io import Op, Read
 from synapse_graph.engine.view import View
@@ -14,6 +14,7 @@ from synapse_graph.engine.writes import Mutation
 from synapse_graph.errors import InvalidInputError, NotFoundError
 from synapse_graph.instants import Instant
 from synapse_graph.models import AuditEntry, Fact, TimeInput
+from synapse_graph.rules.cursors import audit_cursor, read_audit_cursor
 from synapse_graph.rules.timeline import Provenance, Record, TimelinePlanner, Write
 from synapse_graph.rules.timeparse import now_micros
 from synapse_graph.rules.trust import TIMELINE_STATES, Verdict, after_feedback
@@ -126,6 +127,25 @@ class AuditQuery:
                 "session": self.session, "since": self.since, "until": self.until,
                 "after_at": None if self.after is None else Instant(self.after[0]),
                 "after_id": None if self.after is None else self.after[1], "limit": self.limit}
+
+
+def audit_query(limit: int, filters: dict[str, Any]) -> AuditQuery:
+    """The filters of ``Memory.audit`` checked (names, kinds, lengths, cursor), before anything is read."""
+    unknown = sorted(set(filters) - set(AuditFilters.__annotations__))
+    if unknown:
+        raise InvalidInputError(f"audit has no filter {unknown[0]!r}; its filters are entity, "
+                                f"{', '.join(AuditFilters.__annotations__)}")
+    after = filters.get("after")
+    if isinstance(after, AuditEntry):
+        after = audit_cursor(after.at, after.id)
+    elif after is not None and not isinstance(after, str):
+        raise InvalidInputError(f"after must be an AuditEntry or its cursor, not {type(after).__name__}")
+    return AuditQuery(
+        limit=limit, action=inputs.filter_text(filters.get("action"), "action"),
+        client=inputs.filter_text(filters.get("client"), "client"),
+        session=inputs.filter_text(filters.get("session"), "session"),
+        since=inputs.time(filters.get("since"), "since"), until=inputs.time(filters.get("until"), "until"),
+        after=None if after is None else read_audit_cursor(after))
 
 
 def audit(ctx: Context, ask: AuditQuery) -> Op[list[AuditEntry]]:
