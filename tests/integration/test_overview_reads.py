@@ -192,3 +192,15 @@ def test_last_write_moves_with_every_change_and_only_then(memory: Memory) -> Non
     memory.purge("Dana")
     third = memory.last_write()
     assert third is not None and third > second
+
+
+def test_a_limit_no_database_can_take_is_bad_input(memory: Memory) -> None:
+    memory.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="Paris"))
+    calls = [lambda: memory.facts("Dana", limit=2**63 - 1), lambda: memory.observations(limit=2**63),
+             lambda: memory.recall("where does Dana live", limit=2**64), lambda: memory.pending(limit=2**70),
+             lambda: memory.audit(limit=2**64)]
+    for call in calls:
+        with pytest.raises(InvalidInputError, match="limit must be from 1 to"):
+            call()
+    assert [f.object for f in memory.facts("Dana", limit=1_000_000_000)] == ["Paris"]
+    assert [f.object for f in memory.recall("where does Dana live", limit=1_000_000_000).facts] == ["Paris"]
