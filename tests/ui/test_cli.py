@@ -67,3 +67,18 @@ def test_it_serves_the_store_until_stopped(backend_settings: dict[str, Any]) -> 
             time.sleep(0.2)
         else:
             pytest.fail("the inspector still answers after it was stopped")
+
+
+@pytest.mark.integration
+@pytest.mark.timeout(300)
+def test_the_page_benchmark_runs_on_a_small_store(tmp_path: Path) -> None:
+    require("fastapi")
+    from benchmarks import inspector_pages
+
+    out = tmp_path / "pages.json"
+    assert inspector_pages.main(["--size", "400", "--backend", "falkordb", "--rounds", "2", "--out", str(out)]) == 0
+    import json
+
+    result = json.loads(out.read_text(encoding="utf-8"))
+    assert result["facts_in_store"] > 300 and len(result["pages"]) == len(inspector_pages.pages("a", "b", "c")) + 2
+    assert all(row["n"] == 2 and row["server_p95_ms"] > 0 for row in result["pages"].values())
