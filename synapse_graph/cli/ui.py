@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from synapse_graph.cli.shell import Db, Password, Scope, User, _auth, _console, command, fail
+from synapse_graph.cli.shell import Db, Password, Scope, User, _auth, _console, command
 
 
 @command("ui")
@@ -33,12 +33,8 @@ def ui_command(
     = False,
 ) -> None:
     """Serve the web inspector and its JSON API: see and fix what the memory holds, in a browser."""
-    try:
-        from synapse_graph.aio import AsyncMemory
-        from synapse_graph.ui import CLIENT, UiSettings, serve
-    except ImportError as exc:
-        fail("ConfigurationError", f"the inspector needs the ui extra ({exc.name} is missing): "
-                                   "pip install 'synapse-graph[ui]'", False)
+    from synapse_graph.aio import AsyncMemory
+    from synapse_graph.ui import CLIENT, UiSettings, serve  # MissingExtraError without the ui extra
     settings = UiSettings.resolve(host, port, token_file=token_file, allowed_hosts=allowed_host or (),
                                   allow_review=allow_review, allow_erasure=allow_erasure)
     memory = AsyncMemory(db, scope=scope, client=CLIENT, auth=_auth(user, password), create=False)
