@@ -29,6 +29,7 @@ from synapse_graph.errors import (
     StoreDamagedError,
     SynapseError,
 )
+from synapse_graph.growth import Growth, GrowthPoint
 from synapse_graph.memory import Memory
 from synapse_graph.models import (
     AliasResult,
@@ -66,6 +67,8 @@ __all__ = [
     "EntityPage",
     "EntryEntity",
     "Fact",
+    "Growth",
+    "GrowthPoint",
     "InvalidImportError",
     "InvalidInputError",
     "InvalidNameError",

@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Coroutine, Iterable, Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, Unpack
 
 from synapse_graph.backends import AsyncBackend, open_async_backend
 from synapse_graph.engine import operations as ops
@@ -25,8 +25,10 @@ from synapse_graph.engine.scope import lock_init
 from synapse_graph.engine.sessions import DEFAULT_TTL as DEFAULT_SESSION_TTL
 from synapse_graph.engine.settings import MemoryOptions
 from synapse_graph.engine.transfer import import_chunks
+from synapse_graph.engine.trust import AuditFilters
 from synapse_graph.errors import ConfigurationError, NotFoundError
 from synapse_graph.graphiti.facade import AsyncGraphitiImports
+from synapse_graph.growth import Growth
 from synapse_graph.models import (
     AliasResult,
     AuditEntry,
@@ -227,8 +229,8 @@ class AsyncMemory(MemoryOptions, AsyncGraphitiImports):
             raise NotFoundError(f"no offload job {job_id!r}: this memory offloaded nothing")
         return await asyncio.to_thread(self._offloader.wait, job_id, wait)
 
-    async def pending(self, *, limit: int | None = None) -> list[Fact]:
-        return await self._read(ops.pending(self._ctx, limit))
+    async def pending(self, *, limit: int | None = None, include_disputed: bool = False) -> list[Fact]:
+        return await self._read(ops.pending(self._ctx, limit, include_disputed))
 
     async def approve(self, fact: Fact | str) -> None:
         await self._write(ops.approve(self._ctx, fact))
@@ -248,8 +250,16 @@ class AsyncMemory(MemoryOptions, AsyncGraphitiImports):
     async def digest(self, *, limit: int = 20, as_of: TimeInput | None = None) -> Digest:
         return await self._read(ops.digest(self._ctx, limit, as_of))
 
-    async def audit(self, entity: str | None = None, *, limit: int = 100) -> list[AuditEntry]:
-        return await self._read(ops.audit(self._ctx, entity, limit))
+    async def audit(self, entity: str | None = None, *, limit: int = 100, **filters: Unpack[AuditFilters]
+                    ) -> list[AuditEntry]:
+        return await self._read(ops.audit(self._ctx, entity, limit, **filters))
+
+    async def growth(self, *, steps: int = 60, since: TimeInput | None = None, until: TimeInput | None = None
+                     ) -> Growth:
+        return await self._read(ops.growth(self._ctx, steps, since, until))
+
+    async def last_write(self) -> datetime | None:
+        return await self._read(ops.last_write(self._ctx))
 
     async def recall(self, query: str, *, as_of: TimeInput | None = None, known_at: TimeInput | None = None,
                      hops: int = 1, limit: int = 25, min_score: float | None = None,

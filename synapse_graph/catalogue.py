@@ -63,6 +63,8 @@ class Q(StrEnum):
     ENTITY = "entities/entity"
     ENTITY_NAMES = "entities/entity_names"
     STATS = "entities/stats"
+    GROWTH_BOUNDS = "entities/growth_bounds"
+    GROWTH = "entities/growth"
     ENTITIES_PAGE = "entities/entities_page"
     MATCHING_ENTITIES = "entities/matching_entities"
     # digest: what an agent should know at the start of a session

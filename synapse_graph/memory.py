@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, Unpack
 
 from synapse_graph.backends import Backend, open_backend
 from synapse_graph.engine import operations as ops
@@ -18,8 +18,10 @@ from synapse_graph.engine.scope import lock_init
 from synapse_graph.engine.sessions import DEFAULT_TTL as DEFAULT_SESSION_TTL
 from synapse_graph.engine.settings import MemoryOptions
 from synapse_graph.engine.transfer import import_chunks
+from synapse_graph.engine.trust import AuditFilters
 from synapse_graph.errors import ConfigurationError, NotFoundError
 from synapse_graph.graphiti.facade import GraphitiImports
+from synapse_graph.growth import Growth
 from synapse_graph.models import (
     AliasResult,
     AuditEntry,
@@ -87,7 +89,6 @@ class Memory(MemoryOptions, GraphitiImports):
             raise
 
     # -- lifecycle and plumbing ----------------------------------------------------------------------
-
     @property
     def backend(self) -> Backend:
         """The database connection (for tools and tests; prefer the methods here)."""
@@ -124,7 +125,6 @@ class Memory(MemoryOptions, GraphitiImports):
                          timeout=self.lock_timeout, embedder=self.embedder)
 
     # -- the scope's rules ------------------------------------------------------------------------------
-
     @property
     def rules(self) -> ScopeRules:
         """The rules this scope's writes obey (stored with the scope, else the defaults)."""
@@ -139,7 +139,6 @@ class Memory(MemoryOptions, GraphitiImports):
                                          candidate_below=candidate_below))
 
     # -- writes -----------------------------------------------------------------------------------------
-
     def upsert(self, triples: TripleInput | Iterable[TripleInput], *, replace: bool = False,
                valid_at: TimeInput | None = None, source: str | None = None, model: str | None = None,
                session: str | None = None, memory_scope: MemoryScope | None = None) -> WriteResult:
@@ -167,8 +166,7 @@ class Memory(MemoryOptions, GraphitiImports):
         If the alias names an entity of its own, that entity is merged into the canonical one:
         the result is the store as if its facts had been written to the canonical entity in the
         first place (history kept; single-valued values resolved; candidates, disputes and
-        rejections kept). Idempotent; chains resolve to the end (C -> B -> A).
-        """
+        rejections kept). Idempotent; chains resolve to the end (C -> B -> A)."""
         return self._write(ops.alias(self._ctx, canonical, alias))
 
     def observe(self, entity: str, texts: Iterable[str], *, source: str | None = None,
@@ -202,12 +200,10 @@ class Memory(MemoryOptions, GraphitiImports):
         """Hard-delete an entity with all its facts, aliases and log entries, or (``scope=``) the whole scope.
 
         Unlike :meth:`retract` nothing is kept in history: use it for erasure requests.
-        ``scope`` must be this memory's own scope.
-        """
+        ``scope`` must be this memory's own scope."""
         return self._write(ops.purge(self._ctx, entity, scope))
 
     # -- reads ------------------------------------------------------------------------------------------
-
     def facts(self, subject: str | None = None, predicate: str | None = None, object: str | None = None, *,
               as_of: TimeInput | None = None, known_at: TimeInput | None = None, include_history: bool = False,
               limit: int | None = None, include_candidates: bool = False, include_disputed: bool = False,
@@ -218,8 +214,7 @@ class Memory(MemoryOptions, GraphitiImports):
         ``include_history=True`` returns every validity interval instead. Only believed facts
         come back unless ``include_candidates``/``include_disputed`` ask for more. Names resolve
         through aliases; an unknown name gives an empty list. ``memory_scope="session"`` reads the
-        bound session's own scope instead of the durable one.
-        """
+        bound session's own scope instead of the durable one."""
         at = ops.scoped(self._ctx, memory_scope, default="durable")
         return self._read(ops.facts(at, subject, predicate, object, as_of=as_of, known_at=known_at,
                                     include_history=include_history, limit=limit,
@@ -235,8 +230,7 @@ class Memory(MemoryOptions, GraphitiImports):
         """Facts valid at ``as_of`` around an entity: its own, and with ``hops=2`` its neighbours' too.
 
         Its own facts first, then its neighbours' (each group oldest first), at most ``limit``. Hop 2 shares
-        what is left equally among the neighbours (a share one leaves unused goes to the others).
-        """
+        what is left equally among the neighbours (a share one leaves unused goes to the others)."""
         return self._read(ops.neighbourhood(self._ctx, entity, hops, as_of, known_at, limit))
 
     def entity(self, name: str) -> Entity | None:
@@ -258,7 +252,6 @@ class Memory(MemoryOptions, GraphitiImports):
         return self._read(ops.stats(self._ctx))
 
     # -- sessions -------------------------------------------------------------------------------------
-
     def register_session(self, session: str | None = None, *, ttl: timedelta = DEFAULT_SESSION_TTL) -> Session:
         """Register a session (default: the bound one): a private scope that takes writes for ``ttl`` (7 days)
         after registration. Registering it again returns it unchanged: reconnecting does not extend it."""
@@ -285,8 +278,7 @@ class Memory(MemoryOptions, GraphitiImports):
         One worker sends the turns (secrets redacted first) to the model with the scope's entity names and
         rules, parses its reply defensively and stores the triples (``source="extracted"``, the model's
         name; candidates below ``candidate_below``), in the session's private memory when there is one.
-        ``synapse-graph jobs`` lists the last 200 jobs.
-        """
+        ``synapse-graph jobs`` lists the last 200 jobs."""
         if self.offload_model is None:
             raise ConfigurationError("no offload model: open the Memory with offload_model=OpenAIChatClient(url, "
                                      "model)")
@@ -302,10 +294,10 @@ class Memory(MemoryOptions, GraphitiImports):
         return self._offloader.wait(job_id, timeout=wait)
 
     # -- trust: review, feedback, audit -------------------------------------------------------------------
-
-    def pending(self, *, limit: int | None = None) -> list[Fact]:
-        """Candidates waiting for review (recorded, not believed), oldest first, flagged if rejected before."""
-        return self._read(ops.pending(self._ctx, limit))
+    def pending(self, *, limit: int | None = None, include_disputed: bool = False) -> list[Fact]:
+        """Candidates waiting for review (recorded, not believed), oldest first, flagged if rejected before;
+        with ``include_disputed``, disputed facts too (feedback said stale or wrong)."""
+        return self._read(ops.pending(self._ctx, limit, include_disputed))
 
     def approve(self, fact: Fact | str) -> None:
         """Believe a candidate: it joins its timeline as if written now (closing single-valued values)."""
@@ -319,8 +311,7 @@ class Memory(MemoryOptions, GraphitiImports):
         """Say whether a fact was ``helpful``, ``stale`` or ``wrong``; returns the updated fact.
 
         Helpful raises its confidence (and ends a dispute); stale or wrong lower it and mark it
-        disputed, which hides it from default reads.
-        """
+        disputed, which hides it from default reads."""
         return self._write(ops.feedback(self._ctx, fact, verdict))
 
     def pin(self, fact: Fact | str) -> Fact:
@@ -337,12 +328,21 @@ class Memory(MemoryOptions, GraphitiImports):
         ``as_of``, each once, at most ``limit``; the same store always gives the same digest)."""
         return self._read(ops.digest(self._ctx, limit, as_of))
 
-    def audit(self, entity: str | None = None, *, limit: int = 100) -> list[AuditEntry]:
-        """The scope's audit log, newest first; with ``entity``, only the entries that touched it."""
-        return self._read(ops.audit(self._ctx, entity, limit))
+    def audit(self, entity: str | None = None, *, limit: int = 100, **filters: Unpack[AuditFilters]
+              ) -> list[AuditEntry]:
+        """The audit log, newest first, narrowed by ``entity`` (entries that touched it) and filters: ``action``
+        (``"feedback"``: every verdict), ``client``, ``session``, ``since`` <= at < ``until``, ``after=`` (a page)."""
+        return self._read(ops.audit(self._ctx, entity, limit, **filters))
+
+    def growth(self, *, steps: int = 60, since: TimeInput | None = None, until: TimeInput | None = None) -> Growth:
+        """The scope's counts at ``steps`` instants from ``since`` (default: its first write) to ``until`` (now)."""
+        return self._read(ops.growth(self._ctx, steps, since, until))
+
+    def last_write(self) -> datetime | None:
+        """When anything in this scope last changed (a write, a review, a purge); None if nothing ever did."""
+        return self._read(ops.last_write(self._ctx))
 
     # -- recall -----------------------------------------------------------------------------------------
-
     def recall(self, query: str, *, as_of: TimeInput | None = None, known_at: TimeInput | None = None,
                hops: int = 1, limit: int = 25, min_score: float | None = None,
                memory_scope: MemoryScope | None = None) -> Recall:
@@ -352,8 +352,7 @@ class Memory(MemoryOptions, GraphitiImports):
         (RRF, at most 8), then the facts ``hops`` (1 or 2) steps around them; small talk never reaches
         the database. With ``min_score`` (0 to 1), facts answering less of the question are left out,
         and an answer with none left abstains (``Recall.abstained``). ``memory_scope``: ``"session"``
-        (the default when bound to a session; never falls back) or ``"durable"``.
-        """
+        (the default when bound to a session; never falls back) or ``"durable"``."""
         at = ops.scoped(self._ctx, memory_scope, default="session")
         return self._read(ops.recall_facts(at, query, as_of=as_of, known_at=known_at, hops=hops,
                                            limit=limit, min_score=min_score))
@@ -372,7 +371,6 @@ class Memory(MemoryOptions, GraphitiImports):
         return self._read(ops.reindex_embeddings(self._ctx, batch_size))
 
     # -- export and import --------------------------------------------------------------------------------
-
     def export(self, *, scope: str | None = None) -> Iterator[str]:
         """The scope as JSON Lines: a header, its rules, entities, aliases, every fact record with its
         history, observations, sessions, rejections and the audit log."""

@@ -57,10 +57,7 @@ def _invalid_at(value: object) -> object:
     return value if type(value) in _TIME_KINDS else _time_field(value, "invalid_at")
 
 
-_FIELD_ERRORS = {
-    "missing": "is missing",
-    "string_type": "must be a string",
-}
+_FIELD_ERRORS = {"missing": "is missing", "string_type": "must be a string"}
 
 
 def _triple_error(exc: ValidationError) -> InvalidInputError:
@@ -380,6 +377,8 @@ class RecalledFact(Fact):
     """How much of the question the fact answers, from 0 to 1: the share of the question's content words
     matched by the fact's names, types and predicate, or by the entity it was reached from. Recall's
     ``min_score`` drops facts below it (abstention)."""
+    words: list[str] = Field(default_factory=list)
+    """Those content words of the question, in its order (``score`` is their share)."""
 
     def __str__(self) -> str:
         return f"{render.fact_text(self)}  (hop {self.hop} via {self.entry}, relevance {self.relevance:.2f})"

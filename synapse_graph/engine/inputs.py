@@ -137,8 +137,23 @@ def hops(value: object) -> int:
     return count(value, field="hops", minimum=1, maximum=2)
 
 
+MAX_LIMIT = 1_000_000_000
+"""The largest limit a read takes: larger ones overflow the databases' integers (FalkorDB answers nothing
+to LIMIT 2**63 - 1, the Neo4j driver cannot send 2**63), so they are bad input, not a crash or a silent miss."""
+
+
 def limit(value: object, default: int, field: str = "limit") -> int:
-    return default if value is None else count(value, field=field, minimum=1)
+    return default if value is None else count(value, field=field, minimum=1, maximum=MAX_LIMIT)
+
+
+def filter_text(value: object, field: str, max_length: int = 512) -> str | None:
+    """Text to match a stored value exactly (a filter of the audit log), as given."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value or len(value) > max_length:
+        raise InvalidInputError(f"{field} must be text of 1 to {max_length} characters to match, got "
+                                f"{type(value).__name__} {value!r:.40}")
+    return value
 
 
 def query_text(query: object) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from synapse_graph.catalogue import Q
@@ -34,6 +35,8 @@ from synapse_graph.engine.scope import ScopeState, read_state
 from synapse_graph.engine.view import Ahead, View
 from synapse_graph.engine.writes import Mutation, apply, store_embeddings
 from synapse_graph.errors import InvalidInputError
+from synapse_graph.growth import Growth
+from synapse_graph.instants import to_datetime
 from synapse_graph.models import (
     AliasResult,
     AuditEntry,
@@ -54,6 +57,7 @@ from synapse_graph.models import (
     WriteResult,
 )
 from synapse_graph.rules.numbers import confidence as checked_confidence
+from synapse_graph.rules.numbers import count as whole_number
 from synapse_graph.rules.predicates import check_predicate
 from synapse_graph.rules.recall import MAX_ENTRY_ENTITIES, content_terms
 from synapse_graph.rules.timeline import Record
@@ -121,6 +125,12 @@ def needs_opening(state: ScopeState, asked: dict[str, Any]) -> bool:
 
 def state(ctx: Context) -> Op[ScopeState]:
     return read_state(ctx)
+
+
+def last_write(ctx: Context) -> Op[datetime | None]:
+    """When the scope last changed: every write, review and purge moves it (a scope never written: None)."""
+    found = yield from read_state(ctx)
+    return to_datetime(found.updated_at) if found.version > 0 and found.updated_at else None
 
 
 # -- writes ---------------------------------------------------------------------------------------------
@@ -365,12 +375,14 @@ def fact_by_id(ctx: Context, fact_id: str) -> Op[Fact]:
     return found
 
 
-def pending(ctx: Context, limit: int | None) -> Op[list[Fact]]:
-    return trust.pending(ctx, inputs.limit(limit, DEFAULT_LIMIT))
+def pending(ctx: Context, limit: int | None, include_disputed: bool = False) -> Op[list[Fact]]:
+    return trust.pending(ctx, inputs.limit(limit, DEFAULT_LIMIT), ["candidate", "disputed"] if include_disputed is True
+                         else ["candidate"])
 
 
-def audit(ctx: Context, entity: str | None, limit: int) -> Op[list[AuditEntry]]:
-    count = inputs.limit(limit, 100)
+def audit(ctx: Context, entity: str | None, limit: int, **filters: Any) -> Op[list[AuditEntry]]:
+    """``filters``: action, client, session (text), since, until (times), after (an entry or its cursor)."""
+    ask = trust.audit_query(inputs.limit(limit, 100), filters)
     name = None if entity is None else inputs.name(ctx, entity, "entity")
 
     def op() -> Op[list[AuditEntry]]:
@@ -379,8 +391,13 @@ def audit(ctx: Context, entity: str | None, limit: int) -> Op[list[AuditEntry]]:
             found = yield from reads.entity(ctx, name)
             keys = [name.key] if found is None else [found.key, *(inputs.name(ctx, a, "alias").key
                                                                  for a in found.aliases)]
-        return (yield from trust.audit(ctx, keys, count))
+        return (yield from trust.audit(ctx, replace(ask, entities=keys)))
     return op()
+
+
+def growth(ctx: Context, steps: int, since: TimeInput | None, until: TimeInput | None) -> Op[Growth]:
+    points = whole_number(steps, field="steps", minimum=2, maximum=reads.MAX_GROWTH_STEPS)
+    return reads.growth(ctx, points, inputs.time(since, "since"), inputs.time(until, "until"))
 
 
 # -- reads ----------------------------------------------------------------------------------------------

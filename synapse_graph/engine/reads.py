@@ -19,7 +19,8 @@ from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import Name
 from synapse_graph.engine.io import Op, Read
 from synapse_graph.errors import InvalidInputError
-from synapse_graph.instants import Instant
+from synapse_graph.growth import Growth, GrowthPoint
+from synapse_graph.instants import Instant, to_datetime
 from synapse_graph.models import Entity, EntityPage, Fact, Stats
 from synapse_graph.rules.cursors import read_entity_cursor
 from synapse_graph.rules.distinct import past_belief_once
@@ -214,3 +215,35 @@ def stats(ctx: Context) -> Op[Stats]:
                  valid_now=row["valid_now"] or 0, expired_records=row["expired_records"] or 0,
                  candidates=row["candidates"] or 0, disputed=row["disputed"] or 0,
                  observations=row["observations"] or 0)
+
+
+GROWTH_KINDS = ("facts", "candidates", "entities", "observations")
+MAX_GROWTH_STEPS = 1_000
+
+
+def growth(ctx: Context, steps: int, since: Instant | None, until: Instant | None) -> Op[Growth]:
+    """The scope's counts at ``steps`` evenly spaced instants from ``since`` (default: its first audit entry)
+    to ``until`` (default: now), read in two statements whatever the number of steps."""
+    [bounds] = yield Read(Q.GROWTH_BOUNDS, {"scope": ctx.scope, "now": Instant(now_micros()), "as_of": None})
+    start = since if since is not None else bounds["first"]
+    end = until if until is not None else bounds["now"]
+    if start is None:
+        return Growth(scope=ctx.scope)
+    if end < start:
+        raise InvalidInputError("growth: until is before since; give an until later than since")
+    width = max(1, -(-(end - start) // max(1, steps - 1)))  # the last point is at or just after `until`
+    found = yield Read(Q.GROWTH, {"scope": ctx.scope, "since": int(start), "width": width, "candidate": "candidate"})
+    # A sweep over the points: each row adds its count from point `made` on and takes it away from `gone` on.
+    changes = {kind: [0] * (steps + 1) for kind in GROWTH_KINDS}
+    for row in found:
+        made, gone = int(row["made"]), row["gone"]
+        if made < steps and (gone is None or int(gone) > made):
+            changes[row["kind"]][made] += row["n"]
+            changes[row["kind"]][min(steps, int(gone)) if gone is not None else steps] -= row["n"]
+    totals = dict.fromkeys(GROWTH_KINDS, 0)
+    points = []
+    for i in range(steps):
+        for kind in GROWTH_KINDS:
+            totals[kind] += changes[kind][i]
+        points.append(GrowthPoint(at=to_datetime(start + i * width), **totals))
+    return Growth(scope=ctx.scope, since=to_datetime(start), until=to_datetime(end), points=points)

@@ -181,22 +181,23 @@ def ranked(found: list[dict[str, Any]], entries: Sequence[EntryEntity], *, hops:
         key=lambda item: (-item[0], -float(item[1]["confidence"]), item[1]["subject"], item[1]["predicate"],
                           item[1]["object"], item[1]["id"]),
     )
-    recalled = [rows.recalled(row, hop=int(row["hop"]), entry=entries[row["entry_rank"]].name,
-                              relevance=round(score, 9), score=answered(row, entries[row["entry_rank"]].name, terms))
-                for score, row in (scored if known_at is not None else scored[:limit])]
+    recalled = []
+    for score, row in (scored if known_at is not None else scored[:limit]):
+        entry = entries[row["entry_rank"]].name
+        words = matched_words(row, entry, terms)
+        recalled.append(rows.recalled(row, hop=int(row["hop"]), entry=entry, relevance=round(score, 9),
+                                      score=round(len(words) / len(terms), 6) if terms else 1.0, words=words))
     # A past belief can hold a merged entity's records of a fact beside its target's: read once.
     return past_belief_once(recalled, known_at)[:limit]
 
 
-def answered(row: Mapping[str, Any], entry: str, terms: Sequence[str]) -> float:
-    """The share of the question's content words a fact answers: matched by its subject's or object's name
-    or type, its predicate ("work" names WORKS_AT), or the entity recall reached it from (1.0 without words)."""
-    if not terms:
-        return 1.0
+def matched_words(row: Mapping[str, Any], entry: str, terms: Sequence[str]) -> list[str]:
+    """The question's content words a fact answers, in the question's order: matched by its subject's or
+    object's name or type, its predicate ("work" names WORKS_AT), or the entity recall reached it from."""
     matched = (term_matches(row["subject"], terms) | term_matches(row.get("subject_type"), terms)
                | term_matches(row["object"], terms) | term_matches(row.get("object_type"), terms)
                | predicate_terms(row["predicate"], terms) | term_matches(entry, terms))
-    return round(len(matched) / len(terms), 6)
+    return [t for t in terms if t in matched]
 
 
 def entry_weights(entries: Sequence[EntryEntity]) -> dict[str, float]:

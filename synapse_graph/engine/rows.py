@@ -53,9 +53,9 @@ def fact(row: Row) -> Fact:
     return Fact(**_FACT(row))
 
 
-def recalled(row: Row, *, hop: int, entry: str, relevance: float, score: float) -> RecalledFact:
+def recalled(row: Row, *, hop: int, entry: str, relevance: float, score: float, words: list[str]) -> RecalledFact:
     """A fact row that recall reached, with why."""
-    return RecalledFact(**_FACT(row), hop=hop, entry=entry, relevance=relevance, score=score)
+    return RecalledFact(**_FACT(row), hop=hop, entry=entry, relevance=relevance, score=score, words=words)
 
 
 def observation(row: Row) -> Observation:

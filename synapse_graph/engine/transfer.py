@@ -24,6 +24,7 @@ from synapse_graph.engine.import_lines import EXPORT_FORMAT, ImportFile, listed_
 from synapse_graph.engine.io import Op, Read
 from synapse_graph.engine.reads import lookup
 from synapse_graph.engine.scope import ScopeState
+from synapse_graph.engine.trust import AuditQuery
 from synapse_graph.engine.view import View
 from synapse_graph.engine.writes import Mutation
 from synapse_graph.errors import InvalidImportError
@@ -59,7 +60,7 @@ def export(ctx: Context) -> Op[list[str]]:
                                for k in ("registered_at", "expires_at", "revoked_at")}}))
     for row in (yield Read(Q.EXPORT_TOMBSTONES, params)):
         lines.append(_json({"kind": "rejection", **row, "rejected_at": to_iso(row["rejected_at"])}))
-    for row in (yield Read(Q.AUDIT_LOG, {**params, "entities": None, "limit": 10**9})):
+    for row in (yield Read(Q.AUDIT_LOG, {**params, **AuditQuery(limit=10**9).params(ctx.scope)})):
         lines.append(_json({"kind": "audit", **rows.audit(row["entry"]).model_dump(mode="json")}))
     return lines
 

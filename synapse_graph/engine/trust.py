@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Any, TypedDict
 
 from synapse_graph.catalogue import Q
-from synapse_graph.engine import rows
+from synapse_graph.engine import inputs, rows
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.io import Op, Read
 from synapse_graph.engine.view import View
 from synapse_graph.engine.writes import Mutation
 from synapse_graph.errors import InvalidInputError, NotFoundError
 from synapse_graph.instants import Instant
-from synapse_graph.models import AuditEntry, Fact
+from synapse_graph.models import AuditEntry, Fact, TimeInput
+from synapse_graph.rules.cursors import audit_cursor, read_audit_cursor
 from synapse_graph.rules.timeline import Provenance, Record, TimelinePlanner, Write
 from synapse_graph.rules.timeparse import now_micros
 from synapse_graph.rules.trust import TIMELINE_STATES, Verdict, after_feedback
@@ -48,7 +50,8 @@ def approve(view: View, fact_id: str) -> Op[Mutation]:
     plan = planner.plan()
     plan.expires.append(record)
     view.add(plan)
-    return Mutation.of(view, "approve", record.provenance)
+    # The entry names the reviewer as its client; what was approved keeps its own provenance (source, model).
+    return Mutation.of(view, "approve", replace(record.provenance, client=view.ctx.client))
 
 
 def reject(view: View, fact_id: str, reason: str) -> Op[Mutation]:
@@ -81,15 +84,71 @@ def pin(view: View, fact_id: str, pinned: bool) -> Op[tuple[Mutation | None, Fac
     return mutation, fact.model_copy(update={"pinned": pinned})
 
 
-def pending(ctx: Context, limit: int) -> Op[list[Fact]]:
-    """Candidates waiting for review, oldest first."""
+def pending(ctx: Context, limit: int, statuses: list[str]) -> Op[list[Fact]]:
+    """Current records in these trust states (candidates waiting for review, disputed facts), oldest first."""
     found = yield Read(Q.FACTS_IN_SCOPE, {
         "scope": ctx.scope, "predicate": None, "as_of": None, "history": True, "now": Instant(now_micros()),
-        "known_at": None, "statuses": ["candidate"], "limit": limit})
+        "known_at": None, "statuses": statuses, "limit": limit})
     return [rows.fact(row["fact"]) for row in found]
 
 
-def audit(ctx: Context, entity_keys: list[str] | None, limit: int) -> Op[list[AuditEntry]]:
-    """The audit log, newest first; with keys, only the entries that touched one of them."""
-    found = yield Read(Q.AUDIT_LOG, {"scope": ctx.scope, "entities": entity_keys, "limit": limit})
+class AuditFilters(TypedDict, total=False):
+    """The filters of ``Memory.audit`` besides ``entity``: each one given narrows the log."""
+
+    action: str
+    """An action (``upsert``, ``approve``...) or a kind of one: ``feedback`` matches ``feedback:wrong``."""
+    client: str
+    session: str
+    since: TimeInput
+    """Entries at or after this time."""
+    until: TimeInput
+    """Entries before this time."""
+    after: AuditEntry | str
+    """The last entry of the page before (or its cursor, ``rules.cursors.audit_cursor``)."""
+
+
+@dataclass(frozen=True)
+class AuditQuery:
+    """A checked question about the audit log (see ``Memory.audit``); None: no such filter."""
+
+    entities: list[str] | None = None
+    """Keys of the entity asked about and of its aliases."""
+    action: str | None = None
+    client: str | None = None
+    session: str | None = None
+    since: Instant | None = None
+    until: Instant | None = None
+    after: tuple[int, str] | None = None
+    """(at, id) of the last entry of the page before."""
+    limit: int = 100
+
+    def params(self, scope: str) -> dict[str, Any]:
+        return {"scope": scope, "entities": self.entities, "action": self.action, "client": self.client,
+                "session": self.session, "since": self.since, "until": self.until,
+                "after_at": None if self.after is None else Instant(self.after[0]),
+                "after_id": None if self.after is None else self.after[1], "limit": self.limit}
+
+
+def audit_query(limit: int, filters: dict[str, Any]) -> AuditQuery:
+    """The filters of ``Memory.audit`` checked (names, kinds, lengths, cursor), before anything is read."""
+    unknown = sorted(set(filters) - set(AuditFilters.__annotations__))
+    if unknown:
+        raise InvalidInputError(f"audit has no filter {unknown[0]!r}; its filters are entity, "
+                                f"{', '.join(AuditFilters.__annotations__)}")
+    after = filters.get("after")
+    if isinstance(after, AuditEntry):
+        after = audit_cursor(after.at, after.id)
+    elif after is not None and not isinstance(after, str):
+        raise InvalidInputError(f"after must be an AuditEntry or its cursor, not {type(after).__name__}")
+    return AuditQuery(
+        limit=limit, action=inputs.filter_text(filters.get("action"), "action"),
+        client=inputs.filter_text(filters.get("client"), "client"),
+        session=inputs.filter_text(filters.get("session"), "session"),
+        since=inputs.time(filters.get("since"), "since"), until=inputs.time(filters.get("until"), "until"),
+        after=None if after is None else read_audit_cursor(after))
+
+
+def audit(ctx: Context, ask: AuditQuery) -> Op[list[AuditEntry]]:
+    """The audit log, newest first, narrowed by the question's filters."""
+    found = yield Read(Q.AUDIT_LOG, ask.params(ctx.scope))
     return [rows.audit(row["entry"]) for row in found]

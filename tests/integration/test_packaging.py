@@ -55,6 +55,9 @@ def test_the_distributions_carry_the_queries_the_types_marker_and_the_licence(di
     metadata = zipfile.ZipFile(dist.wheel).read(next(n for n in names if n.endswith(".dist-info/METADATA")))
     assert b"License-Expression: MIT" in metadata and b"Classifier: Typing :: Typed" in metadata
     assert b"Provides-Extra: tools" in metadata and b"Provides-Extra: docs" in metadata
+    inspector = {n.removeprefix("synapse_graph/ui/") for n in names if n.startswith("synapse_graph/ui/")}
+    assert {"templates/base.html", "static/app.js", "static/vendor/htmx-2.0.11/LICENSE",
+            "static/vendor/cytoscape-3.35.0/LICENSE"} <= inspector and b"Provides-Extra: ui" in metadata
     with tarfile.open(dist.sdist) as sdist:
         members = {Path(m).relative_to(Path(m).parts[0]).as_posix() for m in sdist.getnames() if len(Path(m).parts) > 1}
     assert {"LICENSE", "CHANGELOG.md", "README.md", "mkdocs.yml", "synapse_graph/py.typed"} <= members
@@ -90,6 +93,9 @@ def test_installed_into_a_clean_venv_the_command_and_the_library_run(dist: Dist,
                          check=False)
     assert cli.returncode == 0, cli.stderr
     assert '"object": "Paris"' in cli.stdout
+    ui = subprocess.run([str(command), "ui", "--db", str(tmp_path / "db" / "m.db")], capture_output=True, text=True,
+                        timeout=120, env={"HOME": str(tmp_path)}, check=False)
+    assert ui.returncode == 2 and "needs the 'ui' extra" in ui.stderr, ui.stderr  # no extra: one line
 
     # the sdist installs too (pip builds it), over the wheel's installation
     subprocess.run([str(python), "-m", "pip", "install", "--disable-pip-version-check", "--quiet", "--no-deps",
