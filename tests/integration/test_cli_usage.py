@@ -45,7 +45,7 @@ def test_usage_errors_are_one_error_line_exit_2(args: tuple[str, ...], said: str
 
 
 def test_help_names_values_the_usual_way() -> None:
-    for command, usage in (("import", "Usage: synapse-graph import [OPTIONS] FILE"),
+    for command, usage in (("import", "Usage: synapse-graph import [OPTIONS] [FILE]"),
                            ("facts", "Usage: synapse-graph facts [OPTIONS] [SUBJECT]"),
                            ("add", "Usage: synapse-graph add [OPTIONS] SUBJECT PREDICATE OBJECT")):
         result = run(command, "--help", env={"COLUMNS": "100"})

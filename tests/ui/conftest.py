@@ -126,9 +126,11 @@ def serving(story: Story, *, token: str | None = None, host: str = "127.0.0.1", 
         thread.join(timeout=30)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    """One headless Chromium for the whole session (each test opens its own context)."""
+    """One headless Chromium per test module (each test opens its own context). Not per session: while
+    Playwright's sync API is open, its event loop is the main thread's running loop, so any later test
+    calling asyncio.run() would fail."""
     import shutil
 
     try:
