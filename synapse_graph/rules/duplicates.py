@@ -221,7 +221,7 @@ def canonical_of(a: Profile, b: Profile) -> tuple[Profile, Profile]:
     """(kept, merged into it): the fuller written name (not a handle), then more facts, then the older key order."""
     def rank(p: Profile) -> tuple[int, int, int, int]:
         form = parse(p.name)
-        return (int(not form.handle), len(form.tokens), len(p.links), -len(p.key))
+        return (int(not form.handle), sum(len(t) > 1 for t in form.tokens), len(form.compact), len(p.links))
     return (a, b) if (rank(a), b.key) >= (rank(b), a.key) else (b, a)
 
 

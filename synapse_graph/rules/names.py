@@ -204,7 +204,8 @@ def compare(a: NameForm, b: NameForm) -> NameMatch:
     kinds = _align(short.tokens, long.tokens)
     if kinds is None and len(short.tokens) == len(long.tokens) == 2:  # the same two words, family name first
         turned = _align(tuple(reversed(short.tokens)), long.tokens)
-        kinds = turned if turned is not None and all(how == EQUAL for _, _, how in turned) else None
+        handle = short.handle or long.handle  # reyes_d: a handle may put the initial last
+        kinds = turned if turned is not None and (handle or all(how == EQUAL for _, _, how in turned)) else None
     if kinds is not None:
         return _aligned(short, long, kinds, against)
     ratio = token_sort_ratio(" ".join(t for t in a.tokens if t not in ORG_WORDS),
