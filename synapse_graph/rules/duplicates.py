@@ -119,6 +119,8 @@ class ScopeStats:
     """What the scorer needs of the whole scope: how many entities use each word of a name."""
 
     words: Counter[str] = field(default_factory=Counter)
+    known: bool = True
+    """False when only some entities were seen (a write's candidates): rarity then adds nothing."""
 
     @classmethod
     def of(cls, profiles: Iterable[Profile]) -> ScopeStats:
@@ -129,6 +131,8 @@ class ScopeStats:
 
     def rarity(self, word: str) -> float:
         """Log-odds a family name adds by its rarity: shared by few entities, more; by many, less."""
+        if not self.known:
+            return 0.0
         n = self.words.get(word, 1)
         return 1.0 if n <= 2 else 0.5 if n <= 5 else 0.0 if n <= 20 else -0.5 if n <= 100 else -1.0
 
@@ -225,13 +229,9 @@ def canonical_of(a: Profile, b: Profile) -> tuple[Profile, Profile]:
     return (a, b) if (rank(a), b.key) >= (rank(b), a.key) else (b, a)
 
 
-def score_pair(a: Profile, b: Profile, stats: ScopeStats, single_valued: Collection[str], *,
-               fits: int = 1, name: NameMatch | None = None) -> Proposal | None:
-    """The proposal that ``a`` and ``b`` are one, with its score and evidence, or None if their names do
-    not agree enough to say so. ``fits``: how many entities the weaker of the names fits in the scope."""
-    match = name if name is not None else best_name_match(a, b)
-    if match.strength < MIN_NAME_STRENGTH:
-        return None
+def name_evidence(match: NameMatch, stats: ScopeStats, fits: int = 1) -> list[Evidence]:
+    """What the names of two entities say, for and against: how they agree, what in them tells the two apart,
+    and for the weaker agreements, how rare the family name is and how many entities the shorter name fits."""
     evidence = [Evidence("name", match.strength, match.text, {"how": match.kind})]
     common = [w for w in match.dropped if stats.words.get(w, 1) > COMMON_WORD]
     if common:
@@ -251,23 +251,66 @@ def score_pair(a: Profile, b: Profile, stats: ScopeStats, single_valued: Collect
                                      f"the shorter name fits {fits} entities of the scope", {"fits": fits}))
         else:
             evidence.append(Evidence("only match", 1.0, "the shorter name fits no other entity of the scope"))
+    return evidence
+
+
+def total_log_odds(evidence: Iterable[Evidence]) -> float:
+    """The prior and the evidence added up; evidence against counts down to MAX_AGAINST at most (beyond that
+    the pair is out whatever else agrees)."""
+    weights = [e.weight for e in evidence]
+    return PRIOR + sum(w for w in weights if w > 0) + max(sum(w for w in weights if w < 0), MAX_AGAINST)
+
+
+BEST_FACTS = MAX_NEIGHBOURHOOD + 0.5
+"""The most the facts and types of two entities can add (a full neighbourhood and the same type)."""
+
+
+def score_pair(a: Profile, b: Profile, stats: ScopeStats, single_valued: Collection[str], *,
+               fits: int = 1, name: NameMatch | None = None) -> Proposal | None:
+    """The proposal that ``a`` and ``b`` are one, with its score and evidence, or None if their names do
+    not agree enough to say so. ``fits``: how many entities the weaker of the names fits in the scope."""
+    match = name if name is not None else best_name_match(a, b)
+    if match.strength < MIN_NAME_STRENGTH:
+        return None
+    evidence = name_evidence(match, stats, fits)
     evidence += neighbourhood(a, b) + types(a, b) + conflicts(a, b, single_valued)
-    # Evidence against adds up to MAX_AGAINST at most: beyond that the pair is out whatever else agrees.
-    against = sum(e.weight for e in evidence if e.weight < 0)
-    total = PRIOR + sum(e.weight for e in evidence if e.weight > 0) + max(against, MAX_AGAINST)
+    total = total_log_odds(evidence)
     kept, other = canonical_of(a, b)
     return Proposal(canonical=kept.key, other=other.key, canonical_name=kept.name, other_name=other.name,
                     score=round(sigmoid(total), 4), evidence=tuple(evidence))
 
 
-def propose(profiles: Sequence[Profile], *, single_valued: Collection[str] = (), threshold: float = DEFAULT_THRESHOLD,
-            distinct: Collection[tuple[str, str]] = (), limit: int | None = None, max_block: int = MAX_BLOCK,
-            only: Callable[[Profile], bool] | None = None) -> list[Proposal]:
-    """Pairs of the profiles that are probably one entity, best first (score, then keys), at or above
-    ``threshold``, leaving out pairs recorded as ``distinct`` (:func:`pair_key` order). ``only``: compare
-    just pairs where at least one profile passes (the entities a write created)."""
-    blocks = Blocks.of(p.names for p in profiles)
-    stats = ScopeStats.of(profiles)
+@dataclass
+class Candidates:
+    """Pairs whose names agree enough to be scored, before their facts are read: ``matches`` by position in
+    ``profiles``, ``fits`` how many different entities each weaker name fits."""
+
+    profiles: Sequence[Profile]
+    matches: dict[tuple[int, int], NameMatch]
+    fits: dict[int, int]
+    stats: ScopeStats
+
+    def keys(self, threshold: float = 0.0) -> set[str]:
+        """The entities whose facts the scores at or above ``threshold`` may need (pairs whose names cannot
+        reach it even with the best facts are left out)."""
+        return {self.profiles[k].key for pair in self.hopeful(threshold) for k in pair}
+
+    def fits_of(self, i: int, j: int, match: NameMatch) -> int:
+        return self.fits.get(_weaker(i, j, self.profiles), 1) if match.kind in WEAK_KINDS else 1
+
+    def hopeful(self, threshold: float) -> list[tuple[int, int]]:
+        """The pairs whose names, with the best facts two entities can have, reach ``threshold``."""
+        return [(i, j) for (i, j), m in self.matches.items()
+                if sigmoid(total_log_odds(name_evidence(m, self.stats, self.fits_of(i, j, m))) + BEST_FACTS)
+                >= threshold]
+
+
+def name_candidates(profiles: Sequence[Profile], *, distinct: Collection[tuple[str, str]] = (),
+                    only: Callable[[Profile], bool] | None = None, max_block: int = MAX_BLOCK,
+                    stats: ScopeStats | None = None) -> Candidates:
+    """The pairs blocking finds whose names agree, leaving out pairs recorded as ``distinct``
+    (:func:`pair_key` order); ``only``: just pairs where at least one profile passes (a write's new entities)."""
+    blocks = Blocks.of((p.names for p in profiles), max_block=max_block)
     rejected = set(distinct)
     matches: dict[tuple[int, int], NameMatch] = {}
     fitted: dict[int, list[int]] = {}
@@ -284,14 +327,35 @@ def propose(profiles: Sequence[Profile], *, single_valued: Collection[str] = (),
                 weaker = _weaker(i, j, profiles)
                 fitted.setdefault(weaker, []).append(j if weaker == i else i)
     fits = {w: _groups(others, matches) for w, others in fitted.items()}
+    return Candidates(profiles, matches, fits, stats if stats is not None else ScopeStats.of(profiles))
+
+
+def scored(candidates: Candidates, linked: Mapping[str, Profile] | None = None, *,
+           single_valued: Collection[str] = (), threshold: float = DEFAULT_THRESHOLD) -> list[Proposal]:
+    """The candidates scored (``linked``: profiles with their facts, by key, else those given), best first
+    (score, then keys), those at or above ``threshold``."""
     proposals = []
-    for (i, j), match in matches.items():
-        found = score_pair(profiles[i], profiles[j], stats, single_valued, name=match,
-                           fits=fits.get(_weaker(i, j, profiles), 1) if match.kind in WEAK_KINDS else 1)
+    profiles = candidates.profiles
+    for i, j in candidates.hopeful(threshold):
+        a, b = profiles[i], profiles[j]
+        if linked is not None:
+            a, b = linked.get(a.key, a), linked.get(b.key, b)
+        match = candidates.matches[(i, j)]
+        found = score_pair(a, b, candidates.stats, single_valued, name=match, fits=candidates.fits_of(i, j, match))
         if found is not None and found.score >= threshold:
             proposals.append(found)
     proposals.sort(key=lambda p: (-p.score, p.pair))
-    return proposals[:limit] if limit is not None else proposals
+    return proposals
+
+
+def propose(profiles: Sequence[Profile], *, single_valued: Collection[str] = (), threshold: float = DEFAULT_THRESHOLD,
+            distinct: Collection[tuple[str, str]] = (), limit: int | None = None, max_block: int = MAX_BLOCK,
+            only: Callable[[Profile], bool] | None = None) -> list[Proposal]:
+    """Pairs of the profiles that are probably one entity, best first, at or above ``threshold``
+    (:func:`name_candidates`, then :func:`scored` with the profiles' own facts)."""
+    found = scored(name_candidates(profiles, distinct=distinct, only=only, max_block=max_block),
+                   single_valued=single_valued, threshold=threshold)
+    return found[:limit] if limit is not None else found
 
 
 def _groups(entities: list[int], matches: Mapping[tuple[int, int], NameMatch]) -> int:

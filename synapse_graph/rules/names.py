@@ -46,39 +46,57 @@ _TRAILING_DIGITS = re.compile(r"(?<=[a-z])\d+$")
 
 def fold(text: str) -> str:
     """ASCII, case-folded, apostrophes dropped, any other run of punctuation or space one space."""
-    ascii_text = anyascii(text).casefold()
+    ascii_text = (text if text.isascii() else anyascii(text)).casefold()
     return _NOT_WORD.sub(" ", _APOSTROPHE.sub("", ascii_text)).strip()
 
 
-@dataclass(frozen=True)
 class NameForm:
-    """One written name read apart."""
+    """One written name read apart (a plain class with slots: a scope's names are read apart by the hundred
+    thousand)."""
 
-    text: str
-    """As written."""
-    tokens: tuple[str, ...]
-    """The name's words, folded, titles and suffixes left out, in given-name-first order."""
-    qualifier: str = ""
-    """A trailing parenthesis, folded (``writer`` of ``James Welch (writer)``)."""
-    suffix: str = ""
-    """A generational suffix (``jr``)."""
-    handle: bool = False
-    """Read from an e-mail address or a handle: its words may be run together (``dreyes``)."""
-    titled: bool = False
+    __slots__ = ("compact", "handle", "mark", "numbers", "qualifier", "suffix", "text", "titled", "tokens")
 
-    @property
-    def compact(self) -> str:
+    def __init__(self, text: str, tokens: tuple[str, ...], qualifier: str = "", suffix: str = "",
+                 handle: bool = False, titled: bool = False) -> None:
+        self.text = text
+        """As written."""
+        self.tokens = tokens
+        """The name's words, folded, titles and suffixes left out, in given-name-first order."""
+        self.qualifier = qualifier
+        """A trailing parenthesis, folded (``writer`` of ``James Welch (writer)``)."""
+        self.suffix = suffix
+        """A generational suffix (``jr``)."""
+        self.handle = handle
+        """Read from an e-mail address or a handle: its words may be run together (``dreyes``)."""
+        self.titled = titled
+        self.compact = "".join(tokens)
         """The words run together: two spellings that differ only in case, accents, punctuation or spaces agree."""
-        return "".join(self.tokens)
+        self.numbers = _NO_NUMBERS if self.compact.isalpha() else frozenset(
+            t for t in tokens if any(c.isdigit() for c in t))
+        """Words with digits (``21`` of ``under-21``): two names with different ones name different things."""
+        last = tokens[-1] if len(tokens) >= 3 else ""
+        self.mark = last if len(last) == 1 or last in SUFFIXES else ""
+        """A trailing letter or Roman numeral after a name of three words or more (``FC Barcelona C``)."""
+
+    def __repr__(self) -> str:
+        return f"NameForm({self.text!r}, tokens={self.tokens!r})"
 
     @property
     def initials(self) -> tuple[str, ...]:
         return tuple(t[0] for t in self.tokens)
 
 
+_SPECIAL = re.compile(r"[(@,._]")
+_NO_NUMBERS: frozenset[str] = frozenset()
+
+
 @cache
 def parse(text: str) -> NameForm:
     """Read a written name apart (cached: names come back often)."""
+    if " " in text and not _SPECIAL.search(text):  # the common case: plain words
+        words = fold(text).split()
+        if not TITLES.intersection(words) and not SUFFIXES.intersection(words):
+            return NameForm(text, tuple(words))
     qualifier = ""
     body = text
     match = _QUALIFIER.search(body)
@@ -188,7 +206,7 @@ STRENGTH = {
 
 def compare(a: NameForm, b: NameForm) -> NameMatch:
     """How two names agree, and what in them speaks against one entity."""
-    against = _against(a, b)
+    against: list[tuple[str, float, str]] = []  # filled by _match, only for names that agree
     if not a.tokens or not b.tokens:
         return NO_MATCH
     if a.compact == b.compact:
@@ -217,7 +235,7 @@ def compare(a: NameForm, b: NameForm) -> NameMatch:
 
 def _match(kind: str, a: NameForm, b: NameForm, against: list[tuple[str, float, str]], surname: str, how: str
            ) -> NameMatch:
-    return NameMatch(kind, STRENGTH[kind], f"{a.text!r} and {b.text!r} {how}", tuple(against), surname)
+    return NameMatch(kind, STRENGTH[kind], f"{a.text!r} and {b.text!r} {how}", (*_against(a, b), *against), surname)
 
 
 def _against(a: NameForm, b: NameForm) -> list[tuple[str, float, str]]:
@@ -240,20 +258,12 @@ def _against(a: NameForm, b: NameForm) -> list[tuple[str, float, str]]:
         suffixed = a if a.suffix else b
         found.append(("suffixed name", -2.5, f"{suffixed.text!r} has a generational suffix ({suffixed.suffix}) "
                                              "the other name lacks"))
-    numbers_a = {t for t in a.tokens if any(c.isdigit() for c in t)}
-    numbers_b = {t for t in b.tokens if any(c.isdigit() for c in t)}
-    if numbers_a != numbers_b:
+    if a.numbers != b.numbers:
         found.append(("different numbers", -5.0, f"{a.text!r} and {b.text!r} differ in their numbers"))
-    elif _mark(a) != _mark(b) and len(a.tokens) > 1 and len(b.tokens) > 1:
+    elif a.mark != b.mark and len(a.tokens) > 1 and len(b.tokens) > 1:
         found.append(("different marks", -5.0, f"{a.text!r} and {b.text!r} end with different letters that tell "
                                                "them apart"))
     return found
-
-
-def _mark(form: NameForm) -> str:
-    """A trailing letter or Roman numeral after a name of three words or more (``FC Barcelona C``)."""
-    last = form.tokens[-1] if len(form.tokens) >= 3 else ""
-    return last if len(last) == 1 or last in SUFFIXES else ""
 
 
 def _align(short: tuple[str, ...], long: tuple[str, ...]) -> list[tuple[int, int, str]] | None:
