@@ -14,6 +14,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import digest as digests
 from synapse_graph.engine import (
+    duplicates,
     erasure,
     inputs,
     migrations,
@@ -43,6 +44,7 @@ from synapse_graph.models import (
     EntryEntity,
     Fact,
     Observation,
+    Observed,
     PurgeResult,
     Recall,
     RecalledFact,
@@ -56,7 +58,7 @@ from synapse_graph.models import (
 from synapse_graph.rules.numbers import confidence as checked_confidence
 from synapse_graph.rules.predicates import check_predicate
 from synapse_graph.rules.recall import MAX_ENTRY_ENTITIES, content_terms
-from synapse_graph.rules.timeline import Record
+from synapse_graph.rules.timeline import Provenance, Record
 from synapse_graph.rules.timeparse import now_micros
 from synapse_graph.rules.trust import check_verdict, reading_states
 
@@ -79,8 +81,14 @@ class _UpsertStep:
         return planning.ahead(self.batch, now)
 
     def __call__(self, view: View) -> Op[tuple[Mutation | None, WriteResult]]:
+        merged = yield from duplicates.merge_above(view, self.batch)
         result = yield from planning.upsert(view, self.batch)
-        return Mutation.of(view, "upsert", self.batch.provenance, secrets=self.batch.secrets), result
+        result.possible_duplicates = merged or (
+            yield from duplicates.warnings(view, view.entities.created, self.batch.triples))
+        result.aliases_merged += len(merged)
+        detail = {"merged_duplicates": [p.model_dump(include={"canonical_key", "other_key", "score"}) for p in merged]}
+        return Mutation.of(view, "upsert", self.batch.provenance, secrets=self.batch.secrets,
+                           detail=detail if merged else {}), result
 DEFAULT_LIMIT = 100_000
 
 
@@ -182,11 +190,11 @@ def own_scope(ctx: Context, scope: str | None) -> str:
 
 def observe(ctx: Context, entity: str, texts: Iterable[str], source: str | None, session: str | None,
             entity_type: str | None = None) -> WriteStep[list[Observation]]:
-    many = observe_many(ctx, [(entity, texts, entity_type)], source, session)
+    checked, written_by = _observation_items(ctx, [(entity, texts, entity_type)], source, session)
 
     def step(view: View) -> Op[tuple[Mutation | None, list[Observation]]]:
-        mutation, [made] = yield from many(view)
-        return mutation, made
+        mutation, [made], confirmed = yield from observations.observe(view, checked, written_by)
+        return mutation, Observed(made, (yield from duplicates.warnings(view, view.entities.created)), confirmed)
     return step
 
 
@@ -197,6 +205,16 @@ type ObservationItem = tuple[str, Iterable[str]] | tuple[str, Iterable[str], str
 def observe_many(ctx: Context, items: object, source: str | None, session: str | None
                  ) -> WriteStep[list[list[Observation]]]:
     """Observations about several entities, checked whole before the write that records them all."""
+    checked, written_by = _observation_items(ctx, items, source, session)
+
+    def step(view: View) -> Op[tuple[Mutation | None, list[list[Observation]]]]:
+        mutation, made, _ = yield from observations.observe(view, checked, written_by)
+        return mutation, made
+    return step
+
+
+def _observation_items(ctx: Context, items: object, source: str | None, session: str | None
+                       ) -> tuple[list[observations.Observed], Provenance]:
     if isinstance(items, str | bytes | Mapping) or not isinstance(items, Iterable):
         raise InvalidInputError("observations must be a list of (entity, texts) or (entity, texts, entity_type) "
                                 "items, e.g. [('Dana', ['Speaks fluent Spanish'])]")
@@ -208,8 +226,7 @@ def observe_many(ctx: Context, items: object, source: str | None, session: str |
         entity, texts, *kind = item
         checked.append((inputs.name(ctx, entity, "entity"), _observation_texts(ctx, texts),
                         inputs.text(ctx, kind[0] if kind else None, "entity type", inputs.MAX_TYPE_LENGTH)))
-    written_by = inputs.provenance(ctx, source, None, session)
-    return lambda view: observations.observe(view, checked, written_by)
+    return checked, inputs.provenance(ctx, source, None, session)
 
 
 def unobserve(ctx: Context, entity: str, texts: Iterable[str]) -> WriteStep[int]:
