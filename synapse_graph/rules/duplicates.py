@@ -222,10 +222,12 @@ def types(a: Profile, b: Profile) -> list[Evidence]:
 
 
 def canonical_of(a: Profile, b: Profile) -> tuple[Profile, Profile]:
-    """(kept, merged into it): the fuller written name (not a handle), then more facts, then the older key order."""
+    """(kept, merged into it): the one whose fullest name (aliases included) says more (not a handle, more
+    written-out words), then the one with more facts, then the longer name, then the key order."""
     def rank(p: Profile) -> tuple[int, int, int, int]:
-        form = parse(p.name)
-        return (int(not form.handle), sum(len(t) > 1 for t in form.tokens), len(form.compact), len(p.links))
+        forms = [parse(n) for n in p.names]
+        best = max(sum(len(t) > 1 for t in f.tokens) for f in forms)
+        return (int(not parse(p.name).handle), best, len(p.links), len(parse(p.name).compact))
     return (a, b) if (rank(a), b.key) >= (rank(b), a.key) else (b, a)
 
 
