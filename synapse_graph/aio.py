@@ -50,10 +50,11 @@ from synapse_graph.models import (
 from synapse_graph.offload.jobs import Job
 from synapse_graph.offload.offloader import OFFLOAD_CLOSE_TIMEOUT_S, Offloader
 from synapse_graph.offload.turns import TurnInput
+from synapse_graph.review import AsyncDuplicateReview
 from synapse_graph.rules.recall import MAX_ENTRY_ENTITIES
 
 
-class AsyncMemory(MemoryOptions, AsyncGraphitiImports):
+class AsyncMemory(AsyncDuplicateReview, MemoryOptions, AsyncGraphitiImports):
     """The asyncio twin of :class:`~synapse_graph.Memory`: the same methods, awaited.
 
     The constructor only checks its arguments; ``await memory.open()`` (or ``async with``)
@@ -129,10 +130,12 @@ class AsyncMemory(MemoryOptions, AsyncGraphitiImports):
 
     async def set_rules(self, *, max_facts: int | None = None, max_entities: int | None = None,
                         max_candidates: int | None = None, single_valued: Iterable[str] | None = None,
-                        candidate_below: float | None = None) -> ScopeRules:
+                        candidate_below: float | None = None, merge_duplicates_above: float | None = None
+                        ) -> ScopeRules:
         return await self._write(ops.set_rules(self._ctx, max_facts=max_facts, max_entities=max_entities,
                                                max_candidates=max_candidates, single_valued=single_valued,
-                                               candidate_below=candidate_below))
+                                               candidate_below=candidate_below,
+                                               merge_duplicates_above=merge_duplicates_above))
 
     async def upsert(self, triples: TripleInput | Iterable[TripleInput], *, replace: bool = False,
                      valid_at: TimeInput | None = None, source: str | None = None, model: str | None = None,

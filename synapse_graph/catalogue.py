@@ -2,7 +2,8 @@
 
 ``cypher/<folder>/<name>.cypher`` holds the statement, written once for all dialects, the folder
 saying what it serves (``facts``, ``entities``, ``writes``, ``recall``, ``digest``, ``trust``,
-``transfer``, ``erasure``, ``migrations``, ``scope``, ``schema``). Where the dialects say a thing
+``transfer``, ``erasure``, ``migrations``, ``scope``, ``schema``, ``duplicates``). Where the dialects say a
+thing
 differently the statement names a *phrase*, ``{{name(arguments)}}``, which ``cypher/<dialect>/phrases.cypher``
 defines once per dialect (``instant(x.at)`` is ``datetime(x.at)`` on Neo4j, ``x.at`` on FalkorDB).
 A file at the same path under ``cypher/<dialect>/`` holds a statement only one backend runs, or one
@@ -85,6 +86,15 @@ class Q(StrEnum):
     SET_EMBEDDINGS = "recall/set_embeddings"
     MISSING_EMBEDDINGS = "recall/missing_embeddings"
     VECTOR_INDEX = "recall/vector_index"
+    # duplicates: what proposals of duplicate entities read, and an unmerge's own apply
+    SCOPE_ENTITIES = "duplicates/scope_entities"
+    ENTITIES_BY_KEY = "duplicates/entities_by_key"
+    ENTITY_LINKS = "duplicates/entity_links"
+    ENTITY_DEGREES = "duplicates/entity_degrees"
+    DISTINCT_PAIRS = "duplicates/distinct_pairs"
+    ALIAS_KEYS = "duplicates/alias_keys"
+    ENTITY_TOMBSTONES = "duplicates/entity_tombstones"
+    APPLY_UNMERGE = "writes/apply_unmerge"
     # trust: rejections and the audit log
     TOMBSTONES = "trust/tombstones"
     AUDIT_LOG = "trust/audit_log"

@@ -43,10 +43,11 @@ from synapse_graph.models import (
 from synapse_graph.offload.jobs import Job
 from synapse_graph.offload.offloader import OFFLOAD_CLOSE_TIMEOUT_S, Offloader
 from synapse_graph.offload.turns import TurnInput
+from synapse_graph.review import DuplicateReview
 from synapse_graph.rules.recall import MAX_ENTRY_ENTITIES
 
 
-class Memory(MemoryOptions, GraphitiImports):
+class Memory(DuplicateReview, MemoryOptions, GraphitiImports):
     """A temporal knowledge-graph memory bound to one scope.
 
     Args:
@@ -132,11 +133,12 @@ class Memory(MemoryOptions, GraphitiImports):
 
     def set_rules(self, *, max_facts: int | None = None, max_entities: int | None = None,
                   max_candidates: int | None = None, single_valued: Iterable[str] | None = None,
-                  candidate_below: float | None = None) -> ScopeRules:
+                  candidate_below: float | None = None, merge_duplicates_above: float | None = None) -> ScopeRules:
         """Change the scope's rules for every client (recorded in the audit log); returns them."""
-        return self._write(ops.set_rules(self._ctx, max_facts=max_facts, max_entities=max_entities,
-                                         max_candidates=max_candidates, single_valued=single_valued,
-                                         candidate_below=candidate_below))
+        return self._write(ops.set_rules(
+            self._ctx, max_facts=max_facts, max_entities=max_entities, max_candidates=max_candidates,
+            single_valued=single_valued, candidate_below=candidate_below, merge_duplicates_above=merge_duplicates_above
+        ))
 
     # -- writes -----------------------------------------------------------------------------------------
     def upsert(self, triples: TripleInput | Iterable[TripleInput], *, replace: bool = False,
@@ -166,17 +168,17 @@ class Memory(MemoryOptions, GraphitiImports):
         If the alias names an entity of its own, that entity is merged into the canonical one:
         the result is the store as if its facts had been written to the canonical entity in the
         first place (history kept; single-valued values resolved; candidates, disputes and
-        rejections kept). Idempotent; chains resolve to the end (C -> B -> A)."""
+        rejections kept). Idempotent; chains resolve to the end (C -> B -> A); :meth:`unmerge` undoes it."""
         return self._write(ops.alias(self._ctx, canonical, alias))
 
     def observe(self, entity: str, texts: Iterable[str], *, source: str | None = None,
                 session: str | None = None, memory_scope: MemoryScope | None = None,
                 entity_type: str | None = None) -> list[Observation]:
-        """Record free-text observations about an entity (created if new); returns the ones that were new.
-
-        Observations held already are skipped; they are found by :meth:`recall`, count toward the fact
-        quota, move with their entity in a merge and are erased by :meth:`purge`. ``entity_type``: the type
-        of an entity this call creates (``observe("Dana", [], entity_type="person")`` creates it alone)."""
+        """Record free-text observations about an entity (created if new); returns the ones that were new (an
+        ``Observed`` list: also a new entity's possible duplicates, and near-identical texts held already, which
+        are confirmed instead of stored twice). Observations are found by :meth:`recall`, count toward the fact
+        quota, move with their entity in a merge and are erased by :meth:`purge`. ``entity_type``: the type of
+        an entity this call creates (``observe("Dana", [], entity_type="person")`` creates it alone)."""
         at = ops.scoped(self._ctx, memory_scope, default="durable")
         return self._write(ops.observe(at, entity, texts, source, session, entity_type), at)
 

@@ -12,6 +12,12 @@ from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationErr
 from synapse_graph import render
 from synapse_graph.errors import InvalidInputError, InvalidTimeError
 from synapse_graph.readable import Readable, ShortRepr
+from synapse_graph.results import AliasResult as AliasResult  # the results of writes and reviews live there
+from synapse_graph.results import DuplicateProposal as DuplicateProposal
+from synapse_graph.results import Evidence as Evidence
+from synapse_graph.results import Observed as Observed
+from synapse_graph.results import UnmergeResult as UnmergeResult
+from synapse_graph.results import WriteResult as WriteResult
 from synapse_graph.rules.cursors import entity_cursor
 from synapse_graph.rules.numbers import confidence
 
@@ -230,46 +236,6 @@ class EntityPage(Readable, BaseModel):
         return "\n".join(lines + (["(more: pass next as after)"] if self.next else [])) or "no entities"
 
 
-class WriteResult(Readable, BaseModel):
-    """What one ``upsert`` changed."""
-
-    created: int = 0
-    """New FACT records (new facts and new intervals)."""
-    confirmed: int = 0
-    """Existing records confirmed again (confirmations bumped)."""
-    closed: int = 0
-    """Records whose validity was ended or reshaped (their old version is expired, kept in history)."""
-    entities_created: int = 0
-    aliases_merged: int = 0
-
-    def __str__(self) -> str:
-        return (f"created {render.plural(self.created, 'fact record')}, confirmed {self.confirmed}, "
-                f"closed {self.closed}; {render.plural(self.entities_created, 'new entity', 'new entities')}"
-                + (f", {render.plural(self.aliases_merged, 'alias', 'aliases')} merged" if self.aliases_merged else ""))
-
-
-class AliasResult(Readable, BaseModel):
-    """What ``alias`` changed."""
-
-    canonical: str
-    """The canonical name, as asked."""
-    alias: str
-    """The other name, as asked."""
-    changed: bool
-    """False if the alias already named the canonical entity (nothing was written)."""
-    merged: bool = False
-    """True if the alias named an entity of its own, now merged into the canonical one."""
-    facts_moved: int = 0
-    """Fact records (validity intervals, closed ones included) the merged entity held, now the canonical
-    entity's; earlier beliefs (history) move with them."""
-
-    def __str__(self) -> str:
-        if not self.changed:
-            return f"nothing changed: {self.alias!r} already names {self.canonical!r}"
-        merged = f" (entities merged: {render.plural(self.facts_moved, 'fact record')} moved)" if self.merged else ""
-        return f"{self.alias!r} is now an alias of {self.canonical!r}{merged}"
-
-
 class PurgeResult(Readable, BaseModel):
     """What a purge removed for good."""
 
@@ -304,6 +270,9 @@ class ScopeRules(ShortRepr, BaseModel):
     """Predicates that hold one value at a time: a new value closes the subject's other values."""
     candidate_below: float = Field(default=0.6, ge=0.0, le=1.0)
     """Facts a model extracted (written with ``model=``) below this confidence become candidates."""
+    merge_duplicates_above: float | None = Field(default=None, ge=0.0, le=1.0)
+    """A name a write would make a new entity of, matching an existing entity at least this well, becomes its
+    alias instead (``possible_duplicates`` still says so). None (the default): nothing is merged without review."""
 
 
 class Stats(Readable, BaseModel):

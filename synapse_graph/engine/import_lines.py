@@ -222,6 +222,16 @@ def _entity(ctx: Context, item: Mapping[str, Any]) -> dict[str, Any]:
     return row
 
 
+def entity_of(ctx: Context, item: Mapping[str, Any]) -> dict[str, Any]:
+    """An entity line (as an export writes it) checked, as ``apply_plan`` creates it (engine/unmerge.py too)."""
+    return _entity(ctx, item)
+
+
+def record_of(ctx: Context, item: Mapping[str, Any], now: int) -> Record:
+    """A fact line (as an export writes it) checked, as a record (engine/unmerge.py too)."""
+    return _record(ctx, item, now)
+
+
 def _alias(ctx: Context, item: Mapping[str, Any]) -> dict[str, Any]:
     _only(item, ("key", "name", "target"))
     display, key = _key_of(ctx, item)
@@ -294,7 +304,8 @@ def _rejection(ctx: Context, item: Mapping[str, Any], now: int) -> dict[str, Any
     for end in ("subject", "object"):
         if not isinstance(item[end], str) or not item[end]:
             raise InvalidInputError(f"{end} must be an entity key")
-    return {"scope": ctx.scope, "subject": item["subject"], "predicate": check_predicate(item["predicate"]),
+    return {"scope": ctx.scope, "subject": item["subject"],  # a rejected SAME_AS: two entities recorded distinct
+            "predicate": check_predicate(item["predicate"], allow_same_as=True),
             "object": item["object"], "reason": _exact_text(ctx, item["reason"], "reason", 500),
             "rejected_at": _time(item, "rejected_at", now), "by": _exact_text(ctx, item.get("by"), "by", 200)}
 

@@ -7,6 +7,8 @@ moves with its entity in an alias merge, and is erased with it by ``purge``.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 import uuid
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -25,6 +27,7 @@ from synapse_graph.rules.recall import search_text, term_matches
 from synapse_graph.rules.timeline import Provenance
 
 MAX_OBSERVATION_LENGTH = 10_000
+_NOT_WORD = re.compile(r"[\W_]+")
 RECALLED_OBSERVATIONS = 10
 _ALL = 1_000_000
 
@@ -49,10 +52,16 @@ Observed = tuple[Name, list[str], str | None]
 """Texts to record about an entity, and the type the entity is created with if it is new."""
 
 
+def near_identity(text: str) -> str:
+    """What two near-identical observations share: the text case-folded, punctuation and spacing left out."""
+    return " ".join(_NOT_WORD.sub(" ", unicodedata.normalize("NFKC", text).casefold()).split())
+
+
 def observe(view: View, items: Sequence[Observed], provenance: Provenance
-            ) -> Op[tuple[Mutation, list[list[Observation]]]]:
-    """Record the texts about each entity (created if new, with the first type given) in one write; texts an
-    entity holds already, or was given earlier in the call, are skipped. Returns each item's new observations."""
+            ) -> Op[tuple[Mutation, list[list[Observation]], list[Observation]]]:
+    """Record the texts about each entity (created if new, with the first type given) in one write. A text an
+    entity holds already, or was given earlier in the call, or one near-identical to those (:func:`near_identity`)
+    is not stored again. Returns each item's new observations, and the held ones such texts confirmed."""
     types: dict[str, str] = {}
     for name, _, kind in items:
         if kind is not None:
@@ -60,17 +69,22 @@ def observe(view: View, items: Sequence[Observed], provenance: Provenance
     keys = yield from view.resolve([name for name, _, _ in items], types)
     entities = list(dict.fromkeys(keys[name.key] for name, _, _ in items))
     stored = [key for key in entities if key not in view.entities.created]
-    have: dict[str, set[str]] = {key: set() for key in entities}
+    have: dict[str, dict[str, dict[str, Any] | None]] = {key: {} for key in entities}
     for row in ((yield from _current(view.ctx, stored)) if stored else []):
-        have[row["entity_key"]].add(row["text"])
+        have[row["entity_key"]][near_identity(row["text"])] = row
+    confirmed: dict[str, Observation] = {}
     added: list[dict[str, Any]] = []
     made: list[list[dict[str, Any]]] = []
     position = dict.fromkeys(entities, 0)
     for name, texts, _ in items:
         key, mine = keys[name.key], []
         for text in dict.fromkeys(texts):
-            if text not in have[key]:
-                have[key].add(text)
+            same = near_identity(text)
+            held = have[key].get(same)
+            if held is not None:
+                confirmed.setdefault(held["id"], rows.observation(held))
+            if same not in have[key]:
+                have[key][same] = None
                 position[key] += 1
                 # Ids start with the position in the call: observations recorded together keep their order.
                 mine.append({"id": f"{position[key] - 1:04x}{uuid.uuid4().hex[4:]}", "scope": view.ctx.scope,
@@ -87,7 +101,7 @@ def observe(view: View, items: Sequence[Observed], provenance: Provenance
     return Mutation.of(view, "observe", provenance, observe=added), [
         [Observation(id=o["id"], entity=display.get(o["entity"], name.display), text=o["text"],
                      recorded_at=to_datetime(view.now), source=o["source"], client=o["client"], session=o["session"])
-         for o in mine] for (name, _, _), mine in zip(items, made, strict=True)]
+         for o in mine] for (name, _, _), mine in zip(items, made, strict=True)], list(confirmed.values())
 
 
 def unobserve(view: View, entity: Name, texts: Iterable[str]) -> Op[tuple[Mutation | None, int]]:

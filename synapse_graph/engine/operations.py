@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import digest as digests
 from synapse_graph.engine import (
+    duplicates,
     erasure,
     inputs,
     migrations,
@@ -32,6 +33,10 @@ from synapse_graph.engine.import_lines import ImportFile
 from synapse_graph.engine.io import Op, Read
 from synapse_graph.engine.reads import FactQuery
 from synapse_graph.engine.scope import ScopeState, read_state
+from synapse_graph.engine.sessions import MemoryScope as MemoryScope
+from synapse_graph.engine.sessions import on_session as on_session
+from synapse_graph.engine.sessions import scoped as scoped
+from synapse_graph.engine.sessions import session_id as session_id
 from synapse_graph.engine.view import Ahead, View
 from synapse_graph.engine.writes import Mutation, apply, store_embeddings
 from synapse_graph.errors import InvalidInputError
@@ -46,6 +51,7 @@ from synapse_graph.models import (
     EntryEntity,
     Fact,
     Observation,
+    Observed,
     PurgeResult,
     Recall,
     RecalledFact,
@@ -60,7 +66,7 @@ from synapse_graph.rules.numbers import confidence as checked_confidence
 from synapse_graph.rules.numbers import count as whole_number
 from synapse_graph.rules.predicates import check_predicate
 from synapse_graph.rules.recall import MAX_ENTRY_ENTITIES, content_terms
-from synapse_graph.rules.timeline import Record
+from synapse_graph.rules.timeline import Provenance, Record
 from synapse_graph.rules.timeparse import now_micros
 from synapse_graph.rules.trust import check_verdict, reading_states
 
@@ -83,8 +89,14 @@ class _UpsertStep:
         return planning.ahead(self.batch, now)
 
     def __call__(self, view: View) -> Op[tuple[Mutation | None, WriteResult]]:
+        merged = yield from duplicates.merge_above(view, self.batch)
         result = yield from planning.upsert(view, self.batch)
-        return Mutation.of(view, "upsert", self.batch.provenance, secrets=self.batch.secrets), result
+        result.possible_duplicates = merged or (
+            yield from duplicates.warnings(view, view.entities.created, self.batch.triples))
+        result.aliases_merged += len(merged)
+        detail = {"merged_duplicates": [p.model_dump(include={"canonical_key", "other_key", "score"}) for p in merged]}
+        return Mutation.of(view, "upsert", self.batch.provenance, secrets=self.batch.secrets,
+                           detail=detail if merged else {}), result
 DEFAULT_LIMIT = 100_000
 
 
@@ -192,11 +204,11 @@ def own_scope(ctx: Context, scope: str | None) -> str:
 
 def observe(ctx: Context, entity: str, texts: Iterable[str], source: str | None, session: str | None,
             entity_type: str | None = None) -> WriteStep[list[Observation]]:
-    many = observe_many(ctx, [(entity, texts, entity_type)], source, session)
+    checked, written_by = _observation_items(ctx, [(entity, texts, entity_type)], source, session)
 
     def step(view: View) -> Op[tuple[Mutation | None, list[Observation]]]:
-        mutation, [made] = yield from many(view)
-        return mutation, made
+        mutation, [made], confirmed = yield from observations.observe(view, checked, written_by)
+        return mutation, Observed(made, (yield from duplicates.warnings(view, view.entities.created)), confirmed)
     return step
 
 
@@ -207,6 +219,16 @@ type ObservationItem = tuple[str, Iterable[str]] | tuple[str, Iterable[str], str
 def observe_many(ctx: Context, items: object, source: str | None, session: str | None
                  ) -> WriteStep[list[list[Observation]]]:
     """Observations about several entities, checked whole before the write that records them all."""
+    checked, written_by = _observation_items(ctx, items, source, session)
+
+    def step(view: View) -> Op[tuple[Mutation | None, list[list[Observation]]]]:
+        mutation, made, _ = yield from observations.observe(view, checked, written_by)
+        return mutation, made
+    return step
+
+
+def _observation_items(ctx: Context, items: object, source: str | None, session: str | None
+                       ) -> tuple[list[observations.Observed], Provenance]:
     if isinstance(items, str | bytes | Mapping) or not isinstance(items, Iterable):
         raise InvalidInputError("observations must be a list of (entity, texts) or (entity, texts, entity_type) "
                                 "items, e.g. [('Dana', ['Speaks fluent Spanish'])]")
@@ -218,8 +240,7 @@ def observe_many(ctx: Context, items: object, source: str | None, session: str |
         entity, texts, *kind = item
         checked.append((inputs.name(ctx, entity, "entity"), _observation_texts(ctx, texts),
                         inputs.text(ctx, kind[0] if kind else None, "entity type", inputs.MAX_TYPE_LENGTH)))
-    written_by = inputs.provenance(ctx, source, None, session)
-    return lambda view: observations.observe(view, checked, written_by)
+    return checked, inputs.provenance(ctx, source, None, session)
 
 
 def unobserve(ctx: Context, entity: str, texts: Iterable[str]) -> WriteStep[int]:
@@ -247,31 +268,6 @@ def observations_of(ctx: Context, entity: str | None, known_at: TimeInput | None
 # -- sessions ------------------------------------------------------------------------------------------
 
 
-MemoryScope = Literal["session", "durable"]
-
-
-def on_session(session: str | None, memory_scope: object, *, default: MemoryScope) -> bool:
-    """Whether a call with this ``memory_scope`` acts on the bound ``session``'s own scope (``default`` when not
-    asked; a ``"session"`` default falls back to the durable scope when no session is bound)."""
-    chosen = default if memory_scope is None else memory_scope
-    if chosen == "durable" or (chosen == "session" and memory_scope is None and session is None):
-        return False
-    if chosen != "session":
-        raise InvalidInputError(f"memory_scope must be 'session' or 'durable', not {memory_scope!r}")
-    if session is None:
-        raise InvalidInputError("memory_scope='session' needs a session: open the Memory with session=ID "
-                                "(register it first with register_session)")
-    return True
-
-
-def scoped(ctx: Context, memory_scope: object, *, default: MemoryScope) -> Context:
-    """The context an operation acts in: the durable scope, or the bound session's own scope."""
-    if not on_session(ctx.session, memory_scope, default=default):
-        return ctx
-    assert ctx.session is not None  # on_session is true only for a bound session
-    return sessions.context_of(ctx, ctx.session)
-
-
 def register_session(ctx: Context, session: str, ttl: object) -> WriteStep[Session]:
     checked, lasts = sessions.check_id(session), sessions.check_ttl(ttl)
     return lambda view: sessions.register(view, checked, lasts)
@@ -283,15 +279,6 @@ def revoke_session(ctx: Context, session: str) -> tuple[WriteStep[Session], Cont
     # The erasure runs in the session's scope without the open-session check: the session is revoked by then.
     inside = replace(sessions.context_of(ctx, checked), registry=None)
     return (lambda view: sessions.revoke(view, checked), inside, lambda view: _no_mutation(erasure.purge_scope(view)))
-
-
-def session_id(ctx: Context, session: str | None) -> str:
-    """The session an operation names, else the one the memory is bound to."""
-    if session is None:
-        if ctx.session is None:
-            raise InvalidInputError("name the session, or open the Memory with session=ID")
-        return ctx.session
-    return sessions.check_id(session)
 
 
 def list_sessions(ctx: Context) -> Op[list[Session]]:

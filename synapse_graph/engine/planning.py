@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from synapse_graph.catalogue import Q
+from synapse_graph.engine import unmerge
 from synapse_graph.engine.inputs import Batch, CheckedTriple, Name
 from synapse_graph.engine.io import Op, Read
 from synapse_graph.engine.view import Ahead, SlotKey, View
@@ -168,5 +169,7 @@ def merge(view: View, source: str, target: str) -> Op[int]:
     plan = merge_plan(target_current, moved, single_valued=view.state.rules.single_valued, now=view.now)
     # The moved records leave with the source entity; the ones still current count out of the scope.
     removed = [r for r in moved_from if r.expired_at is None]
+    kept = yield from unmerge.snapshot(view, source_entity, target, moved_from, target_records, plan)
     view.merge(source, target, source_entity["name"], source_entity["aliases"] or [], plan, removed)
+    view.entities.snapshots.append(kept)
     return len(removed)

@@ -30,8 +30,9 @@ def requested(**given: Any) -> dict[str, Any]:
     for name in ("max_facts", "max_entities", "max_candidates"):
         if name in asked:
             asked[name] = count(asked[name], field=name)
-    if "candidate_below" in asked:
-        asked["candidate_below"] = confidence(asked["candidate_below"], field="candidate_below")
+    for name in ("candidate_below", "merge_duplicates_above"):
+        if name in asked:
+            asked[name] = confidence(asked[name], field=name)
     try:
         ScopeRules(**{**ScopeRules().model_dump(), **asked})
     except ValidationError as exc:

@@ -14,7 +14,7 @@ import math
 import re
 from dataclasses import replace
 from datetime import timedelta
-from typing import Any
+from typing import Any, Literal
 
 from synapse_graph.catalogue import Q
 from synapse_graph.engine.context import Context
@@ -141,3 +141,37 @@ def check_open(ctx: Context) -> Op[None]:
         when = session.revoked_at or session.expires_at
         raise SessionClosedError(f"session {ctx.session!r} is {status} (since {when.isoformat()}): its memory takes "
                                  "no more writes; write to the durable scope, or register a new session")
+
+
+MemoryScope = Literal["session", "durable"]
+
+
+def on_session(session: str | None, memory_scope: object, *, default: MemoryScope) -> bool:
+    """Whether a call with this ``memory_scope`` acts on the bound ``session``'s own scope (``default`` when not
+    asked; a ``"session"`` default falls back to the durable scope when no session is bound)."""
+    chosen = default if memory_scope is None else memory_scope
+    if chosen == "durable" or (chosen == "session" and memory_scope is None and session is None):
+        return False
+    if chosen != "session":
+        raise InvalidInputError(f"memory_scope must be 'session' or 'durable', not {memory_scope!r}")
+    if session is None:
+        raise InvalidInputError("memory_scope='session' needs a session: open the Memory with session=ID "
+                                "(register it first with register_session)")
+    return True
+
+
+def scoped(ctx: Context, memory_scope: object, *, default: MemoryScope) -> Context:
+    """The context an operation acts in: the durable scope, or the bound session's own scope."""
+    if not on_session(ctx.session, memory_scope, default=default):
+        return ctx
+    assert ctx.session is not None  # on_session is true only for a bound session
+    return context_of(ctx, ctx.session)
+
+
+def session_id(ctx: Context, session: str | None) -> str:
+    """The session an operation names, else the one the memory is bound to."""
+    if session is None:
+        if ctx.session is None:
+            raise InvalidInputError("name the session, or open the Memory with session=ID")
+        return ctx.session
+    return check_id(session)

@@ -79,6 +79,8 @@ class EntityChanges:
     rejections retargeted."""
     removed: list[Record] = field(default_factory=list)
     """Current records deleted with the merged-away entities (their copies are created on the target)."""
+    snapshots: list[dict[str, Any]] = field(default_factory=list)
+    """What each merge changed, as its audit entry keeps it to undo it (engine/unmerge.py snapshot)."""
 
 
 class View:

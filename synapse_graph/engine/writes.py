@@ -177,7 +177,7 @@ def audit_entry(ctx: Context, mutation: Mutation, now: Instant) -> dict[str, Any
                                                                    sorted(changes.merged.items())],
         aliases=[{"alias": a["key"], "of": a["target"]} for a in changes.aliases],
         rejected=[{k: t[k] for k in ("subject", "predicate", "object", "reason")} for t in mutation.tombstones],
-        observed=[o["id"] for o in mutation.observe], forgotten=mutation.unobserve,
+        observed=[o["id"] for o in mutation.observe], forgotten=mutation.unobserve, merges=changes.snapshots,
         **mutation.detail,
     )
     written_by = mutation.provenance

@@ -268,12 +268,23 @@ class SearchResult(Listed):
     entities: list[EntityOut]
 
 
+class DuplicateOut(BaseModel):
+    keep: str = Field(description="The entity to keep.")
+    other: str = Field(description="The entity that is probably the same one.")
+    score: float = Field(description="0 to 1: how sure, from names, shared neighbours, types and facts.")
+    evidence: list[str] = Field(description="Each reason, for (+) or against (-).")
+    merge_call: str = Field(description="The call that would merge them, once the user confirms they are one.")
+
+
 class WriteOut(BaseModel):
     created: int
     confirmed: int
     closed: int
     entities_created: int
     aliases_merged: int
+    possible_duplicates: list[DuplicateOut] = Field(default_factory=list, description=(
+        "Entities this save created that are probably ones the memory holds already (keep, other, score, evidence, "
+        "merge_call): ask the user before merging them."))
 
 
 class ForgetOut(BaseModel):

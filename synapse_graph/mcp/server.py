@@ -65,7 +65,7 @@ def build_server(memory: AsyncMemory, options: ServerOptions | None = None) -> S
     serves (one per process, open while serving)."""
     options = options or ServerOptions()
     context = ToolContext(calls=MemoryCalls(memory), budget_chars=options.budget_chars(),
-                          stale_after=options.stale_after)
+                          stale_after=options.stale_after, review=options.allow_review)
     published = publish(options)
     listing = ListToolsResult(tools=[_tool(entry) for entry in published.values()])
 

@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from synapse_graph.errors import NotFoundError
 from synapse_graph.mcp.calls import MemoryCalls, now_iso
+from synapse_graph.mcp.duplicate_tools import duplicate_out, review_tools, warning_lines
 from synapse_graph.mcp.formatting import (
     Answer,
     Snapshot,
@@ -71,6 +72,8 @@ class ToolContext:
     """Size limit of one result (both channels), in characters."""
     stale_after: timedelta = STALE_AFTER
     """A fact neither recorded nor confirmed for this long is shown as possibly outdated."""
+    review: bool = False
+    """The review tools are offered (``--allow-review``): results name them."""
 
     def trust(self) -> Trust:
         """How this call's results qualify facts: judged now."""
@@ -172,7 +175,9 @@ async def upsert_graph_triples(ctx: ToolContext, args: UpsertArgs) -> Answer:
             f"{result.closed} earlier value(s) closed (kept in history), {result.entities_created} new entities")
     if result.aliases_merged:
         text += f", {result.aliases_merged} alias(es) merged"
-    return Answer(text, WriteOut(**result.model_dump()))
+    text += warning_lines(result.possible_duplicates, review=ctx.review)
+    return Answer(text, WriteOut(**result.model_dump(exclude={"possible_duplicates"}), possible_duplicates=[
+        duplicate_out(p, review=ctx.review) for p in result.possible_duplicates]))
 
 
 async def recall_context(ctx: ToolContext, args: RecallArgs) -> Answer:
@@ -438,4 +443,4 @@ REVIEW_TOOLS: tuple[ToolSpec, ...] = (
 
 def catalogue(*, allow_erasure: bool = False, allow_review: bool = False) -> tuple[ToolSpec, ...]:
     """The tools a server offers: the native ones, plus erasure and review only when a human enabled them."""
-    return TOOLS + (ERASURE_TOOLS if allow_erasure else ()) + (REVIEW_TOOLS if allow_review else ())
+    return TOOLS + (ERASURE_TOOLS if allow_erasure else ()) + (REVIEW_TOOLS + review_tools() if allow_review else ())

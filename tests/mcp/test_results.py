@@ -145,7 +145,8 @@ def test_erasure_and_review_are_tools_only_when_a_human_enabled_them(make_memory
         options = ServerOptions(allow_erasure=True, allow_review=True)
         async with serve(memory, options) as trusted:
             names = [t.name for t in (await trusted.list_tools()).tools]
-            assert names == [*NATIVE_TOOLS, "purge_entity", "pending_facts", "approve_fact", "reject_fact"]
+            assert names == [*NATIVE_TOOLS, "purge_entity", "pending_facts", "approve_fact", "reject_fact",
+                             "duplicate_entities", "merge_duplicate", "keep_distinct", "unmerge_entity"]
             _, pending = await call(trusted, "pending_facts", {})
             assert {f["object"]: f["status"] for f in pending["facts"]} == {"opera": "candidate", "jazz": "candidate"}
             await call(trusted, "approve_fact", {"fact_id": candidates["opera"]})
