@@ -105,6 +105,7 @@ class Q(StrEnum):
     EXPORT_TOMBSTONES = "transfer/export_tombstones"
     EXISTING_IDS = "transfer/existing_ids"
     EXISTING_OBSERVATIONS = "transfer/existing_observations"
+    AUDIT_IDS = "transfer/audit_ids"
     # erasure
     PURGE_ENTITY = "erasure/purge_entity"
     PURGE_SCOPE = "erasure/purge_scope"

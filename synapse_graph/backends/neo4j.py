@@ -92,7 +92,7 @@ def _rows(records: Any) -> list[Row]:
 
 
 STREAMED = frozenset({Q.EXPORT_ENTITIES, Q.EXPORT_ALIASES, Q.EXPORT_FACTS, Q.EXPORT_OBSERVATIONS,
-                      Q.EXPORT_TOMBSTONES, Q.AUDIT_LOG})
+                      Q.EXPORT_TOMBSTONES, Q.AUDIT_LOG, Q.AUDIT_IDS})
 """Reads whose rows grow with the whole scope: they stream record by record (collected, the server would hold
 the scope in its heap at once)."""
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -84,9 +85,10 @@ def _json(value: Mapping[str, Any]) -> str:
 
 
 def import_names(ctx: Context, state: ScopeState, file: ImportFile, view: View) -> Op[Mutation]:
-    """The import's first write: rules (into a scope without any), entities, aliases, rejections and the
-    audit log (into a scope never written). Checks that every alias, record and rejection refers to
-    entities the file or the scope holds, before anything is written."""
+    """The import's first write: rules (into a scope without any), entities, aliases, observations,
+    sessions, rejections and audit entries, each but those the scope holds already (so importing again
+    completes or repeats an import). Checks that every alias, record and rejection refers to entities the
+    file or the scope holds, before anything is written."""
     file_keys = set(file.entities)
     referenced = {k for _, r in file.records for k in (r.subject, r.object)}
     referenced |= {o["entity"] for _, o in file.observations}
@@ -142,15 +144,37 @@ def import_names(ctx: Context, state: ScopeState, file: ImportFile, view: View) 
     # Sessions the scope registered already keep their registration: the scope's own registry decides.
     registered = {row["session"]["id"] for row in (yield Read(Q.SESSIONS, {
         "scope": ctx.scope, "ids": [s["id"] for _, s in file.sessions]}))} if file.sessions else set()
-    fresh = state.version == 0
+    # Rejections and audit entries the scope holds already (an import before, or this one interrupted) are
+    # skipped; the others come along whatever else the scope holds (its own rules, say).
+    rejected = [_rejection_identity(row) for row in (yield Read(Q.EXPORT_TOMBSTONES, {"scope": ctx.scope}))]
+    logged = {row["id"] for row in (yield Read(Q.AUDIT_IDS, {"scope": ctx.scope}))} if file.audit else set()
     mutation = Mutation.of(view, "import", Provenance(client=ctx.client),
                            rules=file.rules if state.stored is None else None, observe=observe,
                            sessions=[s for _, s in file.sessions if s["id"] not in registered],
-                           tombstones=[t for _, t in file.tombstones] if fresh else [],
-                           imported_audit=[entry for _, entry in file.audit] if fresh else [])
-    if not fresh:
+                           tombstones=_new_rejections(file, rejected),
+                           imported_audit=[entry for _, entry in file.audit if entry["id"] not in logged])
+    if state.version > 0:
         yield from _restores(ctx, file, targets, changes=not mutation.is_empty())
     return mutation
+
+
+def _rejection_identity(rejection: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What tells one rejection from another (they have no id): the fact, why, when and by whom."""
+    return (rejection["subject"], rejection["predicate"], rejection["object"], rejection["reason"],
+            int(rejection["rejected_at"]), rejection["by"])
+
+
+def _new_rejections(file: ImportFile, held: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
+    """The file's rejections the scope does not hold (as many of each as the file has beyond the scope's)."""
+    left = Counter(held)
+    new = []
+    for _, rejection in file.tombstones:
+        identity = _rejection_identity(rejection)
+        if left[identity]:
+            left[identity] -= 1
+        else:
+            new.append(rejection)
+    return new
 
 
 def _restores(ctx: Context, file: ImportFile, targets: Mapping[str, str], *, changes: bool) -> Op[None]:

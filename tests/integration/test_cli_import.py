@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from synapse_graph import Memory
+from synapse_graph import Memory, Triple
 
 ENTRY_POINT = Path(sys.executable).parent / "synapse-graph"
 FACTS = 16_000
@@ -118,6 +118,32 @@ def test_ctrl_c_says_what_was_imported_and_the_same_import_finishes_it(tmp_path:
                               *QUOTAS).stdout)
     assert finished["created"] == FACTS - written
     assert held(db, "stopped") == held(db, "whole")
+
+
+def test_an_import_with_quotas_into_a_new_scope_brings_the_rejections_and_the_audit_log(tmp_path: Path) -> None:
+    """--max-facts stores the new scope's rules before the import writes: the import must still bring all."""
+    export, db = tmp_path / "reviewed.jsonl", tmp_path / "memory.db"
+    with Memory(str(db), scope="reviewed") as memory:
+        memory.upsert(Triple(subject="Dana", predicate="WORKS_AT", object="Globex", confidence=0.3), model="x")
+        [candidate] = memory.pending()
+        memory.reject(candidate, "Dana never worked there")
+    run("export", "--db", str(db), "--scope", "reviewed", "--out", str(export))
+
+    run("import", str(export), "--db", str(db), "--scope", "restored", *QUOTAS)
+    run("import", str(export), "--db", str(db), "--scope", "restored", *QUOTAS)  # again: adds nothing
+
+    exported = [json.loads(line) for line in export.read_text(encoding="utf-8").splitlines()]
+    with Memory(str(db), scope="restored", create=False) as memory:
+        restored = [json.loads(line) for line in memory.export()]
+        memory.upsert(Triple(subject="Dana", predicate="WORKS_AT", object="Globex", confidence=0.3), model="x")
+        [again] = memory.pending()  # a rejected fact written again comes back flagged
+        assert "Dana never worked there" in (again.flag or "")
+    rejections = [line for line in exported if line["kind"] == "rejection"]
+    assert len(rejections) == 1 and [line for line in restored if line["kind"] == "rejection"] == rejections
+    logged = [line["id"] for line in restored if line["kind"] == "audit"]
+    assert len(logged) == len(set(logged))
+    assert {line["id"] for line in exported if line["kind"] == "audit"} <= set(logged)
+    assert next(line for line in restored if line["kind"] == "rules")["max_facts"] == 100_000
 
 
 # -- the other format ----------------------------------------------------------------------------------------

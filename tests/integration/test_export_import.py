@@ -169,3 +169,67 @@ def test_a_write_during_an_import_stops_it_before_its_records_could_contradict_t
     assert objects(target.facts("Dana", "LIVES_IN")) == ["Rome"]
     with pytest.raises(InvalidImportError, match="empty scope"):  # what the import left is no restore: say so
         target.import_(exported)
+
+
+# -- rejections and the audit log come along whatever the scope held: nothing is silently lost ----------------
+
+
+def reviewed(source: Memory) -> list[dict[str, Any]]:
+    """The source's snapshot once it has rejected a candidate (a rejection line in its export)."""
+    source.upsert(Triple(subject="Dana", predicate="WORKS_AT", object="Globex", confidence=0.3), model="x")
+    [candidate] = source.pending()
+    source.reject(candidate, "Dana never worked there")
+    original = snapshot(source)
+    assert len(of_kind(original, "rejection")) == 1
+    return original
+
+
+def assert_brought_over(target: Memory, original: list[dict[str, Any]]) -> None:
+    """The target holds exactly the export's rejections, and its audit log exactly the export's entries besides
+    its own (its rules and the imports); a rejected fact written again comes back flagged."""
+    copied = snapshot(target)
+    assert of_kind(copied, "rejection") == of_kind(original, "rejection")
+    assert [line for line in of_kind(copied, "audit") if line not in of_kind(original, "audit")
+            and line["action"] not in ("import", "rules")] == []
+    assert sorted(line["id"] for line in of_kind(copied, "audit") if line["action"] not in ("import", "rules")) \
+        == sorted(line["id"] for line in of_kind(original, "audit"))
+    assert [line for line in data(copied) if line["kind"] != "rules"] == [
+        line for line in data(original) if line["kind"] != "rules"]
+
+
+def test_an_import_into_a_scope_holding_only_its_rules_brings_the_rejections_and_the_audit_log(
+        make_memory: MakeMemory, source: Memory) -> None:
+    original = reviewed(source)
+    exported = list(source.export())
+    target = make_memory(max_facts=50_000)  # stores the scope's rules: a scope written once, holding nothing else
+
+    target.import_(exported)
+
+    assert_brought_over(target, original)
+    assert target.rules.max_facts == 50_000  # the scope keeps its own rules
+    target.upsert(Triple(subject="Dana", predicate="WORKS_AT", object="Globex", confidence=0.3), model="x")
+    [again] = target.pending()
+    assert again.flag is not None and "Dana never worked there" in again.flag
+    before = snapshot(target)
+    repeated = target.import_(exported)  # adds nothing: changes nothing
+    assert (repeated.created, repeated.entities_created) == (0, 0) and snapshot(target) == before
+
+
+def test_a_resumed_import_into_a_scope_holding_its_rules_ends_with_exactly_the_export(
+        make_memory: MakeMemory, source: Memory) -> None:
+    original = reviewed(source)
+    exported = list(source.export())
+    target = make_memory(max_facts=50_000)
+
+    def interrupt(written: int) -> None:
+        if written:
+            raise RuntimeError("interrupted")
+
+    with pytest.raises(RuntimeError, match="interrupted"):
+        target.import_(exported, batch_size=2, progress=interrupt)
+    target.import_(exported, batch_size=2)
+
+    assert_brought_over(target, original)
+    before = snapshot(target)
+    target.import_(exported)
+    assert snapshot(target) == before
