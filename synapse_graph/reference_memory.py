@@ -83,6 +83,22 @@ def identity(name: str, *, field: str = "name") -> tuple[str, str]:
     return display, name_key(display)
 
 
+class OneValue[T]:
+    """The one value each entity is given of each single-valued predicate, in one file or one call: a second
+    value given with it is refused, since written together one of them would leave no trace."""
+
+    def __init__(self, single_valued: Collection[str]) -> None:
+        self._rules = frozenset(single_valued)
+        self._given: dict[tuple[str, str], tuple[str, T]] = {}
+
+    def other(self, source_key: str, predicate: str, target_key: str, given: T) -> T | None:
+        """What gave the entity another value of ``predicate`` before ``given`` did, if anything (else None)."""
+        if predicate not in self._rules:
+            return None
+        first_key, first = self._given.setdefault((source_key, predicate), (target_key, given))
+        return None if first_key == target_key else first
+
+
 # -- a reference store -------------------------------------------------------------------------------------
 
 
@@ -214,7 +230,7 @@ def translate(graph: ReferenceGraph, *, secrets: SecretMode, held_observations: 
     out.observations = sum(len(texts) for _, texts, _ in out.entities)
     slots: dict[tuple[str, str, str], tuple[str, ReferenceRelation]] = {}
     implied: set[str] = set()
-    values: dict[tuple[str, str], tuple[str, int]] = {}
+    values = OneValue[ReferenceRelation](single_valued)
     for relation in graph.relations:
         with _at(relation.line):
             (source, source_key), (target, target_key) = (identity(relation.source, field="from"),
@@ -236,14 +252,13 @@ def translate(graph: ReferenceGraph, *, secrets: SecretMode, held_observations: 
             out.skipped_relations += 1
             continue
         slots[slot] = (label, relation)
-        if predicate in single_valued:
-            other = values.setdefault((source_key, predicate), (target, relation.line))
-            if other[0] != target:
-                raise InvalidImportError(
-                    f"relations {label[:70]!r} from {source[:70]!r} to {target[:70]!r} and to {other[0][:70]!r} (line "
-                    f"{other[1]}): {predicate} holds one value at a time in this scope (its single-valued rules), so "
-                    "one of them would be lost; keep one in the file, or take the predicate out of the scope's "
-                    "single-valued rules, then import again. Nothing was written", relation.line)
+        other = values.other(source_key, predicate, target_key, relation)
+        if other is not None:
+            raise InvalidImportError(
+                f"relations {label[:70]!r} from {source[:70]!r} to {target[:70]!r} and to {other.target[:70]!r} (line "
+                f"{other.line}): {predicate} holds one value at a time in this scope (its single-valued rules), so "
+                "one of them would be lost; keep one in the file, or take the predicate out of the scope's "
+                "single-valued rules, then import again. Nothing was written", relation.line)
         if held_facts is not None and slot in held_facts:
             out.skipped_relations += 1
             continue

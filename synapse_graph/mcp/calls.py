@@ -30,6 +30,7 @@ from synapse_graph.models import (
     PurgeResult,
     Recall,
     RecalledFact,
+    ScopeRules,
     Triple,
     WriteResult,
 )
@@ -108,6 +109,9 @@ class MemoryCalls:
 
     async def digest(self, *, limit: int) -> Digest:
         return await self.memory.digest(limit=limit)
+
+    async def rules(self) -> ScopeRules:
+        return await self.memory.rules()
 
     async def entity(self, name: str) -> Entity | None:
         return await self.memory.entity(name)

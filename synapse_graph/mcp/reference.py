@@ -34,6 +34,7 @@ from synapse_graph.mcp.formatting import Answer, Snapshot, decode_cursor, encode
 from synapse_graph.mcp.tools import ToolContext, ToolSpec
 from synapse_graph.models import RECALL_NOTICE, EntityPage, Fact, Triple
 from synapse_graph.reference_memory import (
+    OneValue,
     identity,
     predicate_of,
     relation_source,
@@ -247,11 +248,12 @@ async def create_entities(ctx: ToolContext, args: CreateEntitiesArgs) -> Answer:
 
 
 async def create_relations(ctx: ToolContext, args: RelationsArgs) -> Answer:
+    slots = [(identity(r.source, field="from")[1], predicate_of(r.relationType), identity(r.to, field="to")[1])
+             for r in args.relations]
+    await _one_value_each(ctx, args.relations, slots)
     new: dict[tuple[str, str, str], RelationArg] = {}
-    for relation in args.relations:
-        predicate = predicate_of(relation.relationType)
-        slot = (identity(relation.source, field="from")[1], predicate, identity(relation.to, field="to")[1])
-        if slot not in new and not await _holding(ctx, relation.source, predicate, relation.to):
+    for relation, slot in zip(args.relations, slots, strict=True):
+        if slot not in new and not await _holding(ctx, relation.source, slot[1], relation.to):
             new[slot] = relation
     if new:  # one write for the whole call (all or nothing); each fact's source keeps its relation type's text
         await ctx.calls.upsert([Triple(subject=r.source, predicate=predicate_of(r.relationType), object=r.to,
@@ -262,6 +264,29 @@ async def create_relations(ctx: ToolContext, args: RelationsArgs) -> Answer:
         for fact in await _holding(ctx, relation.source, predicate_of(relation.relationType), relation.to):
             created.append(_relation(fact.subject, fact.object, relation.relationType))
     return _json_answer(_dump(created), RelationsOut(relations=created))
+
+
+async def _one_value_each(ctx: ToolContext, relations: Sequence[RelationArg],
+                          slots: Sequence[tuple[str, str, str]]) -> None:
+    """Refuse a call giving an entity two values of a single-valued relation (``works at`` Acme and Globex):
+    the reference would keep both, but here one holds at a time, and both written at one instant would leave
+    the first without a trace. The user's agent says which holds now; one value a call closes the earlier."""
+    if len({(source, predicate) for source, predicate, _ in slots}) == len(set(slots)):
+        return  # no entity is given two values of one relation: nothing to read
+    values = OneValue[RelationArg]((await ctx.calls.rules()).single_valued)
+    for relation, (source, predicate, target) in zip(relations, slots, strict=True):
+        other = values.other(source, predicate, target, relation)
+        if other is not None:
+            raise InvalidInputError(
+                f"{_quoted(relation.source)} is given two values of one relation in this call, "
+                f"{_quoted(other.relationType)} {_quoted(other.to)} and {_quoted(relation.relationType)} "
+                f"{_quoted(relation.to)}: {predicate} holds one value at a time in this memory (a single-valued "
+                "relation of its scope), so written together one of them would be lost. Send the one that holds "
+                "now (a later call with another value closes it, and history keeps both); nothing was written")
+
+
+def _quoted(text: str) -> str:
+    return json.dumps(text[:70], ensure_ascii=False)
 
 
 async def _holding(ctx: ToolContext, subject: str, predicate: str, object: str) -> list[Fact]:

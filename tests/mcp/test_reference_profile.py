@@ -283,6 +283,31 @@ def test_a_write_call_refused_for_one_item_writes_none_of_them(ours: Target) -> 
     ours.run(story)
 
 
+def test_two_values_of_a_single_valued_relation_in_one_call_are_refused_naming_both(ours: Target) -> None:
+    """The reference server would store both; here WORKS_AT holds one value at a time, and both written at one
+    instant would leave the first without a trace. The call is refused whole, as the import refuses such a file."""
+    async def story(kg: Graph) -> None:
+        await kg.create_entities(E("Alice", "person"))
+        said = await kg.error("create_relations", relations=[
+            R("Alice", "Acme", "works at"), R("Alice", "Bob", "knows"), R("Alice", "Globex", "works_at")])
+        for part in ('"Alice"', '"Acme"', '"works at"', '"Globex"', '"works_at"', "one value at a time",
+                     "nothing was written"):
+            assert part in said, said
+        assert (await kg.read_graph())["relations"] == []  # all or nothing: not even Bob
+        held = await kg.create_relations(R("Alice", "Acme", "works at"), R("Alice", "Bob", "knows"))
+        assert held == [R("Alice", "Acme", "works at"), R("Alice", "Bob", "knows")]
+        # A value held already beside a new one: two values given as holding now, refused the same way.
+        said = await kg.error("create_relations", relations=[R("Alice", "Acme", "works at"),
+                                                             R("Alice", "Globex", "works at")])
+        assert '"Acme"' in said and '"Globex"' in said, said
+        assert sorted(json.dumps(r) for r in (await kg.read_graph())["relations"]) == sorted(
+            json.dumps(r) for r in held)
+        # One value a call: the later one closes the earlier (history keeps it), as documented.
+        assert await kg.create_relations(R("Alice", "Globex", "works at")) == [R("Alice", "Globex", "works at")]
+
+    ours.run(story)
+
+
 def _import_reference(target: Target, source: Path) -> subprocess.CompletedProcess[str]:
     auth = target.notes["auth"]
     env = {"SYNAPSE_NEO4J_USER": auth[0], "SYNAPSE_NEO4J_PASSWORD": auth[1]} if auth else {}
