@@ -29,6 +29,7 @@ from synapse_graph.errors import (
     StoreDamagedError,
     SynapseError,
 )
+from synapse_graph.exports import check_export
 from synapse_graph.growth import Growth, GrowthPoint
 from synapse_graph.memory import Memory
 from synapse_graph.models import (
@@ -40,6 +41,7 @@ from synapse_graph.models import (
     EntityPage,
     EntryEntity,
     Evidence,
+    ExportSummary,
     Fact,
     Observation,
     PurgeResult,
@@ -71,6 +73,7 @@ __all__ = [
     "EntityPage",
     "EntryEntity",
     "Evidence",
+    "ExportSummary",
     "Fact",
     "Growth",
     "GrowthPoint",
@@ -105,4 +108,5 @@ __all__ = [
     "Triple",
     "UnmergeResult",
     "WriteResult",
+    "check_export",
 ]

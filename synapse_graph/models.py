@@ -15,6 +15,7 @@ from synapse_graph.readable import Readable, ShortRepr
 from synapse_graph.results import AliasResult as AliasResult  # the results of writes and reviews live there
 from synapse_graph.results import DuplicateProposal as DuplicateProposal
 from synapse_graph.results import Evidence as Evidence
+from synapse_graph.results import ExportSummary as ExportSummary
 from synapse_graph.results import Observed as Observed
 from synapse_graph.results import UnmergeResult as UnmergeResult
 from synapse_graph.results import WriteResult as WriteResult

@@ -142,3 +142,21 @@ class AliasResult(Readable, BaseModel):
             return f"nothing changed: {self.alias!r} already names {self.canonical!r}"
         merged = f" (entities merged: {render.plural(self.facts_moved, 'fact record')} moved)" if self.merged else ""
         return f"{self.alias!r} is now an alias of {self.canonical!r}{merged}"
+
+
+class ExportSummary(Readable, BaseModel):
+    """What an export holds, checked whole (:func:`~synapse_graph.check_export`)."""
+
+    entities: int = 0
+    facts: int = 0
+    """Fact records, history and earlier beliefs included."""
+    observations: int = 0
+    rejections: int = 0
+    audit_entries: int = 0
+    sessions: int = 0
+
+    def __str__(self) -> str:
+        return (f"{render.plural(self.entities, 'entity', 'entities')}, {render.plural(self.facts, 'fact record')}, "
+                f"{render.plural(self.observations, 'observation')}, {render.plural(self.rejections, 'rejection')}, "
+                f"{render.plural(self.audit_entries, 'audit entry', 'audit entries')}, "
+                f"{render.plural(self.sessions, 'session')}")

@@ -75,6 +75,7 @@ def import_command(
     """Import a JSON Lines export into --scope (records already there are skipped, so an import that was
     stopped finishes when run again), or a Graphiti graph (--format graphiti --from URL)."""
     from synapse_graph.cli.progress import INTERRUPTED_EXIT, ImportProgress, Interrupted, interrupted_exit
+    from synapse_graph.exports import check_export
 
     if file_format == "graphiti":
         if file is not None or source is None:
@@ -96,7 +97,8 @@ def import_command(
         fail("UsageError", f"--format must be synapse-graph, reference-memory or graphiti, not {file_format!r}",
              as_json)
     lines = file.read_text(encoding="utf-8").splitlines()
-    progress = ImportProgress(lines, _count_kind(lines, "entity"), _count_kind(lines, "fact"), _console(sys.stderr),
+    held = check_export(lines, scope=scope)  # every line, before a store is opened (or created) for it
+    progress = ImportProgress(lines, held.entities, held.facts, _console(sys.stderr),
                               show=not as_json and sys.stderr.isatty())  # piped: no stray blank line
     try:
         with _open(db, scope, user, password, max_facts=max_facts, max_entities=max_entities) as memory, progress:
@@ -106,11 +108,6 @@ def import_command(
         raise typer.Exit(INTERRUPTED_EXIT) from None
     _emit(result, as_json, lambda r: say(
         f"imported {render.plural(r.created, 'fact record')} and {render.plural(r.entities_created, 'entity')}"))
-
-
-def _count_kind(lines: list[str], kind: str) -> int:
-    """Lines of an export of one kind (for progress only: the import checks every line itself)."""
-    return sum(1 for line in lines if f'"kind": "{kind}"' in line or f'"kind":"{kind}"' in line)
 
 
 def _import_reference(file: Path, redact_secrets: bool, db: str | None, scope: str, as_json: bool,

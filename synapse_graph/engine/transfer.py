@@ -31,6 +31,7 @@ from synapse_graph.engine.writes import Mutation
 from synapse_graph.errors import InvalidImportError
 from synapse_graph.instants import to_iso
 from synapse_graph.render import plural
+from synapse_graph.results import ExportSummary
 from synapse_graph.rules.numbers import count
 from synapse_graph.rules.timeline import Plan, Provenance, Record
 from synapse_graph.shapes import FACT, OBSERVATION, exported, projected, read
@@ -236,6 +237,12 @@ def import_chunks(ctx: Context, source: Iterable[str] | str | os.PathLike[str], 
     file = read_lines(ctx, lines_of(source))
     records = [record for _, record in file.records]
     return file, [records[i:i + batch_size] for i in range(0, len(records), batch_size)]
+
+
+def summary(file: ImportFile) -> ExportSummary:
+    """What a checked export holds."""
+    return ExportSummary(entities=len(file.entities), facts=len(file.records), observations=len(file.observations),
+                         rejections=len(file.tombstones), audit_entries=len(file.audit), sessions=len(file.sessions))
 
 
 def lines_of(source: Iterable[str] | str | os.PathLike[str]) -> Iterator[str]:

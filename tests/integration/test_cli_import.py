@@ -179,6 +179,22 @@ def test_an_empty_file_is_refused_by_both_formats(files: dict[str, Path]) -> Non
     assert json.loads(run("stats", *db, "--json").stdout)["entities"] == 0
 
 
+def test_a_failing_import_into_a_new_store_path_creates_no_store(files: dict[str, Path], tmp_path: Path) -> None:
+    """The file is checked whole before the store is opened: a refused import leaves no empty store behind."""
+    bad, db = tmp_path / "bad.jsonl", tmp_path / "new.db"
+    lines = files["ours"].read_text(encoding="utf-8").splitlines()
+    fact = json.loads(lines[-1])
+    lines[-1] = json.dumps({**fact, "invalid_at": fact["valid_at"]})  # a record that holds for no time
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for refused in (bad, files["empty"], files["reference"]):
+        said = one_error(run("import", str(refused), "--db", str(db), code=2))
+        assert "nothing was written" in said or f"import line {len(lines)}:" in said, said
+        assert sorted(tmp_path.glob("new.db*")) == []
+
+    imported = json.loads(run("import", str(files["ours"]), "--db", str(db), "--json").stdout)
+    assert imported["created"] == 2 and sorted(tmp_path.glob("new.db*"))
+
+
 def test_a_reference_file_without_format_suggests_it(files: dict[str, Path]) -> None:
     db = ["--db", str(files["db"])]
     run("init", *db)

@@ -12,11 +12,12 @@ import copy
 import json
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from synapse_graph import InvalidImportError, InvalidInputError, Memory, Triple
+from synapse_graph import InvalidImportError, InvalidInputError, Memory, Triple, check_export
 from synapse_graph.rules.text import name_key
 from tests.integration.helpers import populate, snapshot
 
@@ -146,6 +147,25 @@ def test_a_line_that_could_make_the_store_lie_is_refused_naming_it(
     lines, number = spoil(source_export(make_memory, backend_name), kind, change, where)
 
     assert_refused(make_memory(), lines, number)
+
+
+def test_an_export_is_checked_whole_without_a_store(make_memory: MakeMemory, backend_name: str,
+                                                   tmp_path: Path) -> None:
+    """check_export judges every line as import_ does, before a store is opened (or created) for it."""
+    lines = source_export(make_memory, backend_name)
+    summary = check_export([json.dumps(line) for line in lines], scope="elsewhere")
+
+    kinds = [line["kind"] for line in lines]
+    assert (summary.entities, summary.facts, summary.observations, summary.rejections, summary.audit_entries,
+            summary.sessions) == tuple(kinds.count(k) for k in ("entity", "fact", "observation", "rejection",
+                                                                "audit", "session"))
+    assert summary.facts > 0 and summary.rejections == 1 and summary.sessions == 1
+    spoiled, number = spoil(lines, "fact", lambda x: x.update(invalid_at=x["valid_at"]))
+    with pytest.raises(InvalidImportError) as refused:
+        check_export(spoiled)
+    assert refused.value.line == number
+    with pytest.raises(InvalidImportError, match="no file"):
+        check_export(tmp_path / "missing.jsonl")
 
 
 @pytest.mark.parametrize("depth", [100, 1_000, 100_000])
