@@ -58,7 +58,7 @@ def snapshot(view: View, source: Mapping[str, Any], target: str, source_records:
              target_records: Sequence[Record], plan: Plan) -> Op[dict[str, Any]]:
     """What a merge of ``source`` into ``target`` (by ``plan``) must keep to be undone."""
     key = source["key"]
-    aliases, observed, rejected, [kept] = yield Reads((
+    aliases, observed, rejected, targets = yield Reads((
         Read(Q.ALIAS_KEYS, {"scope": view.ctx.scope, "key": key}),
         Read(Q.OBSERVATIONS_OF_ENTITIES, {"scope": view.ctx.scope, "keys": [key], "history": True,
                                           "known_at": None, "limit": 10**9}),
@@ -66,6 +66,8 @@ def snapshot(view: View, source: Mapping[str, Any], target: str, source_records:
         Read(Q.ENTITY, {"scope": view.ctx.scope, "key": target})))
     moved_ids = {r.id for r in source_records}
     changed = {r.id for r in (*plan.expires, *plan.updates)}
+    # The target is read before this write: a canonical name new to the scope is created by the merge itself.
+    kept: dict[str, Any] = targets[0]["entity"] if targets else {"aliases": None, "updated_at": view.now}
     return {
         "source": key, "into": target, "at": to_iso(view.now),
         "entity": {"name": source["name"], "key": key, "aliases": source["aliases"] or [], "type": source["type"],
@@ -74,8 +76,8 @@ def snapshot(view: View, source: Mapping[str, Any], target: str, source_records:
         "target_before": [_line(r) for r in target_records if r.id in changed and r.id not in moved_ids],
         "created": [r.id for r in plan.creates],
         "aliases": [{"key": a["key"], "name": a["name"]} for a in aliases],
-        "target_aliases": kept["entity"]["aliases"] or [],
-        "target_updated_at": to_iso(kept["entity"]["updated_at"]),
+        "target_aliases": kept["aliases"] or [],
+        "target_updated_at": to_iso(kept["updated_at"]),
         "observations": [o["observation"]["id"] for o in observed],
         "rejections": [{**t, "rejected_at": to_iso(t["rejected_at"])} for t in rejected],
     }

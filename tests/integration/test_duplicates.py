@@ -221,3 +221,16 @@ def test_a_scope_rule_merges_strong_matches_only_when_asked(memory: Memory) -> N
     assert memory.audit(limit=1)[0].detail["merged_duplicates"][0]["other_key"] == "dana_reyes"
     weak = memory.upsert(Triple(subject="Reyes", predicate="LIVES_IN", object="Lyon"))
     assert weak.aliases_merged == 0 and memory.entity("Reyes").name == "Reyes"
+
+
+def test_an_alias_naming_a_new_canonical_entity_merges_and_unmerges(memory: Memory) -> None:
+    # The canonical name is new to the scope: the merge creates it (its snapshot found no entity to read before).
+    memory.upsert([Triple(subject="Ann Lee", predicate="LIVES_IN", object="Oslo", valid_at="2020-01-01"),
+                   Triple(subject="Ann Lee", predicate="LIKES", object="Tea", valid_at="2020-01-01")])
+    merged = memory.alias("Annie Lee", "Ann Lee")
+    assert merged.merged and merged.facts_moved == 2
+    assert {f.object for f in memory.facts("Annie Lee")} == {"Oslo", "Tea"}
+    result = memory.unmerge("Ann Lee")
+    assert (result.restored, result.kept, result.facts_restored) == ("Ann Lee", "Annie Lee", 2)
+    assert {f.object for f in memory.facts("Ann Lee")} == {"Oslo", "Tea"}
+    assert memory.facts("Annie Lee") == []
