@@ -3,7 +3,9 @@ and every name ``__all__`` promises exists."""
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import pkgutil
 from types import ModuleType
 
 import pytest
@@ -31,14 +33,22 @@ def test_every_name_in_all_resolves_and_is_listed_once() -> None:
     assert set(namespace) - {"__builtins__"} == set(synapse_graph.__all__)
 
 
+def _topics(module: ModuleType) -> list[ModuleType]:
+    """The module itself, or every module of a package."""
+    if not hasattr(module, "__path__"):
+        return [module]
+    return [importlib.import_module(f"{module.__name__}.{sub.name}") for sub in pkgutil.iter_modules(module.__path__)]
+
+
 @pytest.mark.parametrize(("module", "some"), [(models, {"Recall", "AuditEntry"}), (growth, {"Growth", "GrowthPoint"})],
                          ids=["models", "growth"])
 def test_every_public_model_is_exported(module: ModuleType, some: set[str]) -> None:
-    defined = {name for name, value in vars(module).items()
-               if inspect.isclass(value) and issubclass(value, BaseModel) and value.__module__ == module.__name__
+    defined = {name for topic in _topics(module) for name, value in vars(topic).items()
+               if inspect.isclass(value) and issubclass(value, BaseModel) and value.__module__ == topic.__name__
                and not name.startswith("_")}
     assert some <= defined  # the check below looks at the right module
     assert sorted(defined - set(synapse_graph.__all__)) == []
+    assert sorted(name for name in defined if getattr(module, name, None) is not getattr(synapse_graph, name)) == []
 
 
 def test_every_error_of_the_tree_is_exported() -> None:

@@ -1,0 +1,48 @@
+"""Pure data models of the public API (pydantic, no I/O); every name is importable from here
+(``from synapse_graph.models import Fact``)."""
+
+from synapse_graph.models.facts import (
+    DEFAULT_SINGLE_VALUED,
+    RECALL_NOTICE,
+    AliasResult,
+    AuditEntry,
+    Digest,
+    Entity,
+    EntityPage,
+    EntryEntity,
+    Fact,
+    Observation,
+    PurgeResult,
+    Recall,
+    RecalledFact,
+    ScopeRules,
+    Session,
+    Stats,
+    TimeInput,
+    Triple,
+    TrustState,
+    WriteResult,
+)
+
+__all__ = [
+    "DEFAULT_SINGLE_VALUED",
+    "RECALL_NOTICE",
+    "AliasResult",
+    "AuditEntry",
+    "Digest",
+    "Entity",
+    "EntityPage",
+    "EntryEntity",
+    "Fact",
+    "Observation",
+    "PurgeResult",
+    "Recall",
+    "RecalledFact",
+    "ScopeRules",
+    "Session",
+    "Stats",
+    "TimeInput",
+    "Triple",
+    "TrustState",
+    "WriteResult",
+]
