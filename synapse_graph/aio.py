@@ -20,7 +20,7 @@ from synapse_graph.engine import operations as ops
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import TripleInput
 from synapse_graph.engine.io import Op, drive_async, run_write_async
-from synapse_graph.engine.operations import MemoryScope, ObservationItem, WriteStep
+from synapse_graph.engine.operations import ObservationItem, WriteStep
 from synapse_graph.engine.scope import lock_init
 from synapse_graph.engine.sessions import DEFAULT_TTL as DEFAULT_SESSION_TTL
 from synapse_graph.engine.settings import MemoryOptions
@@ -37,6 +37,7 @@ from synapse_graph.models import (
     EntityPage,
     EntryEntity,
     Fact,
+    MemoryScope,
     Observation,
     PurgeResult,
     Recall,

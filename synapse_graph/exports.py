@@ -9,7 +9,7 @@ from synapse_graph.backends.base import DEFAULT_LOCK_TIMEOUT_S
 from synapse_graph.engine.import_lines import read_lines
 from synapse_graph.engine.settings import check_settings
 from synapse_graph.engine.transfer import lines_of, summary
-from synapse_graph.results import ExportSummary
+from synapse_graph.models import ExportSummary
 
 
 def check_export(source: Iterable[str] | str | os.PathLike[str], *, scope: str = "default",

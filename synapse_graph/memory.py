@@ -13,7 +13,7 @@ from synapse_graph.engine import operations as ops
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import TripleInput
 from synapse_graph.engine.io import Op, drive, run_write
-from synapse_graph.engine.operations import MemoryScope, ObservationItem, WriteStep
+from synapse_graph.engine.operations import ObservationItem, WriteStep
 from synapse_graph.engine.scope import lock_init
 from synapse_graph.engine.sessions import DEFAULT_TTL as DEFAULT_SESSION_TTL
 from synapse_graph.engine.settings import MemoryOptions
@@ -30,6 +30,7 @@ from synapse_graph.models import (
     EntityPage,
     EntryEntity,
     Fact,
+    MemoryScope,
     Observation,
     PurgeResult,
     Recall,
@@ -157,8 +158,7 @@ class Memory(DuplicateReview, MemoryOptions, GraphitiImports):
         return self._write(ops.upsert(at, triples, replace=replace, valid_at=valid_at, source=source,
                                       model=model, session=session), at)
 
-    def retract(self, subject: str, predicate: str, object: str | None = None, *, at: TimeInput | None = None
-                ) -> int:
+    def retract(self, subject: str, predicate: str, object: str | None = None, *, at: TimeInput | None = None) -> int:
         """End the validity of matching facts at ``at`` (default now); history keeps them. Returns how many."""
         return self._write(ops.retract(self._ctx, subject, predicate, object, at))
 

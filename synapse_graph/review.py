@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from synapse_graph.engine import duplicates, unmerge
-from synapse_graph.results import AliasResult, DuplicateProposal, UnmergeResult
+from synapse_graph.models import AliasResult, DuplicateProposal, UnmergeResult
 
 
 class DuplicateReview:

@@ -31,7 +31,7 @@ from synapse_graph.cli.shell import (
     say,
 )
 from synapse_graph.cli.usage import PlainGroup
-from synapse_graph.engine.operations import MemoryScope
+from synapse_graph.models import MemoryScope
 
 
 @command("mcp")

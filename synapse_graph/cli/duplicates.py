@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from synapse_graph.cli.shell import AsJson, Db, Password, Scope, User, _emit, _open, _table, command, say
-from synapse_graph.results import DuplicateProposal
+from synapse_graph.models import DuplicateProposal
 
 
 @command()

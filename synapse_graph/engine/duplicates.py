@@ -24,8 +24,7 @@ from synapse_graph.engine.writes import Mutation
 if TYPE_CHECKING:
     from synapse_graph.engine.operations import WriteStep
 from synapse_graph.errors import InvalidInputError, NotFoundError
-from synapse_graph.models import AliasResult
-from synapse_graph.results import DuplicateProposal, Evidence
+from synapse_graph.models import AliasResult, DuplicateProposal, Evidence
 from synapse_graph.rules import duplicates as rules
 from synapse_graph.rules.names import parse
 from synapse_graph.rules.numbers import confidence

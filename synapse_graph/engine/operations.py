@@ -33,7 +33,6 @@ from synapse_graph.engine.import_lines import ImportFile
 from synapse_graph.engine.io import Op, Read
 from synapse_graph.engine.reads import FactQuery
 from synapse_graph.engine.scope import ScopeState, read_state
-from synapse_graph.engine.sessions import MemoryScope as MemoryScope
 from synapse_graph.engine.sessions import on_session as on_session
 from synapse_graph.engine.sessions import scoped as scoped
 from synapse_graph.engine.sessions import session_id as session_id

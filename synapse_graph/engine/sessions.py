@@ -14,7 +14,7 @@ import math
 import re
 from dataclasses import replace
 from datetime import timedelta
-from typing import Any, Literal
+from typing import Any
 
 from synapse_graph.catalogue import Q
 from synapse_graph.engine.context import Context
@@ -23,7 +23,7 @@ from synapse_graph.engine.view import View
 from synapse_graph.engine.writes import Mutation
 from synapse_graph.errors import InvalidInputError, InvalidScopeError, NotFoundError, SessionClosedError
 from synapse_graph.instants import Instant, to_datetime
-from synapse_graph.models import Session
+from synapse_graph.models import MemoryScope, Session
 from synapse_graph.rules.text import check_scope
 from synapse_graph.rules.timeline import Provenance
 from synapse_graph.rules.timeparse import now_micros
@@ -141,9 +141,6 @@ def check_open(ctx: Context) -> Op[None]:
         when = session.revoked_at or session.expires_at
         raise SessionClosedError(f"session {ctx.session!r} is {status} (since {when.isoformat()}): its memory takes "
                                  "no more writes; write to the durable scope, or register a new session")
-
-
-MemoryScope = Literal["session", "durable"]
 
 
 def on_session(session: str | None, memory_scope: object, *, default: MemoryScope) -> bool:

@@ -30,8 +30,8 @@ from synapse_graph.engine.view import View
 from synapse_graph.engine.writes import Mutation
 from synapse_graph.errors import InvalidImportError
 from synapse_graph.instants import to_iso
+from synapse_graph.models import ExportSummary
 from synapse_graph.render import plural
-from synapse_graph.results import ExportSummary
 from synapse_graph.rules.numbers import count
 from synapse_graph.rules.timeline import Plan, Provenance, Record
 from synapse_graph.shapes import FACT, OBSERVATION, exported, projected, read

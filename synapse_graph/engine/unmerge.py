@@ -36,7 +36,7 @@ from synapse_graph.engine.writes import (
 )
 from synapse_graph.errors import InvalidInputError, NotFoundError
 from synapse_graph.instants import Instant, to_iso
-from synapse_graph.results import UnmergeResult
+from synapse_graph.models import UnmergeResult
 from synapse_graph.rules.recall import scope_token, search_text
 from synapse_graph.rules.text import name_key
 from synapse_graph.rules.timeline import Plan, Provenance, Record

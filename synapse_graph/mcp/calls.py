@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from synapse_graph.aio import AsyncMemory
-from synapse_graph.engine.operations import MemoryScope, ObservationItem, on_session
+from synapse_graph.engine.operations import ObservationItem, on_session
 from synapse_graph.errors import InvalidInputError
 from synapse_graph.models import (
     Digest,
@@ -26,6 +26,7 @@ from synapse_graph.models import (
     EntityPage,
     EntryEntity,
     Fact,
+    MemoryScope,
     Observation,
     PurgeResult,
     Recall,

@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from synapse_graph.mcp.formatting import Answer
 from synapse_graph.mcp.schemas import Arguments, DuplicateOut, Name
-from synapse_graph.results import DuplicateProposal
+from synapse_graph.models import DuplicateProposal
 
 if TYPE_CHECKING:
     from synapse_graph.mcp.tools import ToolContext, ToolSpec

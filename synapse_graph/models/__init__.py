@@ -1,28 +1,23 @@
-"""Pure data models of the public API (pydantic, no I/O); every name is importable from here
-(``from synapse_graph.models import Fact``)."""
+"""Pure data models of the public API (pydantic, no I/O), one module per topic; every name is importable
+from here (``from synapse_graph.models import Fact``)."""
 
-from synapse_graph.models.facts import (
-    DEFAULT_SINGLE_VALUED,
-    RECALL_NOTICE,
+from synapse_graph.models.audit import AuditEntry
+from synapse_graph.models.entities import Entity, EntityPage, Observation
+from synapse_graph.models.facts import Fact, TimeInput, Triple, TrustState
+from synapse_graph.models.recall import RECALL_NOTICE, Digest, EntryEntity, Recall, RecalledFact
+from synapse_graph.models.results import (
     AliasResult,
-    AuditEntry,
-    Digest,
-    Entity,
-    EntityPage,
-    EntryEntity,
-    Fact,
-    Observation,
+    DuplicateProposal,
+    Evidence,
+    ExportSummary,
+    Observed,
     PurgeResult,
-    Recall,
-    RecalledFact,
-    ScopeRules,
-    Session,
     Stats,
-    TimeInput,
-    Triple,
-    TrustState,
+    UnmergeResult,
     WriteResult,
 )
+from synapse_graph.models.scope_rules import DEFAULT_SINGLE_VALUED, ScopeRules
+from synapse_graph.models.sessions import MemoryScope, Session
 
 __all__ = [
     "DEFAULT_SINGLE_VALUED",
@@ -30,11 +25,16 @@ __all__ = [
     "AliasResult",
     "AuditEntry",
     "Digest",
+    "DuplicateProposal",
     "Entity",
     "EntityPage",
     "EntryEntity",
+    "Evidence",
+    "ExportSummary",
     "Fact",
+    "MemoryScope",
     "Observation",
+    "Observed",
     "PurgeResult",
     "Recall",
     "RecalledFact",
@@ -44,5 +44,6 @@ __all__ = [
     "TimeInput",
     "Triple",
     "TrustState",
+    "UnmergeResult",
     "WriteResult",
 ]

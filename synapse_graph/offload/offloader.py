@@ -17,9 +17,8 @@ from datetime import UTC, datetime
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, Protocol, Self
 
-from synapse_graph.engine.operations import MemoryScope
 from synapse_graph.errors import InvalidInputError, OffloadQueueFullError
-from synapse_graph.models import Triple, WriteResult
+from synapse_graph.models import MemoryScope, Triple, WriteResult
 from synapse_graph.offload.client import ChatClient
 from synapse_graph.offload.grounding import ungrounded_user_facts
 from synapse_graph.offload.jobs import KEEP_JOBS, FileJobLog, Job, JobLog, error_text, utcnow

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import synapse_graph
@@ -25,3 +26,22 @@ def test_the_domain_never_asks_which_backend_it_runs_on() -> None:
     for path in [*(PACKAGE / "engine").glob("*.py"), *(PACKAGE / "rules").glob("*.py"), PACKAGE / "memory.py"]:
         text = path.read_text(encoding="utf-8")
         assert "dialect ==" not in text and "backend ==" not in text, path.name
+
+
+def _imported(path: Path) -> set[str]:
+    """The modules of ours a file imports (at any depth, type-only imports included)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            package = node.module == "synapse_graph"  # from synapse_graph import render
+            names |= {f"{node.module}.{alias.name}" for alias in node.names} if package else {node.module}
+        elif isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+    return {name for name in names if name.split(".")[0] == "synapse_graph"}
+
+
+def test_the_models_import_only_the_pure_rules_errors_and_rendering() -> None:
+    allowed = ("synapse_graph.models", "synapse_graph.rules", "synapse_graph.errors", "synapse_graph.render")
+    for path in (PACKAGE / "models").glob("*.py"):
+        stray = sorted(name for name in _imported(path) if not name.startswith(allowed))
+        assert stray == [], f"models/{path.name} imports {stray}: the models stay pure data"

@@ -1,17 +1,16 @@
-"""What writes and reviews return: the counts of a write, an alias merge, and proposed duplicate entities."""
+"""What writes and reviews return: the counts of a write, an alias merge, a purge and an unmerge, proposed
+duplicate entities with their evidence, and a scope's counts."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from synapse_graph import render
-from synapse_graph.readable import Readable
-
-if TYPE_CHECKING:
-    from synapse_graph.models import Observation
+from synapse_graph.models.entities import Observation
+from synapse_graph.models.readable import Readable
 
 
 class Evidence(BaseModel):
@@ -55,7 +54,7 @@ class DuplicateProposal(Readable, BaseModel):
         return f"{self.other!r} may be {self.canonical!r}  score {self.score:.2f}: {reasons}"
 
 
-class Observed(list["Observation"]):
+class Observed(list[Observation]):
     """The observations an ``observe`` call recorded (a list, as before), with what else the call found."""
 
     def __init__(self, made: Iterable[Observation] = (), possible_duplicates: Iterable[DuplicateProposal] = (),
@@ -160,3 +159,44 @@ class ExportSummary(Readable, BaseModel):
                 f"{render.plural(self.observations, 'observation')}, {render.plural(self.rejections, 'rejection')}, "
                 f"{render.plural(self.audit_entries, 'audit entry', 'audit entries')}, "
                 f"{render.plural(self.sessions, 'session')}")
+
+
+class PurgeResult(Readable, BaseModel):
+    """What a purge removed for good."""
+
+    entities: int
+    facts: int
+    """Distinct facts (subject, predicate, object) removed, whatever their history."""
+    records: int = 0
+    """Stored records removed: every validity interval and every earlier belief of those facts."""
+    aliases: int
+
+    def __str__(self) -> str:
+        return "removed " + render.counts_text(
+            [(self.entities, "entity"), (self.facts, "fact"), (self.records, "stored record"),
+             (self.aliases, "alias")])
+
+
+class Stats(Readable, BaseModel):
+    """Counts for one scope."""
+
+    scope: str
+    entities: int
+    aliases: int
+    facts: int
+    """Records currently believed or disputed (history included, corrections excluded). ``max_facts`` counts
+    them and the current observations; candidates are counted apart."""
+    valid_now: int
+    expired_records: int
+    candidates: int = 0
+    """Current records waiting for review (not believed)."""
+    disputed: int = 0
+    observations: int = 0
+    """Current observations (``Memory.observe``)."""
+
+    def __str__(self) -> str:
+        return (f"scope {self.scope!r}: " + render.counts_text([(self.entities, "entity"), (self.aliases, "alias"),
+                                                             (self.facts, "fact")])
+                + f" ({self.valid_now:,} valid now), " + render.counts_text([
+                    (self.expired_records, "superseded record"), (self.candidates, "candidate")])
+                + f", {self.disputed:,} disputed")
