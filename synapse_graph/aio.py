@@ -95,11 +95,11 @@ class AsyncMemory(AsyncDuplicateReview, MemoryOptions, AsyncGraphitiImports):
 
     @property
     def location(self) -> str:
+        """Where the store is: the file of the embedded database, or the server's URL."""
         return self.backend.location
 
     async def close(self) -> None:
-        """Finish queued offload jobs, close the connection, and stop the embedded server if this was its
-        last user."""
+        """Finish queued offload jobs, close the connection (and the embedded server after its last user)."""
         if self._offloader is not None:
             offloader, self._offloader = self._offloader, None
             await asyncio.to_thread(offloader.close, wait=True, timeout=OFFLOAD_CLOSE_TIMEOUT_S)
@@ -126,13 +126,14 @@ class AsyncMemory(AsyncDuplicateReview, MemoryOptions, AsyncGraphitiImports):
                                      timeout=self.lock_timeout, embedder=self.embedder)
 
     async def rules(self) -> ScopeRules:
-        """The rules this scope's writes obey (a method here: reading them is I/O)."""
+        """See :meth:`Memory.rules`."""
         return (await self._read(ops.state(self._ctx))).rules
 
     async def set_rules(self, *, max_facts: int | None = None, max_entities: int | None = None,
                         max_candidates: int | None = None, single_valued: Iterable[str] | None = None,
                         candidate_below: float | None = None, merge_duplicates_above: float | None = None
                         ) -> ScopeRules:
+        """See :meth:`Memory.set_rules`."""
         return await self._write(ops.set_rules(self._ctx, max_facts=max_facts, max_entities=max_entities,
                                                max_candidates=max_candidates, single_valued=single_valued,
                                                candidate_below=candidate_below,
@@ -141,43 +142,52 @@ class AsyncMemory(AsyncDuplicateReview, MemoryOptions, AsyncGraphitiImports):
     async def upsert(self, triples: TripleInput | Iterable[TripleInput], *, replace: bool = False,
                      valid_at: TimeInput | None = None, source: str | None = None, model: str | None = None,
                      session: str | None = None, memory_scope: MemoryScope | None = None) -> WriteResult:
+        """See :meth:`Memory.upsert`."""
         at = ops.scoped(self._ctx, memory_scope, default="durable")
         return await self._write(ops.upsert(at, triples, replace=replace, valid_at=valid_at, source=source,
                                             model=model, session=session), at)
 
     async def retract(self, subject: str, predicate: str, object: str | None = None, *,
                       at: TimeInput | None = None) -> int:
+        """See :meth:`Memory.retract`."""
         return await self._write(ops.retract(self._ctx, subject, predicate, object, at))
 
     async def alias(self, canonical: str, alias: str) -> AliasResult:
+        """See :meth:`Memory.alias`."""
         return await self._write(ops.alias(self._ctx, canonical, alias))
 
     async def observe(self, entity: str, texts: Iterable[str], *, source: str | None = None,
                       session: str | None = None, memory_scope: MemoryScope | None = None,
                       entity_type: str | None = None) -> list[Observation]:
+        """See :meth:`Memory.observe`."""
         at = ops.scoped(self._ctx, memory_scope, default="durable")
         return await self._write(ops.observe(at, entity, texts, source, session, entity_type), at)
 
     async def observe_many(self, items: Iterable[ObservationItem], *, source: str | None = None,
                            session: str | None = None, memory_scope: MemoryScope | None = None
                            ) -> list[list[Observation]]:
+        """See :meth:`Memory.observe_many`."""
         at = ops.scoped(self._ctx, memory_scope, default="durable")
         return await self._write(ops.observe_many(at, items, source, session), at)
 
     async def unobserve(self, entity: str, texts: Iterable[str]) -> int:
+        """See :meth:`Memory.unobserve`."""
         return await self._write(ops.unobserve(self._ctx, entity, texts))
 
     async def observations(self, entity: str | None = None, *, known_at: TimeInput | None = None,
                            include_history: bool = False, limit: int | None = None) -> list[Observation]:
+        """See :meth:`Memory.observations`."""
         return await self._read(ops.observations_of(self._ctx, entity, known_at, include_history, limit))
 
     async def purge(self, entity: str | None = None, *, scope: str | None = None) -> PurgeResult:
+        """See :meth:`Memory.purge`."""
         return await self._write(ops.purge(self._ctx, entity, scope))
 
     async def facts(self, subject: str | None = None, predicate: str | None = None, object: str | None = None, *,
                     as_of: TimeInput | None = None, known_at: TimeInput | None = None,
                     include_history: bool = False, limit: int | None = None, include_candidates: bool = False,
                     include_disputed: bool = False, memory_scope: MemoryScope | None = None) -> list[Fact]:
+        """See :meth:`Memory.facts`."""
         at = ops.scoped(self._ctx, memory_scope, default="durable")
         return await self._read(ops.facts(at, subject, predicate, object, as_of=as_of, known_at=known_at,
                                           include_history=include_history, limit=limit,
@@ -185,36 +195,45 @@ class AsyncMemory(AsyncDuplicateReview, MemoryOptions, AsyncGraphitiImports):
 
     async def history(self, subject: str, predicate: str | None = None, *, known_at: TimeInput | None = None
                       ) -> list[Fact]:
+        """See :meth:`Memory.history`."""
         return await self.facts(subject, predicate, include_history=True, known_at=known_at)
 
     async def neighbourhood(self, entity: str, hops: int = 1, *, as_of: TimeInput | None = None,
                             known_at: TimeInput | None = None, limit: int = 200) -> list[Fact]:
+        """See :meth:`Memory.neighbourhood`."""
         return await self._read(ops.neighbourhood(self._ctx, entity, hops, as_of, known_at, limit))
 
     async def entity(self, name: str) -> Entity | None:
+        """See :meth:`Memory.entity`."""
         return await self._read(ops.entity(self._ctx, name))
 
     async def entities(self, *, after: str | None = None, limit: int = 100, known_at: TimeInput | None = None,
                        matching: str | None = None) -> EntityPage:
+        """See :meth:`Memory.entities`."""
         return await self._read(ops.entities(self._ctx, after=after, limit=limit, known_at=known_at,
                                              matching=matching))
 
     async def stats(self) -> Stats:
+        """See :meth:`Memory.stats`."""
         return await self._read(ops.stats(self._ctx))
 
     async def register_session(self, session: str | None = None, *, ttl: timedelta = DEFAULT_SESSION_TTL
                                ) -> Session:
+        """See :meth:`Memory.register_session`."""
         return await self._write(ops.register_session(self._ctx, ops.session_id(self._ctx, session), ttl))
 
     async def sessions(self) -> list[Session]:
+        """See :meth:`Memory.sessions`."""
         return await self._read(ops.list_sessions(self._ctx))
 
     async def revoke_session(self, session: str) -> PurgeResult:
+        """See :meth:`Memory.revoke_session`."""
         mark, inside, erase = ops.revoke_session(self._ctx, session)
         await self._write(mark)
         return await self._write(erase, inside)
 
     async def promote(self, facts: Iterable[Fact | str], *, session: str | None = None) -> WriteResult:
+        """See :meth:`Memory.promote`."""
         chosen = ops.session_id(self._ctx, session)
         found = await self._read(ops.session_facts(self._ctx, chosen, facts))
         return await self._write(ops.promote(self._ctx, chosen, found))
@@ -229,65 +248,82 @@ class AsyncMemory(AsyncDuplicateReview, MemoryOptions, AsyncGraphitiImports):
         return self._offloader.submit(turns, session=session if session is not None else self.session)
 
     async def offload_job(self, job_id: str, *, wait: float | None = 0.0) -> Job:
+        """See :meth:`Memory.offload_job`."""
         if self._offloader is None:
             raise NotFoundError(f"no offload job {job_id!r}: this memory offloaded nothing")
         return await asyncio.to_thread(self._offloader.wait, job_id, wait)
 
     async def pending(self, *, limit: int | None = None, include_disputed: bool = False) -> list[Fact]:
+        """See :meth:`Memory.pending`."""
         return await self._read(ops.pending(self._ctx, limit, include_disputed))
 
     async def approve(self, fact: Fact | str) -> None:
+        """See :meth:`Memory.approve`."""
         await self._write(ops.approve(self._ctx, fact))
 
     async def reject(self, fact: Fact | str, reason: str) -> None:
+        """See :meth:`Memory.reject`."""
         await self._write(ops.reject(self._ctx, fact, reason))
 
     async def feedback(self, fact: Fact | str, verdict: str) -> Fact:
+        """See :meth:`Memory.feedback`."""
         return await self._write(ops.feedback(self._ctx, fact, verdict))
 
     async def pin(self, fact: Fact | str) -> Fact:
+        """See :meth:`Memory.pin`."""
         return await self._write(ops.pin(self._ctx, fact, True))
 
     async def unpin(self, fact: Fact | str) -> Fact:
+        """See :meth:`Memory.unpin`."""
         return await self._write(ops.pin(self._ctx, fact, False))
 
     async def digest(self, *, limit: int = 20, as_of: TimeInput | None = None) -> Digest:
+        """See :meth:`Memory.digest`."""
         return await self._read(ops.digest(self._ctx, limit, as_of))
 
     async def audit(self, entity: str | None = None, *, limit: int = 100, **filters: Unpack[AuditFilters]
                     ) -> list[AuditEntry]:
+        """See :meth:`Memory.audit`."""
         return await self._read(ops.audit(self._ctx, entity, limit, **filters))
 
     async def growth(self, *, steps: int = 60, since: TimeInput | None = None, until: TimeInput | None = None
                      ) -> Growth:
+        """See :meth:`Memory.growth`."""
         return await self._read(ops.growth(self._ctx, steps, since, until))
 
     async def last_write(self) -> datetime | None:
+        """See :meth:`Memory.last_write`."""
         return await self._read(ops.last_write(self._ctx))
 
     async def recall(self, query: str, *, as_of: TimeInput | None = None, known_at: TimeInput | None = None,
                      hops: int = 1, limit: int = 25, min_score: float | None = None,
                      memory_scope: MemoryScope | None = None) -> Recall:
+        """See :meth:`Memory.recall`."""
         at = ops.scoped(self._ctx, memory_scope, default="session")
         return await self._read(ops.recall_facts(at, query, as_of=as_of, known_at=known_at, hops=hops,
                                                  limit=limit, min_score=min_score))
 
     async def search_entities(self, text: str, *, limit: int = MAX_ENTRY_ENTITIES) -> list[EntryEntity]:
+        """See :meth:`Memory.search_entities`."""
         return await self._read(ops.search_entities(self._ctx, text, limit))
 
     async def subgraph(self, entities: Iterable[str], hops: int = 1, *, as_of: TimeInput | None = None,
                        known_at: TimeInput | None = None, limit: int = 100) -> list[RecalledFact]:
+        """See :meth:`Memory.subgraph`."""
         return await self._read(ops.subgraph(self._ctx, entities, hops, as_of=as_of, known_at=known_at,
                                              limit=limit))
 
     async def reindex_embeddings(self, batch_size: int = 256) -> int:
+        """See :meth:`Memory.reindex_embeddings`."""
         return await self._read(ops.reindex_embeddings(self._ctx, batch_size))
 
     async def export(self, *, scope: str | None = None) -> Iterator[str]:
+        """See :meth:`Memory.export`."""
         return iter(await self._read(ops.export(self._ctx, scope)))
 
     async def import_(self, lines: Iterable[str] | str | os.PathLike[str], *, batch_size: int = 2_000,
                       progress: Any = None) -> WriteResult:
+        """See :meth:`Memory.import_`."""
         file, chunks = import_chunks(self._ctx, lines, batch_size)
         created, version = await self._write(ops.import_names(self._ctx, file))
         result = WriteResult(entities_created=created)
@@ -317,7 +353,6 @@ class _LoopTarget:
     def session(self) -> str | None:
         return self._memory.session
 
-    @property
     def rules(self) -> ScopeRules:
         return self._run(self._memory.rules())
 

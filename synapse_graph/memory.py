@@ -98,6 +98,7 @@ class Memory(DuplicateReview, MemoryOptions, GraphitiImports):
 
     @property
     def location(self) -> str:
+        """Where the store is: the file of the embedded database, or the server's URL."""
         return self._backend.location
 
     def close(self) -> None:
@@ -127,7 +128,7 @@ class Memory(DuplicateReview, MemoryOptions, GraphitiImports):
                          timeout=self.lock_timeout, embedder=self.embedder)
 
     # -- the scope's rules ------------------------------------------------------------------------------
-    @property
+
     def rules(self) -> ScopeRules:
         """The rules this scope's writes obey (stored with the scope, else the defaults)."""
         return self._read(ops.state(self._ctx)).rules

@@ -50,14 +50,18 @@ class AsyncDuplicateReview:
     _write: Any
 
     async def duplicates(self, *, limit: int = 100, threshold: float | None = None) -> list[DuplicateProposal]:
+        """See :meth:`Memory.duplicates`."""
         return await self._read(duplicates.list_proposals(self._ctx, limit, threshold))  # type: ignore[no-any-return]
 
     async def approve_duplicate(self, proposal: DuplicateProposal | str, other: str | None = None) -> AliasResult:
+        """See :meth:`Memory.approve_duplicate`."""
         return await self._write(duplicates.approve_step(self._ctx, proposal, other))  # type: ignore[no-any-return]
 
     async def reject_duplicate(self, proposal: DuplicateProposal | str, other: str | None = None, *,
                                reason: str) -> None:
+        """See :meth:`Memory.reject_duplicate`."""
         await self._write(duplicates.reject_step(self._ctx, proposal, other, reason))
 
     async def unmerge(self, name: str) -> UnmergeResult:
+        """See :meth:`Memory.unmerge`."""
         return await self._write(unmerge.unmerge_step(self._ctx, name))  # type: ignore[no-any-return]

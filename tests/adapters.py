@@ -34,16 +34,12 @@ class EventLoopThread:
 class Blocking:
     """A blocking view of an object whose methods are coroutines (``AsyncMemory``, its backend)."""
 
-    _PROPERTIES = frozenset({"rules"})  # methods of AsyncMemory that are properties of Memory
-
     def __init__(self, target: Any, runner: EventLoopThread) -> None:
         self._target = target
         self._runner = runner
 
     def __getattr__(self, name: str) -> Any:
         attribute = getattr(self._target, name)
-        if name in self._PROPERTIES:
-            return self._runner.run(attribute())
         if inspect.iscoroutinefunction(attribute):
             return lambda *args, **kwargs: self._runner.run(attribute(*args, **kwargs))
         if name == "backend":

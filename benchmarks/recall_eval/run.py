@@ -92,7 +92,7 @@ def minilm() -> tuple[Embedder | None, str | None]:
 
 def open_memory(location: str, auth: tuple[str, str] | None, scope: str, embedder: Embedder | None = None) -> Memory:
     memory = Memory(location, scope=scope, auth=auth, embedder=embedder, max_facts=100_000, max_entities=50_000)
-    memory.set_rules(single_valued=memory.rules.single_valued | {*SINGLE_VALUED})
+    memory.set_rules(single_valued=memory.rules().single_valued | {*SINGLE_VALUED})
     return memory
 
 

@@ -125,7 +125,7 @@ def _import_reference(file: Path, redact_secrets: bool, db: str | None, scope: s
             held.setdefault(identity(observation.entity)[1], set()).add(observation.text)
         holding = {(identity(f.subject)[1], f.predicate, identity(f.object)[1]) for f in memory.facts(limit=10**9)}
         plan = translate(graph, secrets=mode, held_observations=held, held_facts=holding,
-                         single_valued=memory.rules.single_valued)
+                         single_valued=memory.rules().single_valued)
         before = memory.stats().entities
         observed = memory.observe_many(plan.entities) if plan.entities else []
         related = memory.upsert(plan.relations) if plan.relations else None
@@ -242,7 +242,7 @@ def rules(
     with _open(db, scope, user, password, create=changing) as memory:
         found = memory.set_rules(max_facts=max_facts, max_entities=max_entities, max_candidates=max_candidates,
                                  single_valued=single_valued, candidate_below=candidate_below) if changing \
-            else memory.rules
+            else memory.rules()
         _emit(found, as_json, lambda r: say(
             f"max facts {r.max_facts}, max entities {r.max_entities}, max candidates {r.max_candidates}, "
             f"candidates below {r.candidate_below:g}; single-valued: {', '.join(sorted(r.single_valued))}"))

@@ -86,10 +86,12 @@ class MemoryOptions:
 
     @property
     def scope(self) -> str:
+        """The scope this memory reads and writes, e.g. ``"acme/web"``."""
         return self._ctx.scope
 
     @property
     def client(self) -> str:
+        """The provenance recorded on every fact this memory writes."""
         return self._ctx.client
 
     @property

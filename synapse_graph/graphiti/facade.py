@@ -68,6 +68,7 @@ class AsyncGraphitiImports:
     async def import_graphiti(self: _AsyncImporter, source: str, *, group_id: str | None = None,
                               auth: tuple[str, str] | None = None, database: str | None = None,
                               batch_size: int = 2_000, progress: Any = None) -> GraphitiImport:
+        """See :meth:`Memory.import_graphiti`."""
         found = await graphiti.read_group_async(source, group_id, auth=auth, database=database)
         translation = graphiti.translate(found, self._ctx)
         held = await self._read(graphiti.held_observations(self._ctx, translation.observation_ids))

@@ -43,7 +43,6 @@ class OffloadTarget(Protocol):
     @property
     def session(self) -> str | None: ...
 
-    @property
     def rules(self) -> ScopeRules: ...
 
     def search_entities(self, text: str, *, limit: int = ...) -> list[EntryEntity]: ...
@@ -238,7 +237,7 @@ class Offloader:
     def _extract_and_store(self, item: _Pending, job: Job) -> Job:
         turns, kinds = redacted(item.turns)
         job = job.model_copy(update={"redacted": list(kinds)})
-        rules = self.memory.rules  # the scope's stored rules, read once per job
+        rules = self.memory.rules()  # the scope's stored rules, read once per job
         messages = build_messages(turns, known_entities=self._known_entities(turns),
                                   single_valued=rules.single_valued, reference=item.reference)
         reply = self.client.complete(messages)

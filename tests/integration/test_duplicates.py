@@ -209,7 +209,7 @@ def test_a_near_identical_observation_confirms_the_one_held_instead_of_being_sto
 
 def test_a_scope_rule_merges_strong_matches_only_when_asked(memory: Memory) -> None:
     memory.upsert(Triple(subject="Dana Reyes", predicate="WORKS_AT", object="Acme", valid_at="2020-01-01"))
-    assert memory.rules.merge_duplicates_above is None  # off by default: the next write only warns
+    assert memory.rules().merge_duplicates_above is None  # off by default: the next write only warns
     warned = memory.upsert(Triple(subject="D. Reyes", predicate="LIKES", object="Tea", valid_at="2021-01-01"))
     assert warned.possible_duplicates == [] or memory.entity("D. Reyes").name == "D. Reyes"
     memory.set_rules(merge_duplicates_above=0.95)

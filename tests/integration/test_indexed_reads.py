@@ -15,7 +15,7 @@ from tests.integration.helpers import objects, triples
 
 
 def test_point_reads_and_supersession_on_a_subject_with_many_facts(memory: Memory) -> None:
-    memory.set_rules(single_valued=memory.rules.single_valued | {"LIVES_IN"})
+    memory.set_rules(single_valued=memory.rules().single_valued | {"LIVES_IN"})
     memory.upsert([Triple(subject="Hub", predicate=f"REL_{i % 20}", object=f"Thing {i}", valid_at="2020-01-01")
                    for i in range(300)])
     memory.upsert(Triple(subject="Hub", predicate="LIVES_IN", object="Oslo", valid_at="2021-01-01"))
@@ -116,7 +116,7 @@ def test_a_merged_entity_keeps_answering_point_reads_by_either_name(memory: Memo
 
 def test_a_store_written_before_slots_is_upgraded_on_open(make_memory: Callable[..., Memory]) -> None:
     old = make_memory()
-    old.set_rules(single_valued=old.rules.single_valued | {"LIVES_IN"})
+    old.set_rules(single_valued=old.rules().single_valued | {"LIVES_IN"})
     old.upsert([("Dana", "LIVES_IN", "Paris"), ("Dana", "SPEAKS", "French")], valid_at="2024-01-01")
     # Make the scope look like format 1: no slot on any fact, no format or tombstone count on the scope.
     ids = [row["id"] for row in old.backend.read(Q.SLOTLESS_FACTS, {"scope": old.scope, "limit": 10})]

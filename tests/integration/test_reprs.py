@@ -27,7 +27,7 @@ SESSION = """
     print("--write--")
     m.upsert(("Dana", "OWNS", "bike"), model="extractor-1")
     print("--rules--")
-    m.rules
+    m.rules()
     print("--end--")
     m.close()
 """  # noqa: E501 (one REPL line)

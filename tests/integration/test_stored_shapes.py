@@ -153,7 +153,7 @@ def test_a_scope_whose_node_holds_its_state_reads_the_same_and_moves_it_when_ope
     assert raw_cypher(plain, "MATCH (:Scope {scope: $scope})-[st:STATE]->() RETURN st", scope=memory.scope) == []
 
     assert answers(memory) == before  # read as it is
-    assert memory.rules.max_facts == 500
+    assert memory.rules().max_facts == 500
 
     upgraded = make_memory(scope=memory.scope)  # opening for writing moves the state
     [held] = raw_cypher(plain, "MATCH (s:Scope {scope: $scope})-[st:STATE]->(s) RETURN properties(s) AS node, "

@@ -64,7 +64,7 @@ def test_replace_closes_the_subjects_other_values(memory: Memory) -> None:
 @pytest.mark.parametrize("predicate", ["LIVES_IN", "WORKS_AT", "HAS_MANAGER"])
 def test_single_valued_predicate_closes_the_old_value(memory: Memory, predicate: str) -> None:
     if predicate == "HAS_MANAGER":
-        memory.set_rules(single_valued=memory.rules.single_valued | {predicate})
+        memory.set_rules(single_valued=memory.rules().single_valued | {predicate})
     memory.upsert(("Dana", predicate, "Old"), valid_at="2020-01-01")
     memory.upsert(("Dana", predicate, "New"), valid_at="2023-05-01")
 

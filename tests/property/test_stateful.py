@@ -399,7 +399,7 @@ class MemoryMachine(RuleBasedStateMachine):
         else:
             opened = self.runner.run(AsyncMemory(self.location, scope=scope, **self.options).open())
             self.memory = Blocking(opened, self.runner)  # type: ignore[assignment]
-        self.memory.set_rules(single_valued=self.memory.rules.single_valued | {"HAS_MANAGER"})
+        self.memory.set_rules(single_valued=self.memory.rules().single_valued | {"HAS_MANAGER"})
         self.model = ReferenceModel(SINGLE_VALUED)
         self.nows: list[int] = []  # instants the store used for retract(at=now)
         self.focus: set[int] = set()  # instants the last step touched
