@@ -6,7 +6,7 @@ import os
 import re
 from pathlib import Path
 
-from synapse_graph.backends.base import AsyncBackend, Backend, Session
+from synapse_graph.backends.base import AsyncBackend, Backend, StatementRunner
 from synapse_graph.backends.urls import FALKORDB_SCHEMES, NEO4J_SCHEMES
 from synapse_graph.datadir import data_path
 from synapse_graph.errors import ConfigurationError
@@ -101,6 +101,6 @@ async def open_async_backend(
 
 
 __all__ = [
-    "FALKORDB_SCHEMES", "NEO4J_SCHEMES", "AsyncBackend", "Backend", "Session", "default_location", "embedded_store",
-    "open_async_backend", "open_backend",
+    "FALKORDB_SCHEMES", "NEO4J_SCHEMES", "AsyncBackend", "Backend", "StatementRunner", "default_location",
+    "embedded_store", "open_async_backend", "open_backend",
 ]

@@ -22,7 +22,7 @@ DEFAULT_LOCK_TIMEOUT_S = 60.0
 """How long a writer waits for a scope's write lock before :class:`~synapse_graph.errors.ScopeBusyError`."""
 
 
-class Session(Protocol):
+class StatementRunner(Protocol):
     """Runs statements: on its own (each one transaction) or inside a locked write."""
 
     def read(self, name: str, params: Params) -> list[Row]:
@@ -32,7 +32,7 @@ class Session(Protocol):
         """Run a writing statement and return its rows."""
 
 
-class Backend(Session, Protocol):
+class Backend(StatementRunner, Protocol):
     """A connection to one graph database (synchronous).
 
     A backend may also offer ``read_many(requests: list[tuple[name, params]]) -> list[rows]``,
@@ -47,10 +47,10 @@ class Backend(Session, Protocol):
     def ensure_schema(self, vector_dimensions: int | None = None) -> None:
         """Create constraints and indexes if missing (idempotent); the vector index too when dimensions are given."""
 
-    def locked(self, scope: str, init: Params, timeout: float) -> AbstractContextManager[Session]:
-        """A session whose statements run holding ``scope``'s write lock, released on exit.
+    def locked(self, scope: str, init: Params, timeout: float) -> AbstractContextManager[StatementRunner]:
+        """A statement runner whose statements run holding ``scope``'s write lock, released on exit.
 
-        A backend may take the lock with the session's first statement (FalkorDB does, in that
+        A backend may take the lock with the runner's first statement (FalkorDB does, in that
         statement's round trip) and release it with the write marked last, so the lock is certain to
         be held from the first statement on, not from entering the block.
         ``init`` are the parameters of the scope's first creation (``now``, ``format``).
@@ -62,8 +62,8 @@ class Backend(Session, Protocol):
         """Release connections, and stop a server this backend started."""
 
 
-class AsyncSession(Protocol):
-    """The asyncio twin of :class:`Session`."""
+class AsyncStatementRunner(Protocol):
+    """The asyncio twin of :class:`StatementRunner`."""
 
     async def read(self, name: str, params: Params) -> list[Row]:
         """Run a read-only statement and return its rows as dicts."""
@@ -72,7 +72,7 @@ class AsyncSession(Protocol):
         """Run a writing statement and return its rows."""
 
 
-class AsyncBackend(AsyncSession, Protocol):
+class AsyncBackend(AsyncStatementRunner, Protocol):
     """The asyncio twin of :class:`Backend`."""
 
     dialect: str
@@ -81,8 +81,8 @@ class AsyncBackend(AsyncSession, Protocol):
     async def ensure_schema(self, vector_dimensions: int | None = None) -> None:
         """Create constraints and indexes if missing (idempotent)."""
 
-    def locked(self, scope: str, init: Params, timeout: float) -> AbstractAsyncContextManager[AsyncSession]:
-        """An asyncio session holding ``scope``'s write lock (see :meth:`Backend.locked`)."""
+    def locked(self, scope: str, init: Params, timeout: float) -> AbstractAsyncContextManager[AsyncStatementRunner]:
+        """An asyncio statement runner holding ``scope``'s write lock (see :meth:`Backend.locked`)."""
 
     async def close(self) -> None:
         """Release connections, and stop a server this backend started."""

@@ -76,7 +76,7 @@ def _connect_error(exc: Exception, shown: str) -> SynapseError:
     return BackendUnavailableError(f"cannot connect to FalkorDB at {shown}: {exc}")
 
 
-class _LockedSession:
+class _LockedRunner:
     """Statements run while holding a scope's lock; renews the lease during long writes.
 
     The lock is taken with the first statement: a first read rides in the same round trip as the
@@ -198,13 +198,13 @@ class FalkorDBBackend:
         return self._retrying(lambda: pipeline(self._client, commands).execute(raise_on_error=False))  # type: ignore[no-any-return]
 
     @contextmanager
-    def locked(self, scope: str, init: Params, timeout: float) -> Iterator[_LockedSession]:
-        session = _LockedSession(self, scope, uuid.uuid4().hex, timeout)
+    def locked(self, scope: str, init: Params, timeout: float) -> Iterator[_LockedRunner]:
+        runner = _LockedRunner(self, scope, uuid.uuid4().hex, timeout)
         try:
-            yield session
+            yield runner
         finally:
-            if session.holding:
-                self.drive(steps.release(self.graph, scope, session.token))
+            if runner.holding:
+                self.drive(steps.release(self.graph, scope, runner.token))
 
     def close(self) -> None:
         with contextlib.suppress(redis.RedisError):  # closing a broken connection is fine
@@ -258,8 +258,8 @@ class FalkorDBBackend:
         raise AssertionError("unreachable")  # pragma: no cover
 
 
-class _AsyncLockedSession:
-    """The asyncio twin of :class:`_LockedSession`."""
+class _AsyncLockedRunner:
+    """The asyncio twin of :class:`_LockedRunner`."""
 
     def __init__(self, backend: AsyncFalkorDBBackend, scope: str, token: str, timeout: float) -> None:
         self._backend, self._scope, self.token, self._timeout = backend, scope, token, timeout
@@ -364,13 +364,13 @@ class AsyncFalkorDBBackend:
         return await self._retrying(lambda: pipeline(self._client, commands).execute(raise_on_error=False))  # type: ignore[no-any-return]
 
     @asynccontextmanager
-    async def locked(self, scope: str, init: Params, timeout: float) -> AsyncIterator[_AsyncLockedSession]:
-        session = _AsyncLockedSession(self, scope, uuid.uuid4().hex, timeout)
+    async def locked(self, scope: str, init: Params, timeout: float) -> AsyncIterator[_AsyncLockedRunner]:
+        runner = _AsyncLockedRunner(self, scope, uuid.uuid4().hex, timeout)
         try:
-            yield session
+            yield runner
         finally:
-            if session.holding:
-                await self.drive(steps.release(self.graph, scope, session.token))
+            if runner.holding:
+                await self.drive(steps.release(self.graph, scope, runner.token))
 
     async def close(self) -> None:
         with contextlib.suppress(redis.RedisError):

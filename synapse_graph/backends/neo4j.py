@@ -155,7 +155,7 @@ def query_error(exc: BaseException, location: str, *, locking: bool = False, tim
     return BackendUnavailableError(f"the connection to Neo4j at {location} failed: {exc}")
 
 
-class _TxSession:
+class _TxRunner:
     """Statements inside one locked write transaction."""
 
     def __init__(self, tx: neo4j.Transaction, location: str) -> None:
@@ -228,7 +228,7 @@ class Neo4jBackend:
             raise query_error(exc, self.location) from exc
 
     @contextmanager
-    def locked(self, scope: str, init: Params, timeout: float) -> Iterator[_TxSession]:
+    def locked(self, scope: str, init: Params, timeout: float) -> Iterator[_TxRunner]:
         with self._driver.session(database=self._database, default_access_mode=neo4j.WRITE_ACCESS) as session:
             tx = self._lock(session, scope, timeout)
             if tx is None:  # the scope's first write: create its node, then lock it
@@ -238,7 +238,7 @@ class Neo4jBackend:
                 raise QueryRefusedError(f"the node of scope {scope!r} vanished on {self.location}; retry")
             try:
                 with tx:
-                    yield _TxSession(tx, self.location)
+                    yield _TxRunner(tx, self.location)
                     tx.commit()
             except (neo4j_errors.Neo4jError, neo4j_errors.DriverError, OSError) as exc:
                 raise query_error(exc, self.location, timeout=timeout) from exc
@@ -269,7 +269,7 @@ class Neo4jBackend:
         return _read_rows(records, is_collected)
 
 
-class _AsyncTxSession:
+class _AsyncTxRunner:
     """Statements inside one locked asyncio write transaction."""
 
     def __init__(self, tx: neo4j.AsyncTransaction, location: str) -> None:
@@ -345,7 +345,7 @@ class AsyncNeo4jBackend:
             raise query_error(exc, self.location) from exc
 
     @asynccontextmanager
-    async def locked(self, scope: str, init: Params, timeout: float) -> AsyncIterator[_AsyncTxSession]:
+    async def locked(self, scope: str, init: Params, timeout: float) -> AsyncIterator[_AsyncTxRunner]:
         async with self._driver.session(database=self._database, default_access_mode=neo4j.WRITE_ACCESS) as session:
             tx = await self._lock(session, scope, timeout)
             if tx is None:  # the scope's first write: create its node, then lock it
@@ -355,7 +355,7 @@ class AsyncNeo4jBackend:
                 raise QueryRefusedError(f"the node of scope {scope!r} vanished on {self.location}; retry")
             try:
                 async with tx:
-                    yield _AsyncTxSession(tx, self.location)
+                    yield _AsyncTxRunner(tx, self.location)
                     await tx.commit()
             except (neo4j_errors.Neo4jError, neo4j_errors.DriverError, OSError) as exc:
                 raise query_error(exc, self.location, timeout=timeout) from exc

@@ -20,7 +20,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any
 
-from synapse_graph.backends.base import AsyncBackend, AsyncSession, Backend, Params, Session
+from synapse_graph.backends.base import AsyncBackend, AsyncStatementRunner, Backend, Params, StatementRunner
 from synapse_graph.catalogue import Q
 from synapse_graph.embedding import Embedder
 from synapse_graph.errors import (
@@ -55,7 +55,7 @@ class Write:
     name: Q
     params: Params
     last: bool = False
-    """The operation makes no request after this one (whatever its answer): a session that holds a scope's
+    """The operation makes no request after this one (whatever its answer): a runner that holds a scope's
     lock may release it in the same round trip."""
 
 
@@ -80,42 +80,42 @@ ATTEMPTS = 8
 or the database aborted the transaction (a deadlock), and each attempt waits a little longer."""
 
 
-def drive[T](op: Op[T], session: Session, embedder: Embedder | None) -> T:
-    """Run an operation's requests on a synchronous session."""
+def drive[T](op: Op[T], runner: StatementRunner, embedder: Embedder | None) -> T:
+    """Run an operation's requests on a synchronous runner."""
     answer: Any = None
     try:
         while True:
             request = op.send(answer)
             if isinstance(request, Read):
-                answer = session.read(request.name, request.params)
+                answer = runner.read(request.name, request.params)
             elif isinstance(request, Reads):
-                many = getattr(session, "read_many", None)
+                many = getattr(runner, "read_many", None)
                 answer = many([(r.name, r.params) for r in request.requests]) if many is not None else [
-                    session.read(r.name, r.params) for r in request.requests]
+                    runner.read(r.name, r.params) for r in request.requests]
             elif isinstance(request, Write):
-                last = getattr(session, "write_last", None) if request.last else None
-                answer = (last or session.write)(request.name, request.params)
+                last = getattr(runner, "write_last", None) if request.last else None
+                answer = (last or runner.write)(request.name, request.params)
             else:
                 answer = _embedder(embedder).embed(list(request.texts))
     except StopIteration as done:
         return done.value  # type: ignore[no-any-return]
 
 
-async def drive_async[T](op: Op[T], session: AsyncSession, embedder: Embedder | None) -> T:
-    """Run an operation's requests on an asyncio session (embedding runs in a worker thread)."""
+async def drive_async[T](op: Op[T], runner: AsyncStatementRunner, embedder: Embedder | None) -> T:
+    """Run an operation's requests on an asyncio runner (embedding runs in a worker thread)."""
     answer: Any = None
     try:
         while True:
             request = op.send(answer)
             if isinstance(request, Read):
-                answer = await session.read(request.name, request.params)
+                answer = await runner.read(request.name, request.params)
             elif isinstance(request, Reads):
-                many = getattr(session, "read_many", None)
+                many = getattr(runner, "read_many", None)
                 answer = (await many([(r.name, r.params) for r in request.requests]) if many is not None else [
-                    await session.read(r.name, r.params) for r in request.requests])
+                    await runner.read(r.name, r.params) for r in request.requests])
             elif isinstance(request, Write):
-                last = getattr(session, "write_last", None) if request.last else None
-                answer = await (last or session.write)(request.name, request.params)
+                last = getattr(runner, "write_last", None) if request.last else None
+                answer = await (last or runner.write)(request.name, request.params)
             else:
                 answer = await asyncio.to_thread(_embedder(embedder).embed, list(request.texts))
     except StopIteration as done:
@@ -154,8 +154,8 @@ def run_write[T](backend: Backend, scope: str, init: Params, make: Callable[[], 
     """Run a write operation holding the scope's lock, planning again if the scope moved under it."""
     for attempt in range(ATTEMPTS):
         try:
-            with backend.locked(scope, init, timeout) as session:
-                return drive(make(), session, embedder)
+            with backend.locked(scope, init, timeout) as runner:
+                return drive(make(), runner, embedder)
         except (PlanOutdated, BackendError) as exc:
             pause = _again(exc, attempt)
             if pause is None:
@@ -171,8 +171,8 @@ async def run_write_async[T](backend: AsyncBackend, scope: str, init: Params, ma
     """The asyncio twin of :func:`run_write`."""
     for attempt in range(ATTEMPTS):
         try:
-            async with backend.locked(scope, init, timeout) as session:
-                return await drive_async(make(), session, embedder)
+            async with backend.locked(scope, init, timeout) as runner:
+                return await drive_async(make(), runner, embedder)
         except (PlanOutdated, BackendError) as exc:
             pause = _again(exc, attempt)
             if pause is None:

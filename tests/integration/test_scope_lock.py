@@ -39,8 +39,8 @@ def open_memory(settings: dict[str, Any], scope: str, **options: Any) -> Memory:
 @contextlib.contextmanager
 def lock_held(settings: dict[str, Any], scope: str) -> Iterator[None]:
     """The scope's lock held by another writer (its own connection) for as long as the block runs."""
-    with open_memory(settings, scope) as holder, holder.backend.locked(scope, lock_init(), 120) as session:
-        session.read(Q.SCOPE_STATE, {"scope": scope})  # a writer that has read the scope and is still planning
+    with open_memory(settings, scope) as holder, holder.backend.locked(scope, lock_init(), 120) as runner:
+        runner.read(Q.SCOPE_STATE, {"scope": scope})  # a writer that has read the scope and is still planning
         yield
 
 
@@ -268,8 +268,8 @@ def test_falkordb_a_writer_paused_past_its_lease_plans_again_instead_of_failing(
 
     @contextlib.contextmanager
     def stalling(scope: str, init: Any, timeout: float) -> Iterator[Any]:
-        with locked(scope, init, timeout) as session:
-            yield Stalling(session, stalled, lambda: other.purge("Bob"))
+        with locked(scope, init, timeout) as runner:
+            yield Stalling(runner, stalled, lambda: other.purge("Bob"))
 
     monkeypatch.setattr(backend, "locked", stalling)
     try:
@@ -293,7 +293,7 @@ def test_falkordb_a_writer_paused_past_its_lease_plans_again_instead_of_failing(
 
 
 class Stalling:
-    """A locked session whose first statement ``at`` waits for something else to happen first."""
+    """A locked statement runner whose first statement ``at`` waits for something else to happen first."""
 
     def __init__(self, inner: Any, stalled: list[str], meanwhile: Callable[[], Any], at: str = Q.ENTITY) -> None:
         self._inner, self._stalled, self._meanwhile, self._at = inner, stalled, meanwhile, at
@@ -332,8 +332,8 @@ def test_falkordb_a_writer_whose_lease_runs_out_after_it_applied_its_write_does_
 
         @contextlib.contextmanager
         def stalling(scope: str, init: Any, timeout: float) -> Iterator[Any]:
-            with locked(scope, init, timeout) as session:
-                yield Stalling(session, stalled, lambda: other.upsert(("Eve", "KNOWS", "Zed")),
+            with locked(scope, init, timeout) as runner:
+                yield Stalling(runner, stalled, lambda: other.upsert(("Eve", "KNOWS", "Zed")),
                                at=Q.SET_EMBEDDINGS)
 
         monkeypatch.setattr(backend, "locked", stalling)

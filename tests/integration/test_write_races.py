@@ -203,8 +203,8 @@ def test_an_applied_feedback_is_reported_even_if_the_fact_is_superseded_right_af
 
         @contextlib.contextmanager
         def locked(scope: str, init: Any, timeout: float) -> Iterator[Any]:
-            with real_locked(scope, init, timeout) as session:
-                yield session
+            with real_locked(scope, init, timeout) as runner:
+                yield runner
             written.append(True)  # the feedback is written; before its caller hears of it, a writer supersedes it
             other.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="London", valid_at="2021-01-01"))
 
