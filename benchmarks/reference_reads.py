@@ -30,9 +30,9 @@ from synapse_graph import AsyncMemory
 from synapse_graph.mcp import reference
 from synapse_graph.mcp.calls import MemoryCalls
 from synapse_graph.mcp.formatting import CHARS_PER_TOKEN
+from synapse_graph.mcp.reference_memory import ReferenceEntity, ReferenceGraph, ReferenceRelation, export_lines
 from synapse_graph.mcp.server import ServerOptions
 from synapse_graph.mcp.tools import ToolContext
-from synapse_graph.reference_memory import ReferenceEntity, ReferenceGraph, ReferenceRelation, export_lines
 
 TOPICS = ("likes chess", "works remotely", "speaks Spanish", "owns a bicycle", "reads poetry", "plays piano",
           "grows tomatoes", "runs marathons", "collects stamps", "bakes bread")

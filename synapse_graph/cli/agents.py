@@ -153,7 +153,7 @@ def hook_stop() -> None:
 @command("agents-md")
 def agents_md(path: Project, as_json: AsJson = False) -> None:
     """Write (or update in place) the synapse-graph block of AGENTS.md, and of CLAUDE.md where present."""
-    from synapse_graph.agents_md import write_agents_md
+    from synapse_graph.cli.agents_md import write_agents_md
 
     written = write_agents_md(path)
     def show(rows: list[dict[str, str]]) -> None:

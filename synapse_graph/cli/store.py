@@ -12,6 +12,7 @@ import typer
 from rich.text import Text
 
 from synapse_graph import render
+from synapse_graph.cli.demo import DEMO_SCOPE, QUESTIONS, STORY
 from synapse_graph.cli.shell import (
     AsJson,
     Db,
@@ -29,7 +30,6 @@ from synapse_graph.cli.shell import (
     fail,
     say,
 )
-from synapse_graph.demo import DEMO_SCOPE, QUESTIONS, STORY
 
 
 @command("export")
@@ -115,7 +115,7 @@ def _import_reference(file: Path, redact_secrets: bool, db: str | None, scope: s
     """``import --format reference-memory``: the reference server's entities, observations and relations, written
     as the profile's tools write them (entities and observations in one transaction, then relations in another),
     leaving out what the scope holds now: importing again adds only what is missing."""
-    from synapse_graph.reference_memory import identity, read_reference, translate
+    from synapse_graph.mcp.reference_memory import identity, read_reference, translate
 
     graph = read_reference(file.read_text(encoding="utf-8").splitlines())
     mode: Any = "redact" if redact_secrets else "reject"
@@ -199,7 +199,7 @@ def browse(
     as_json: AsJson = False, user: User = None,
 ) -> None:
     """How to explore a Neo4j memory in Neo4j Browser: URL, style sheet, parameters, saved queries."""
-    from synapse_graph.browse import instructions
+    from synapse_graph.cli.browse import instructions
 
     info = instructions(db, scope=scope, name=name, user=user)
     if as_json:

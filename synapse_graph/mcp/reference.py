@@ -9,7 +9,7 @@ deleting an entity removes its relations; search is case-insensitive over names,
 observations; the relations touching a matched entity come back. So a user switches by changing
 one line of configuration and keeps their prompts.
 
-What the store adds (see :mod:`synapse_graph.reference_memory` for the mapping): a relation is a
+What the store adds (see :mod:`synapse_graph.mcp.reference_memory` for the mapping): a relation is a
 fact valid from its creation, and deleting one closes it, so history and ``as_of`` keep working
 through the native tools (``synapse-graph mcp`` on the same store and scope); observations keep
 when they were recorded and are found by recall; reads come in pages within the result budget
@@ -31,15 +31,15 @@ from pydantic import BaseModel, ConfigDict, Field
 from synapse_graph.errors import InvalidInputError, NotFoundError
 from synapse_graph.mcp.calls import now_iso
 from synapse_graph.mcp.formatting import Answer, Snapshot, decode_cursor, encode_cursor
-from synapse_graph.mcp.tools import ToolContext, ToolSpec
-from synapse_graph.models import RECALL_NOTICE, EntityPage, Fact, Triple
-from synapse_graph.reference_memory import (
+from synapse_graph.mcp.reference_memory import (
     OneValue,
     identity,
     predicate_of,
     relation_source,
     relation_type_of,
 )
+from synapse_graph.mcp.tools import ToolContext, ToolSpec
+from synapse_graph.models import RECALL_NOTICE, EntityPage, Fact, Triple
 
 REFERENCE_INSTRUCTIONS = (
     "A knowledge graph memory (synapse-graph, with the tools of the reference memory server): entities with "

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from synapse_graph.agents_md import BEGIN, END, write_agents_md
+from synapse_graph.cli.agents_md import BEGIN, END, write_agents_md
 
 EXE = str(Path(sys.executable).parent / "synapse-graph")
 

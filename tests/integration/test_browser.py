@@ -30,8 +30,8 @@ from typer.testing import CliRunner
 
 from benchmarks import neo4j_local
 from synapse_graph import Memory, Triple
-from synapse_graph.browse import BrowseInfo, browser_base_url, entity_key, instructions, saved_queries, style_sheet
 from synapse_graph.cli import app
+from synapse_graph.cli.browse import BrowseInfo, browser_base_url, entity_key, instructions, saved_queries, style_sheet
 from tests.ci import require, unavailable
 
 ROOT = Path(__file__).resolve().parents[2]

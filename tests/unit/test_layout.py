@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import synapse_graph
@@ -45,3 +46,22 @@ def test_the_models_import_only_the_pure_rules_errors_and_rendering() -> None:
     for path in (PACKAGE / "models").glob("*.py"):
         stray = sorted(name for name in _imported(path) if not name.startswith(allowed))
         assert stray == [], f"models/{path.name} imports {stray}: the models stay pure data"
+
+
+def _layout_block() -> str:
+    """The tree drawn on the architecture page (docs/architecture.md, its ``text`` block)."""
+    page = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    return page.split("```text", 1)[1].split("```", 1)[0]
+
+
+def test_the_architecture_page_names_every_room_of_the_package() -> None:
+    block = _layout_block()
+    rooms = [path.name + ("/" if path.is_dir() else "") for path in sorted(PACKAGE.iterdir())
+             if path.name not in {"__init__.py", "__pycache__", "py.typed"} and not path.name.startswith(".")]
+    assert [room for room in rooms if not re.search(rf"(?<![\w/]){re.escape(room)}", block)] == []
+
+
+def test_every_module_the_architecture_page_names_exists() -> None:
+    named = set(re.findall(r"\b(\w+\.py)\b", _layout_block()))
+    present = {path.name for path in PACKAGE.rglob("*.py")}
+    assert sorted(named - present) == []
