@@ -29,11 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.offload_eval.conversations import CONVERSATIONS, Conversation, Spec
-from benchmarks.offload_eval.fake_server import FakeModelServer, Reply
 from synapse_graph import Memory
 from synapse_graph.offload import FileJobLog, Offloader, OpenAIChatClient
 from synapse_graph.offload.client import ChatClient
 from synapse_graph.rules.text import name_key
+from synapse_graph.testing import FakeModelServer, Reply
 
 
 @dataclass

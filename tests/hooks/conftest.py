@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from benchmarks.offload_eval.fake_server import FakeModelServer
 from synapse_graph import Memory
+from synapse_graph.testing import FakeModelServer
 from tests.hooks.transcripts import EXE, SESSION, Hook, TranscriptWriter, facts_model
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.offload_eval.fake_server import FakeModelServer, Reply
 from synapse_graph import Memory
+from synapse_graph.testing import FakeModelServer, Reply
 from tests.hooks.transcripts import EXE, SESSION, Hook, TranscriptWriter, offloaded_services, owners, payload
 
 pytestmark = pytest.mark.integration

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from benchmarks.offload_eval.fake_server import FakeModelServer
 from synapse_graph import Memory
+from synapse_graph.testing import FakeModelServer
 from tests.hooks.transcripts import EXE, SESSION, Hook, TranscriptWriter, owners, payload
 
 pytestmark = [pytest.mark.integration, pytest.mark.parametrize("api", ["sync"])]  # the hooks use no Python API

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from benchmarks.offload_eval.fake_server import FakeModelServer, Reply
 from synapse_graph import Memory
+from synapse_graph.testing import FakeModelServer, Reply
 from tests.hooks.transcripts import Hook, TranscriptWriter, offloaded_services, owners, payload
 
 pytestmark = [pytest.mark.integration, pytest.mark.parametrize("api", ["sync"])]  # the hooks use no Python API

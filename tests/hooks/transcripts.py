@@ -21,8 +21,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from benchmarks.offload_eval.fake_server import Reply
 from synapse_graph import Memory
+from synapse_graph.testing import Reply
 
 SESSION = "5f0c6a1e-2b7d-4c1a-9e3f-8a2b1c0d9e7f"
 EXE = str(Path(sys.executable).parent / "synapse-graph")

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from benchmarks.offload_eval.fake_server import FakeModelServer, Reply
 from synapse_graph.errors import ConfigurationError, ModelUnavailableError
 from synapse_graph.offload.client import OpenAIChatClient, check_endpoint
+from synapse_graph.testing import FakeModelServer, Reply
 
 MESSAGES = [{"role": "system", "content": "extract"}, {"role": "user", "content": "I live in Lyon"}]
 

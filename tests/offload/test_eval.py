@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from benchmarks.offload_eval.conversations import CONVERSATIONS
-from benchmarks.offload_eval.fake_server import FakeModelServer
 from benchmarks.offload_eval.run import evaluate, expected_scripted, format_report, scripted_model
 from synapse_graph.offload import OpenAIChatClient
+from synapse_graph.testing import FakeModelServer
 
 pytestmark = pytest.mark.integration
 

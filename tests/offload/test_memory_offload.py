@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.offload_eval.fake_server import FakeModelServer
 from synapse_graph import ConfigurationError, Memory
 from synapse_graph.offload import OpenAIChatClient
+from synapse_graph.testing import FakeModelServer
 
 pytestmark = pytest.mark.integration
 REPLY = '{"triples": [{"subject": "User", "predicate": "LIVES_IN", "object": "Lyon", "confidence": 0.95}]}'

@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from benchmarks.offload_eval.fake_server import FakeModelServer, Reply
 from synapse_graph import Memory
 from synapse_graph.errors import InvalidInputError, OffloadQueueFullError
 from synapse_graph.offload import FileJobLog, Offloader, OpenAIChatClient
 from synapse_graph.offload.turns import MAX_TURN_CHARS
+from synapse_graph.testing import FakeModelServer, Reply
 
 pytestmark = pytest.mark.integration
 

@@ -1,8 +1,14 @@
-"""A real OpenAI-compatible HTTP server on loopback that answers with scripted replies.
+"""Test doubles: a real OpenAI-compatible HTTP server on loopback that answers with scripted replies.
 
-Tests and the scripted eval use it in place of a model: each request gets the next
-scripted answer (or the answer a function picks for the request), and every request
-body is kept so a test can check what a model would have seen.
+Use it in place of the model ``Memory.offload`` calls (our tests, the scripted offload eval in
+``benchmarks/``, and your own tests): each request gets the next scripted answer (or the answer a
+function picks for the request), and every request body is kept so a test can check what a model
+would have seen. Standard library only.
+
+Example:
+    >>> reply = '{"triples": [{"subject": "Dana", "predicate": "LIVES_IN", "object": "Paris"}]}'
+    >>> with FakeModelServer([reply]) as server:   # the model's replies, in order (the last one repeats)
+    ...     memory = Memory("memory.db", scope="demo", offload_model=OpenAIChatClient(server.url, server.model))
 """
 
 from __future__ import annotations
@@ -51,8 +57,7 @@ class FakeModelServer:
     @property
     def url(self) -> str:
         assert self._server is not None, "start the server first"
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://127.0.0.1:{self._server.server_port}"
 
     def _next(self, body: dict[str, Any]) -> Reply:
         with self._lock:
