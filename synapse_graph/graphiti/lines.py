@@ -6,7 +6,7 @@
   listed in :attr:`GraphitiImport.merged`; each node's summary stays an observation of its own.
 - An entity edge is a fact: its ``name`` the predicate when it is ``UPPER_SNAKE_CASE``, otherwise mapped
   as the reference-memory import maps relation types (``works at`` -> ``WORKS_AT``,
-  :func:`~synapse_graph.reference_memory.predicate_of`) and listed in :attr:`GraphitiImport.renamed`.
+  :func:`~synapse_graph.rules.predicates.predicate_of`) and listed in :attr:`GraphitiImport.renamed`.
   Its source keeps the fact text, the original name and the episodes' uuids:
   ``graphiti: Dana works at Acme [name: works at] [episodes: 4f1c..., 9a0e...]``.
 - Times: Graphiti's ``valid_at``/``invalid_at`` (world time) are the fact's validity, ``created_at`` is
@@ -45,8 +45,7 @@ from synapse_graph.engine.observations import MAX_OBSERVATION_LENGTH
 from synapse_graph.errors import InvalidInputError, InvalidPredicateError
 from synapse_graph.graphiti.source import GraphitiEdge, GraphitiGroup, GraphitiNode
 from synapse_graph.instants import to_iso
-from synapse_graph.reference_memory import predicate_of
-from synapse_graph.rules.predicates import check_predicate
+from synapse_graph.rules.predicates import check_predicate, predicate_of
 from synapse_graph.rules.redaction import guard
 from synapse_graph.rules.text import MAX_TEXT_LENGTH, clean_text
 from synapse_graph.rules.timeparse import to_micros

@@ -31,15 +31,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from synapse_graph.errors import InvalidInputError, NotFoundError
 from synapse_graph.mcp.calls import now_iso
 from synapse_graph.mcp.formatting import Answer, Snapshot, decode_cursor, encode_cursor
-from synapse_graph.mcp.reference_memory import (
-    OneValue,
-    identity,
-    predicate_of,
-    relation_source,
-    relation_type_of,
-)
+from synapse_graph.mcp.reference_memory import OneValue, identity, relation_source, relation_type_of
 from synapse_graph.mcp.tools import ToolContext, ToolSpec
 from synapse_graph.models import RECALL_NOTICE, EntityPage, Fact, Triple
+from synapse_graph.rules.predicates import predicate_of
 
 REFERENCE_INSTRUCTIONS = (
     "A knowledge graph memory (synapse-graph, with the tools of the reference memory server): entities with "

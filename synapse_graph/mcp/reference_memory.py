@@ -22,17 +22,14 @@ runs of spaces in names collapsed).
 
 from __future__ import annotations
 
-import hashlib
 import json
-import re
-import unicodedata
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from synapse_graph.errors import InvalidImportError, InvalidInputError
 from synapse_graph.models import Triple
-from synapse_graph.rules.predicates import MAX_PREDICATE_LENGTH, SAME_AS
+from synapse_graph.rules.predicates import predicate_of
 from synapse_graph.rules.redaction import SecretMode, guard
 from synapse_graph.rules.text import clean_text, entity_name, name_key
 
@@ -44,25 +41,6 @@ MAX_OBSERVATION = 10_000
 
 
 # -- relation types and predicates --------------------------------------------------------------------
-
-
-def predicate_of(relation_type: str) -> str:
-    """The predicate of a relation type: ``works at``, ``works_at``, ``worksAt`` -> ``WORKS_AT``.
-
-    Accents are dropped (``connaît`` -> ``CONNAIT``); a type that starts with a digit gets ``REL_`` in
-    front; one with no Latin letter or digit at all gets ``RELATION_`` and a digest of its text, so
-    different ones stay apart. ``same as`` becomes ``IS_SAME_AS``: ``SAME_AS`` merges entities.
-    """
-    plain = unicodedata.normalize("NFKD", relation_type).encode("ascii", "ignore").decode()
-    words = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", plain)
-    predicate = re.sub(r"[^A-Za-z0-9]+", "_", words).strip("_").upper()
-    if not predicate:
-        return "RELATION_" + hashlib.sha256(relation_type.encode()).hexdigest()[:8].upper()
-    if predicate[0].isdigit():
-        predicate = "REL_" + predicate
-    if predicate == SAME_AS:
-        predicate = "IS_SAME_AS"
-    return predicate[:MAX_PREDICATE_LENGTH].rstrip("_")
 
 
 def relation_source(relation_type: str) -> str:

@@ -7,15 +7,9 @@ import json
 import pytest
 
 from synapse_graph.errors import InvalidImportError
-from synapse_graph.mcp.reference_memory import (
-    predicate_of,
-    read_reference,
-    relation_source,
-    relation_type_of,
-    translate,
-)
+from synapse_graph.mcp.reference_memory import read_reference, relation_source, relation_type_of, translate
 from synapse_graph.models import Triple
-from synapse_graph.rules.predicates import check_predicate
+from synapse_graph.rules.predicates import check_predicate, predicate_of
 
 
 @pytest.mark.parametrize(("relation_type", "predicate"), [
