@@ -24,6 +24,9 @@ from tests.adapters import Blocking, EventLoopThread
 from tests.ci import unavailable
 
 ROOT = Path(__file__).resolve().parent.parent
+# Embedded servers stop with their last client, as before lingering: hundreds of stores would otherwise each keep a
+# server for minutes. The tests of the embedded server itself linger (tests/integration/conftest.py: `lingering`).
+os.environ.setdefault("SYNAPSE_FALKORDB_LINGER", "0")
 BACKENDS = ("falkordb", "neo4j")
 APIS = ("sync", "async")
 

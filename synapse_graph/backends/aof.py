@@ -11,14 +11,22 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-APPEND_FILENAME = "appendonly.aof"  # Redis's default appendfilename, which the server keeps
-MANIFEST = APPEND_FILENAME + ".manifest"
-_DATA_FILE = re.compile(rf"^{re.escape(APPEND_FILENAME)}\.(\d+)\.(base\.rdb|base\.aof|incr\.aof)$")
+from synapse_graph.backends.aof_ledger import (
+    DATA_FILE,
+    MANIFEST,
+    AofFile,
+    count_commands,
+    manifest_text,
+    mismatches,
+    read_manifest,
+)
+
+__all__ = ["MANIFEST", "AofFile", "FileCheck", "check_file", "count_commands", "damage", "damage_in_log",
+           "manifest_text", "read_manifest", "rebuilt_manifest", "shown"]
 
 # What Redis (aof.c, rdb.c) and FalkorDB log when they refuse to load damaged files.
 _DAMAGE = (
@@ -45,38 +53,12 @@ def shown(path: str | os.PathLike[str]) -> str:
     return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
-@dataclass(frozen=True)
-class AofFile:
-    """One data file the manifest lists: ``kind`` is ``b`` (base), ``i`` (incr) or ``h`` (history)."""
-
-    name: str
-    seq: int
-    kind: str
-
-
-def read_manifest(text: str) -> list[AofFile]:
-    """The files a manifest lists, in its order; ``ValueError`` if a line is malformed."""
-    files = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        words = shlex.split(line) if '"' in line else line.split()
-        fields = dict(zip(words[::2], words[1::2], strict=False))
-        if len(words) % 2 or not {"file", "seq", "type"} <= fields.keys() or not fields["seq"].isdigit() \
-                or fields["type"] not in ("b", "i", "h"):
-            raise ValueError(f"line {number} is not 'file NAME seq N type b|i|h': {line!r}")
-        files.append(AofFile(fields["file"], int(fields["seq"]), fields["type"]))
-    return files
-
-
-def manifest_text(files: list[AofFile]) -> str:
-    return "".join(f"file {f.name} seq {f.seq} type {f.kind}\n" for f in files)
-
-
 def damage(aof_dir: Path) -> str | None:
     """What is wrong with a store's files that Redis would not refuse itself; ``None`` if nothing is.
 
-    A missing or empty directory is a store not written yet, not a damaged one.
+    That is a missing or malformed manifest, a listed file missing, and a file that is not what
+    the ledger recorded (shorter, or changed; see ``aof_ledger``). A missing or empty directory
+    is a store not written yet, not a damaged one.
     """
     if aof_dir.exists() and not aof_dir.is_dir():
         return f"{shown(aof_dir)} is not a directory"
@@ -87,7 +69,7 @@ def damage(aof_dir: Path) -> str | None:
     if not names:
         return None
     if MANIFEST not in names:
-        data = sorted(n for n in names if _DATA_FILE.match(n))
+        data = sorted(n for n in names if DATA_FILE.match(n))
         return f"its AOF manifest {MANIFEST} is missing ({len(data)} data files are there: {', '.join(data)})"
     try:
         listed = read_manifest((aof_dir / MANIFEST).read_text(encoding="utf-8", errors="replace"))
@@ -98,7 +80,8 @@ def damage(aof_dir: Path) -> str | None:
     missing = [f.name for f in listed if f.kind in "bi" and f.name not in names]
     if missing:
         return f"its AOF manifest lists {', '.join(missing)}, which {'is' if len(missing) == 1 else 'are'} missing"
-    return None
+    changed = mismatches(aof_dir, [f for f in listed if f.kind in "bi"], rdb_checksums=False)
+    return "; ".join(m.describe() for m in changed) or None
 
 
 def damage_in_log(log: str) -> str | None:
@@ -119,7 +102,7 @@ def rebuilt_manifest(aof_dir: Path) -> list[AofFile]:
     bases: list[AofFile] = []
     incrs: list[AofFile] = []
     for path in aof_dir.iterdir():
-        found = _DATA_FILE.match(path.name)
+        found = DATA_FILE.match(path.name)
         if found:
             entry = AofFile(path.name, int(found.group(1)), "b" if found.group(2).startswith("base") else "i")
             (bases if entry.kind == "b" else incrs).append(entry)
@@ -164,35 +147,3 @@ def check_file(server_binary: Path, path: Path) -> FileCheck:
                   or "not valid" in line]
         detail = "; ".join(errors[:3]) or (lines[-1] if lines else f"redis-check-aof exited {done.returncode}")
     return FileCheck(path.name, size, ok_up_to, valid, detail)
-
-
-def count_commands(data: bytes) -> tuple[int, int]:
-    """How many complete Redis commands (RESP arrays) ``data`` starts with, and how many bytes follow them."""
-    position, complete = 0, 0
-    while position < len(data):
-        end = _command_end(data, position)
-        if end is None:
-            break
-        complete += end[1]
-        position = end[0]
-    return complete, len(data) - position
-
-
-def _command_end(data: bytes, start: int) -> tuple[int, int] | None:
-    line_end = data.find(b"\r\n", start)
-    if line_end < 0:
-        return None
-    head = data[start:line_end]
-    if head.startswith(b"#"):  # an annotation (timestamps), not a command
-        return line_end + 2, 0
-    if not head.startswith(b"*") or not head[1:].isdigit():
-        return None
-    position = line_end + 2
-    for _ in range(int(head[1:])):
-        line_end = data.find(b"\r\n", position)
-        if line_end < 0 or data[position : position + 1] != b"$" or not data[position + 1 : line_end].isdigit():
-            return None
-        position = line_end + 2 + int(data[position + 1 : line_end]) + 2
-        if position > len(data) or data[position - 2 : position] != b"\r\n":
-            return None
-    return position, 1

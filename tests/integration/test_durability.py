@@ -34,6 +34,7 @@ from benchmarks import neo4j_local as neo4j_local_script
 from synapse_graph import Memory, SynapseError, Triple
 from synapse_graph.backends.embedded import EmbeddedServer
 from tests.ci import unavailable
+from tests.integration.embedded_processes import LINGER_S
 
 pytestmark = [pytest.mark.integration, pytest.mark.order(-1)]
 
@@ -165,14 +166,19 @@ def stop_writer(process: multiprocessing.process.BaseProcess, timeout: float = 6
 
 
 @pytest.fixture
-def db_file(tmp_path: Path) -> Iterator[Path]:
+def db_file(tmp_path: Path, lingering: None) -> Iterator[Path]:
+    """The store of an embedded test, whose servers linger (every guarantee holds lingering)."""
     path = tmp_path / "durable.db"
     yield path
     server = EmbeddedServer(path)
+    deadline = time.monotonic() + LINGER_S + 15
+    while server.running() and time.monotonic() < deadline:  # none outlives its linger
+        time.sleep(0.05)
     pid = server.pid()
     if pid is not None and alive(pid) and str(server.socket_path) in cmdline(pid):  # never leave a server behind
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
+        raise AssertionError(f"the server {pid} outlived its linger")
 
 
 def test_embedded_server_killed_mid_stream(db_file: Path, tmp_path: Path) -> None:
@@ -209,14 +215,18 @@ def test_python_writer_killed_mid_stream(db_file: Path, tmp_path: Path) -> None:
     assert other == []
 
     deadline = time.monotonic() + 60
-    while alive(server_pid):  # its watchdog stops a server whose last client is gone, crashed or not
+    while alive(server_pid):  # its watchdog stops a server whose last client is gone, crashed or not, after its linger
         assert time.monotonic() < deadline, "the server outlived its last client, the killed writer"
         time.sleep(0.05)
     with Memory(db_file, scope="durable") as memory:  # a new server, which loads the append-only file
         assert memory.backend.server is not None and memory.backend.server.pid() != server_pid
         figures = check_batches(memory, acknowledged)
         reader_pid = memory.backend.server.pid()
-    assert not alive(reader_pid), "the last user to close stops the server"
+    assert alive(reader_pid), "the server lingers after its last client"
+    deadline = time.monotonic() + LINGER_S + 15
+    while alive(reader_pid):
+        assert time.monotonic() < deadline, "the server outlived its linger"
+        time.sleep(0.05)
     report("Python writer killed -9 (embedded FalkorDB)", figures, time.monotonic() - started)
 
 

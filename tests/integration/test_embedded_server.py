@@ -7,187 +7,33 @@ test's by its working directory (the server runs in its store's directory).
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
-import queue
 import signal
 import socket
 import subprocess
-import sys
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from synapse_graph import Memory, Triple
 from synapse_graph.backends import embedded
 from synapse_graph.backends.embedded import EmbeddedServer
-from synapse_graph.errors import BackendUnavailableError, StoreDamagedError
+from synapse_graph.errors import BackendUnavailableError
+from tests.integration.embedded_processes import (
+    CLI,
+    Client,
+    add,
+    alive,
+    facts_of,
+    redis_servers_in,
+    servers_in,
+    start_client,
+    stop_server,
+    wait_until,
+)
 
-pytestmark = pytest.mark.integration
-
-ROOT = Path(__file__).resolve().parents[2]
-CLI = Path(sys.executable).with_name("synapse-graph")
-
-# A client process: opens a Memory on argv[1], then obeys one command per line on stdin.
-CLIENT = r"""
-import json, os, sys
-from synapse_graph import Memory, Triple
-
-def say(**fields):
-    print(json.dumps(fields), flush=True)
-
-try:
-    memory = Memory(sys.argv[1], scope="s")
-except Exception as exc:
-    say(error=type(exc).__name__, message=str(exc))
-    sys.exit(3)
-say(opened=True, pid=memory.backend.server.pid())
-for line in sys.stdin:
-    command, *args = line.split()
-    if command == "add":
-        memory.upsert(Triple(subject=args[0], predicate="KNOWS", object=args[1]))
-        say(ok=True)
-    elif command == "facts":
-        say(facts=sorted([f.subject, f.object] for f in memory.facts()))
-    elif command == "pid":
-        say(pid=memory.backend.server.pid())
-    elif command == "abandon":  # exit without closing anything
-        os._exit(0)
-    elif command == "close":
-        memory.close()
-        say(closed=True)
-        sys.exit(0)
-"""
-
-
-class Client:
-    """A Python process holding a Memory on a store, driven line by line."""
-
-    def __init__(self, db: Path, env: dict[str, str] | None = None) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", CLIENT, os.fsencode(db)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env={**os.environ, **(env or {})},
-        )
-        self._lines: queue.Queue[bytes] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self._lines.put(line)
-
-    def reply(self, timeout: float = 180) -> dict[str, Any]:
-        try:
-            answer: dict[str, Any] = json.loads(self._lines.get(timeout=timeout))
-        except queue.Empty:
-            raise AssertionError(f"client {self.process.pid} did not answer within {timeout} s") from None
-        assert "error" not in answer, answer
-        return answer
-
-    def send(self, line: str) -> dict[str, Any]:
-        self.write(line)
-        return self.reply()
-
-    def write(self, line: str) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(line.encode() + b"\n")
-        self.process.stdin.flush()
-
-    def opened(self) -> int:
-        return int(self.reply()["pid"])
-
-    def finish(self, how: str = "close") -> None:
-        if how == "kill":
-            os.kill(self.process.pid, signal.SIGKILL)
-        else:
-            self.write(how)
-        assert self.process.wait(timeout=120) in (0, -signal.SIGKILL)
-
-
-# -- processes ----------------------------------------------------------------------------------------------
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state not in ("Z", "X")
-
-
-def servers_in(directory: Path) -> set[int]:
-    """Pids of redis-server and watchdog processes running in ``directory`` (or below)."""
-    prefix = os.fsencode(directory)
-    found = set()
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            cwd = os.readlink(f"/proc/{entry}/cwd".encode())
-            command = Path(f"/proc/{entry}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if cwd.startswith(prefix) and (b"redis-server" in command or b"embedded_watchdog" in command) \
-                and _alive(int(entry)):
-            found.add(int(entry))
-    return found
-
-
-def redis_servers_in(directory: Path) -> set[int]:
-    return {pid for pid in servers_in(directory) if os.readlink(f"/proc/{pid}/exe").endswith("redis-server")}
-
-
-def wait_until(condition: Any, timeout: float = 60) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return bool(condition())
-
-
-@pytest.fixture
-def store_dir(tmp_path: Path) -> Iterator[Path]:
-    """A directory for the test's stores; afterwards nothing may still run in it."""
-    yield tmp_path
-    wait_until(lambda: not servers_in(tmp_path), 15)
-    left = servers_in(tmp_path)
-    for pid in left:  # ours by their working directory: never leave a server behind
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGCONT)
-            os.kill(pid, signal.SIGKILL)
-    assert not left, f"processes left running in the test's stores: {left}"
-
-
-@pytest.fixture
-def clients() -> Iterator[list[Client]]:
-    started: list[Client] = []
-    yield started
-    for client in started:
-        if client.process.poll() is None:
-            client.process.kill()
-            client.process.wait(30)
-
-
-def start_client(clients: list[Client], db: Path, env: dict[str, str] | None = None) -> Client:
-    client = Client(db, env)
-    clients.append(client)
-    return client
-
-
-def facts_of(db: Path) -> set[tuple[str, str]]:
-    with Memory(db, scope="s") as memory:
-        return {(f.subject, f.object) for f in memory.facts(limit=100_000)}
-
-
-def add(db: Path, *pairs: tuple[str, str]) -> None:
-    with Memory(db, scope="s") as memory:
-        memory.upsert([Triple(subject=s, predicate="KNOWS", object=o) for s, o in pairs])
+pytestmark = [pytest.mark.integration, pytest.mark.usefixtures("lingering")]  # every guarantee holds lingering
 
 
 # -- one server per store ------------------------------------------------------------------------------------
@@ -213,7 +59,7 @@ def test_a_busy_server_is_joined_not_replaced(store_dir: Path, clients: list[Cli
     assert second.send("facts")["facts"] == expected
     first.finish()
     second.finish()
-    assert wait_until(lambda: not _alive(pid))
+    assert wait_until(lambda: not alive(pid))
     assert facts_of(db) == {tuple(pair) for pair in expected}  # every acknowledged write, after a restart
 
 
@@ -324,6 +170,7 @@ def test_a_long_store_path(store_dir: Path, clients: list[Client], long_part: st
 def test_a_server_dying_at_start_is_reported_at_once(store_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db = store_dir / "dies.db"
     add(db, ("a", "b"))
+    stop_server(db)  # so that the next open starts one
     server, _ = embedded.binaries()
     broken = store_dir / "not-a-module.so"
     broken.write_text("not a shared object\n")
@@ -348,7 +195,7 @@ def test_a_client_that_never_closes_leaves_no_server(store_dir: Path, clients: l
     pid = client.opened()
     client.send("add a b")
     client.finish(how)
-    assert wait_until(lambda: not _alive(pid), 60), "the server outlived its last client"
+    assert wait_until(lambda: not alive(pid), 60), "the server outlived its last client"
     assert wait_until(lambda: not servers_in(store_dir), 15)
     assert facts_of(db) == {("a", "b")}
 
@@ -361,138 +208,13 @@ def test_the_server_stays_while_a_client_lives(store_dir: Path, clients: list[Cl
     first.send("add a b")
     first.finish("kill")
     time.sleep(3)  # several watchdog rounds
-    assert _alive(pid)
+    assert alive(pid)
     second.send("add c d")
     assert second.send("facts")["facts"] == [["a", "b"], ["c", "d"]]
     assert second.send("pid")["pid"] == pid
     second.finish("abandon")
-    assert wait_until(lambda: not _alive(pid), 60), "the server outlived its last client"
+    assert wait_until(lambda: not alive(pid), 60), "the server outlived its last client"
     assert facts_of(db) == {("a", "b"), ("c", "d")}
-
-
-# -- damaged stores ------------------------------------------------------------------------------------------
-
-
-def _populate(db: Path, batches: int = 40) -> set[tuple[str, str]]:
-    expected = set()
-    with Memory(db, scope="s") as memory:
-        for number in range(batches):
-            pairs = [(f"s{number}", f"o{number}-{k}") for k in range(3)]
-            memory.upsert([Triple(subject=s, predicate="KNOWS", object=o) for s, o in pairs])
-            expected.update(pairs)
-    return expected
-
-
-def _aof_files(db: Path) -> dict[str, bytes]:
-    directory = db.with_name(db.name + ".aof")
-    return {p.name: p.read_bytes() for p in sorted(directory.iterdir())}
-
-
-def _incr_file(db: Path) -> Path:
-    (incr,) = db.with_name(db.name + ".aof").glob("*.incr.aof")
-    return incr
-
-
-def test_a_store_without_its_manifest_is_refused_then_repaired(store_dir: Path) -> None:
-    from synapse_graph.backends.repair import repair_store
-
-    db = store_dir / "manifest.db"
-    expected = _populate(db)
-    (manifest,) = db.with_name(db.name + ".aof").glob("*.manifest")
-    manifest.unlink()
-    before = _aof_files(db)
-    for _ in range(2):  # refused every time, and the refusal changes nothing
-        with pytest.raises(StoreDamagedError) as raised:
-            Memory(db, scope="s")
-        message = str(raised.value)
-        assert "manifest" in message and "synapse-graph repair" in message, message
-        assert _aof_files(db) == before
-    report = repair_store(db)
-    assert report.damaged and report.dropped_bytes == 0 and report.dropped_commands == 0
-    assert any("manifest" in action for action in report.actions), report
-    assert report.backup is not None and Path(report.backup).is_dir()
-    assert facts_of(db) == expected  # nothing was lost: the data files were all there
-    add(db, ("new", "fact"))
-    assert facts_of(db) == expected | {("new", "fact")}
-
-
-def test_a_truncated_append_only_file_is_refused_then_repaired(store_dir: Path) -> None:
-    from synapse_graph.backends.repair import repair_store
-
-    db = store_dir / "truncated.db"
-    expected = _populate(db)
-    incr = _incr_file(db)
-    data = incr.read_bytes()
-    cut = data.index(b"*3\r\n$12\r\nGRAPH.EFFECT", len(data) // 2) + 30  # in the middle of a command
-    with incr.open("r+b") as handle:
-        handle.truncate(cut)
-    with pytest.raises(StoreDamagedError) as raised:
-        Memory(db, scope="s")
-    message = str(raised.value)
-    assert incr.name in message and "synapse-graph repair" in message, message
-    assert incr.read_bytes() == data[:cut]  # refusing to open changed nothing
-
-    report = repair_store(db)
-    assert report.damaged and report.partial_command and 0 < report.dropped_bytes < cut
-    assert str(report.dropped_bytes) in report.summary()
-    assert report.backup is not None and (Path(report.backup) / incr.name).read_bytes() == data[:cut]
-    kept = cut - report.dropped_bytes
-    assert incr.read_bytes()[:kept] == data[:kept]  # the sound part is untouched
-    found = facts_of(db)
-    assert found < expected and found  # the first part of the history, nothing made up
-    complete = {s for s, _ in found}
-    assert all({(s, f"o{s[1:]}-{k}") for k in range(3)} <= found for s in complete)  # whole batches only
-    assert facts_of(db) == found
-    assert not repair_store(db).damaged  # repaired for good
-
-
-def test_a_damaged_base_file_is_not_repaired_as_if_it_were_fine(store_dir: Path) -> None:
-    from synapse_graph.backends.repair import repair_store
-
-    db = store_dir / "base.db"
-    _populate(db, batches=3)
-    (base,) = db.with_name(db.name + ".aof").glob("*.base.*")
-    with base.open("r+b") as handle:
-        handle.truncate(base.stat().st_size // 2)
-    before = _aof_files(db)
-    with pytest.raises(StoreDamagedError):
-        Memory(db, scope="s")
-    with pytest.raises(StoreDamagedError) as raised:
-        repair_store(db)
-    assert base.name in str(raised.value)
-    assert _aof_files(db) == before
-
-
-def test_repair_of_a_healthy_store_changes_nothing(store_dir: Path) -> None:
-    from synapse_graph.backends.repair import repair_store
-
-    db = store_dir / "healthy.db"
-    expected = _populate(db, batches=5)
-    before = _aof_files(db)
-    report = repair_store(db)
-    assert not report.damaged and report.backup is None and report.dropped_bytes == 0
-    after = _aof_files(db)  # repair proves the store opens, and an open may append to the incr file
-    assert after.keys() == before.keys()
-    assert all(after[name].startswith(before[name]) for name in before if not name.endswith(".manifest"))
-    assert facts_of(db) == expected
-
-
-def test_repair_command(store_dir: Path) -> None:
-    db = store_dir / "cli.db"
-    expected = _populate(db)
-    incr = _incr_file(db)
-    with incr.open("r+b") as handle:
-        handle.truncate(incr.stat().st_size - 7)
-    done = subprocess.run([str(CLI), "repair", "--db", str(db), "--json"], capture_output=True, text=True,
-                          timeout=300, check=False)
-    assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
-    assert report["damaged"] and report["dropped_bytes"] > 0
-    assert facts_of(db) <= expected
-    missing = subprocess.run([str(CLI), "repair", "--db", str(store_dir / "nothing.db")], capture_output=True,
-                             text=True, timeout=300, check=False)
-    assert missing.returncode == 2 and "nothing.db" in missing.stderr
-    assert not (store_dir / "nothing.db.aof").exists()
 
 
 # -- a mistyped location (open_backend) ------------------------------------------------------------------------
