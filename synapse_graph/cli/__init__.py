@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 # Importing the modules registers their commands, in the order --help lists them.
 # isort: off
-from synapse_graph.cli import facts, review, duplicates, store, agents, ui  # noqa: F401
+from synapse_graph.cli import facts, review, duplicates, store, server, agents, ui  # noqa: F401
 # isort: on
 from synapse_graph.cli.shell import app
 from synapse_graph.cli.usage import run
