@@ -1,6 +1,15 @@
-"""synapse-graph: a durable, temporal knowledge-graph memory for AI agents."""
+"""synapse-graph: a durable, temporal knowledge-graph memory for AI agents.
 
-from synapse_graph.aio import AsyncMemory
+``Memory``, ``AsyncMemory`` and the models are imported when first used (PEP 562), so a
+process that needs one part (a hook, a CLI command) does not pay for the others: the asyncio
+twin alone pulls in asyncio and the async drivers.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from synapse_graph.errors import (
     AuthenticationError,
     BackendError,
@@ -29,31 +38,50 @@ from synapse_graph.errors import (
     StoreDamagedError,
     SynapseError,
 )
-from synapse_graph.exports import check_export
-from synapse_graph.growth import Growth, GrowthPoint
-from synapse_graph.memory import Memory
-from synapse_graph.models import (
-    AliasResult,
-    AuditEntry,
-    Digest,
-    DuplicateProposal,
-    Entity,
-    EntityPage,
-    EntryEntity,
-    Evidence,
-    ExportSummary,
-    Fact,
-    Observation,
-    PurgeResult,
-    Recall,
-    RecalledFact,
-    ScopeRules,
-    Session,
-    Stats,
-    Triple,
-    UnmergeResult,
-    WriteResult,
-)
+
+if TYPE_CHECKING:
+    from synapse_graph.aio import AsyncMemory
+    from synapse_graph.exports import check_export
+    from synapse_graph.growth import Growth, GrowthPoint
+    from synapse_graph.memory import Memory
+    from synapse_graph.models import (
+        AliasResult,
+        AuditEntry,
+        Digest,
+        DuplicateProposal,
+        Entity,
+        EntityPage,
+        EntryEntity,
+        Evidence,
+        ExportSummary,
+        Fact,
+        Observation,
+        PurgeResult,
+        Recall,
+        RecalledFact,
+        ScopeRules,
+        Session,
+        Stats,
+        Triple,
+        UnmergeResult,
+        WriteResult,
+    )
+
+_LAZY = {"AsyncMemory": "synapse_graph.aio", "Memory": "synapse_graph.memory", "check_export": "synapse_graph.exports",
+         **dict.fromkeys(("Growth", "GrowthPoint"), "synapse_graph.growth"), **dict.fromkeys((
+             "AliasResult", "AuditEntry", "Digest", "DuplicateProposal", "Entity", "EntityPage", "EntryEntity",
+             "Evidence", "ExportSummary", "Fact", "Observation", "PurgeResult", "Recall", "RecalledFact", "ScopeRules",
+             "Session", "Stats", "Triple", "UnmergeResult", "WriteResult"), "synapse_graph.models")}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'synapse_graph' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __version__ = "0.1.0"
 

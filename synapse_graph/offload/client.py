@@ -8,6 +8,7 @@ Conversations carry code and secrets, so by default the endpoint must be on this
 from __future__ import annotations
 
 import contextlib
+import functools
 import ipaddress
 import json
 import urllib.error
@@ -37,8 +38,14 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
                                     retryable=False)
 
 
-# No proxy (the environment's HTTP_PROXY must not see conversations) and no redirects.
-_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}), _NoRedirect())
+@functools.cache
+def _opener() -> urllib.request.OpenerDirector:
+    """No proxy (the environment's HTTP_PROXY must not see conversations) and no redirects.
+
+    Built on first use: its HTTPS handler loads the system's CA certificates (tens of milliseconds),
+    which every process that imports the package (a hook, a CLI command) would otherwise pay.
+    """
+    return urllib.request.build_opener(urllib.request.ProxyHandler({}), _NoRedirect())
 
 
 class ChatClient(Protocol):
@@ -165,7 +172,7 @@ class OpenAIChatClient:
         data = json.dumps(self.request_body(messages)).encode("utf-8")
         request = urllib.request.Request(endpoint, data=data, headers=headers, method="POST")  # noqa: S310 (checked)
         try:
-            with _OPENER.open(request, timeout=self.timeout) as response:
+            with _opener().open(request, timeout=self.timeout) as response:
                 raw = response.read(MAX_RESPONSE_BYTES + 1)
         except urllib.error.HTTPError as exc:
             detail = exc.read(2000).decode("utf-8", "replace").strip()
