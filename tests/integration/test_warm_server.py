@@ -93,16 +93,13 @@ def test_server_stop_is_refused_while_a_client_uses_it(store_dir: Path, clients:
 
 def test_no_server_outlives_its_linger_counted_from_its_last_client(store_dir: Path) -> None:
     db = store_dir / "linger.db"
-    with Memory(db, scope="s") as memory:
-        memory.upsert(Triple(subject="a", predicate="KNOWS", object="b"))
-        server = memory.backend.server
-        assert server is not None
-        pid = server.pid()
+    add(db, ("a", "b"))
+    pid = EmbeddedServer(db).pid()
     assert pid is not None and alive(pid)  # it lingers
     time.sleep(LINGER_S * 0.6)
     with Memory(db, scope="s") as memory:  # a client within the linger joins it ...
         assert memory.backend.server is not None and memory.backend.server.pid() == pid
-        assert memory.facts()[0].object == "b"
+        assert [f.object for f in memory.facts()] == ["b"]
     left = time.monotonic()
     time.sleep(LINGER_S * 0.6)
     assert alive(pid)  # ... and the linger counts again from when it left
@@ -155,10 +152,8 @@ def test_a_grown_store_is_folded_into_its_base_and_still_checked(store_dir: Path
 
 def test_state_left_by_killed_processes_never_blocks_a_start(store_dir: Path) -> None:
     db = store_dir / "crashed.db"
-    with Memory(db, scope="s") as memory:
-        memory.upsert(Triple(subject="a", predicate="KNOWS", object="b"))
-        server = memory.backend.server
-        assert server is not None
+    add(db, ("a", "b"))
+    server = EmbeddedServer(db)
     owner = server.status()
     assert owner.pid is not None and owner.watchdog_pid is not None
     for pid in (owner.watchdog_pid, owner.pid):  # as a crash or a reboot leaves them: nobody cleans up
@@ -175,8 +170,7 @@ def test_state_left_by_killed_processes_never_blocks_a_start(store_dir: Path) ->
 
 def test_a_killed_watchdog_takes_its_lingering_server_with_it(store_dir: Path) -> None:
     db = store_dir / "orphan.db"
-    with Memory(db, scope="s") as memory:
-        memory.upsert(Triple(subject="a", predicate="KNOWS", object="b"))
+    add(db, ("a", "b"))
     owner = EmbeddedServer(db).status()
     assert owner.pid is not None and owner.watchdog_pid is not None
     os.kill(owner.watchdog_pid, signal.SIGKILL)
