@@ -115,10 +115,12 @@ def rewriting(path: str) -> bool:
     return b"aof_rewrite_in_progress:1" in info or b"aof_rewrite_scheduled:1" in info
 
 
-def compact(path: str, *, wait: bool) -> None:
-    """Fold the incr files into a new base (``BGREWRITEAOF``); with ``wait``, until it is done."""
+def compact(path: str, *, wait: bool, timeout: float = 600.0) -> None:
+    """Fold the incr files into a new base (``BGREWRITEAOF``); with ``wait``, until it is done (or ``timeout``:
+    a server stopped during a rewrite keeps its previous files, whole)."""
     call(path, "BGREWRITEAOF")
-    while wait and rewriting(path):
+    deadline = time.monotonic() + timeout
+    while wait and time.monotonic() < deadline and rewriting(path):
         time.sleep(0.05)
 
 

@@ -101,3 +101,67 @@ def test_a_path_that_is_not_utf8_can_be_shown() -> None:
     import os
 
     assert shown(os.fsdecode(b"/tmp/caf\xe9/x.db")) == "/tmp/caf\\xe9/x.db"
+
+
+# -- the ledger (aof_ledger) ---------------------------------------------------------------------------------
+
+
+def test_a_file_is_recorded_up_to_its_last_complete_command_and_extended_as_it_grows(tmp_path: Path) -> None:
+    from synapse_graph.backends.aof_ledger import checksum, extend
+
+    one, two = command(b"SELECT", b"0"), command(b"GRAPH.EFFECT", b"synapse", b"\x00\r\n\x01" * 50)
+    path = tmp_path / "appendonly.aof.1.incr.aof"
+    path.write_bytes(one + two[:-4])  # a write in flight
+    first = extend(path, None)
+    assert first is not None and (first.size, first.commands) == (len(one), 1)
+    path.write_bytes(one + two + b"#TS:1\r\n" + one)
+    grown = extend(path, first)
+    assert grown == extend(path, None)  # the same record, whether read at once or as it grew
+    assert grown is not None and (grown.size, grown.commands) == (path.stat().st_size, 3)
+    assert grown.crc32 == checksum(path, grown.size)
+    assert extend(tmp_path / "gone.aof", None) is None
+
+
+def test_a_file_shorter_or_changed_since_it_was_recorded_is_named(tmp_path: Path) -> None:
+    from synapse_graph.backends.aof_ledger import mismatches, update_ledger
+
+    aof = tmp_path / "x.db.aof"
+    aof.mkdir()
+    (aof / "appendonly.aof.manifest").write_text(
+        "file appendonly.aof.1.base.rdb seq 1 type b\nfile appendonly.aof.1.incr.aof seq 1 type i\n")
+    base, incr = aof / "appendonly.aof.1.base.rdb", aof / "appendonly.aof.1.incr.aof"
+    base.write_bytes(b"REDIS0011" + b"\x00" * 40)
+    incr.write_bytes(command(b"SELECT", b"0") * 3)
+    assert update_ledger(aof) and not update_ledger(aof)  # recorded once; nothing new the second time
+    files = read_manifest((aof / "appendonly.aof.manifest").read_text())
+    assert mismatches(aof, files) == []
+    incr.write_bytes(incr.read_bytes() + command(b"PING"))  # grown: fine
+    assert mismatches(aof, files) == []
+    incr.write_bytes(command(b"SELECT", b"0") * 2)  # cut at a command boundary
+    (short,) = mismatches(aof, files)
+    assert short.how == "short" and "shorter" in short.describe() and "held 3 commands" in short.describe()
+    incr.write_bytes(command(b"SELECT", b"1") + command(b"SELECT", b"0") * 3)  # one byte changed
+    (changed,) = mismatches(aof, files)
+    assert changed.how == "changed" and changed.name == incr.name
+    base.write_bytes(b"REDIS0011" + b"\x01" * 40)
+    assert {m.name for m in mismatches(aof, files)} == {base.name, incr.name}
+    assert {m.name for m in mismatches(aof, files, rdb_checksums=False)} == {incr.name}  # Redis checks its CRC
+
+
+@pytest.mark.parametrize(("tail", "torn"), [
+    (b"", True), (b"*3\r\n$12\r\nGRAPH.EF", True), (b"*3", True), (b"*3\r", True), (b"*3\r\n$1", True),
+    (b"*1\r\n$4\r\nPING\r", True), (b"*2\r\n$3\r\nabc\r\n\x00\x00\x00", True),  # zeros after a cut: a crash
+    (b"?3\r\n$4\r\nPING\r\n", False), (b"*1\r\n$4\r\nPING\r\n*1\r\n", False), (b"*1\r\n$x\r\n", False),
+])
+def test_a_torn_end_is_told_from_damage(tail: bytes, torn: bool) -> None:
+    from synapse_graph.backends.aof_ledger import is_torn
+
+    assert is_torn(tail) is torn
+
+
+def test_the_commands_after_a_damaged_one_are_counted() -> None:
+    from synapse_graph.backends.aof_ledger import commands_after
+
+    damaged = b"?3\r\n$12\r\nGRAPH.EFFECT\r\n$1\r\nx\r\n$1\r\ny\r\n"
+    assert commands_after(damaged + command(b"SELECT", b"0") * 4) == 4
+    assert commands_after(damaged) == 0
