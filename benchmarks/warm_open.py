@@ -12,7 +12,9 @@ round-robin, so that the machine's load falls on all of them alike:
   copy as its first close left it (the incr files folded into the base);
 * ``warm``: this code with a lingering server, which every command joins.
 
-Figures: wall-clock (and the command process's own CPU time) of whole commands (``facts
+Figures: bare server starts (time until it answers, and the server's CPU time spent loading,
+which the machine's load disturbs less); wall-clock (and the command process's own CPU time) of
+whole commands (``facts
 SUBJECT``, ``stats``) and hooks (SessionStart, PreCompact with a fake model on loopback, Stop),
 as a user waits for them; and, for each cold start, what the server's log says loading took (the
 RDB base, building its indexes, replaying the incr files). Commands run with ``.pyc`` caching on,
@@ -106,6 +108,31 @@ def load_profile(log: Path, offset: int) -> dict[str, float]:
     return found
 
 
+# A start of the server alone, in the variant's code: how long until it answers, and the CPU it spent loading.
+_START = r"""
+import json, os, sys, time
+from pathlib import Path
+from synapse_graph.backends.embedded import EmbeddedServer
+server = EmbeddedServer(sys.argv[1])
+began = time.perf_counter()
+server.start(create=False)
+took = time.perf_counter() - began
+fields = Path(f"/proc/{server.pid()}/stat").read_text().rsplit(")", 1)[1].split()
+cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+server.stop()
+print(json.dumps({"start_s": took, "server_cpu_s": cpu}))
+"""
+
+
+def start_once(variant: Variant) -> None:
+    """One cold start of the variant's server (no command): wall-clock to answering, and the server's CPU."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    done = subprocess.run([sys.executable, "-P", "-c", _START, str(variant.db)], capture_output=True, text=True,
+                          check=True, env={**env, **variant.env}, timeout=3600)
+    for key, value in json.loads(done.stdout).items():
+        variant.times.setdefault(key, []).append(value)
+
+
 def copy_store(source: Path, target: Path) -> Path:
     target.mkdir(parents=True)
     shutil.copytree(source.with_name(source.name + ".aof"), target / (source.name + ".aof"))
@@ -119,8 +146,8 @@ def this_cli() -> list[str]:
 def variants(store: Path, work: Path, baseline_src: Path | None) -> list[Variant]:
     found = []
     if baseline_src is not None:
-        found.append(Variant("baseline", copy_store(store, work / "baseline"),
-                             [sys.executable, "-P", "-c", "from synapse_graph.cli import main; main()"],  # -P: not the cwd
+        found.append(Variant("baseline", copy_store(store, work / "baseline"),  # -P: its code, not the cwd's
+                             [sys.executable, "-P", "-c", "from synapse_graph.cli import main; main()"],
                              {"PYTHONPATH": str(baseline_src)}, cold=True))
     found.append(Variant("cold", copy_store(store, work / "cold"), this_cli(),
                          {"SYNAPSE_FALKORDB_LINGER": "0"}, cold=True))
@@ -222,6 +249,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--hook-runs", type=int, default=20, help="hook invocations per hook on the warm variant")
     parser.add_argument("--cold-hook-runs", type=int, default=1, help="... on each cold variant")
     parser.add_argument("--commands", default="facts,stats")
+    parser.add_argument("--start-runs", type=int, default=3, help="bare server starts per cold variant")
     parser.add_argument("--baseline-src", type=Path, help="a checkout of the code to compare with")
     parser.add_argument("--work", type=Path, help="where the copies go (default: a temporary directory)")
     parser.add_argument("--out", type=Path)
@@ -236,6 +264,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             by_name[name].run("stats", "--db", str(by_name[name].db), "--scope", SCOPE,
                               extra={"SYNAPSE_FALKORDB_LINGER": "0"})
             result[f"{name}_first_open_s"] = round(time.perf_counter() - began, 3)
+        for _ in range(args.start_runs):
+            for variant in found:
+                if variant.cold:
+                    start_once(variant)
         subject = subject_of(by_name["warm"].db)  # and starts the warm variant's server
         for _ in range(args.runs):
             for variant in found:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
+
+from pydantic import ConfigDict
 
 from synapse_graph import render
 
@@ -47,6 +49,8 @@ class _SortedSet(frozenset[Any]):
 
 class Readable(ShortRepr):
     """Notebook display for the public models: ``str()`` as text, a small HTML form; ``repr`` stays exact."""
+
+    model_config: ClassVar[ConfigDict] = ConfigDict(defer_build=True)  # validators built on first use
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # IPython, also inside lists
         printer.text(repr(self) if cycle else str(self))

@@ -20,7 +20,7 @@ class ScopeRules(ShortRepr, BaseModel):
     a scope that never stored rules uses these defaults.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     max_facts: int = Field(default=10_000, ge=0)
     """Quota of currently believed (and disputed) records, history included."""
