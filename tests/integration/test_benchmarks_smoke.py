@@ -99,3 +99,23 @@ def test_node_update_cost_times_each_case_at_each_size(tmp_path: Path) -> None:
     for row in rows:
         assert all(0 < row[case]["median_ms"] <= row[case]["p95_ms"] for case in CASES)
     assert (tmp_path / "cost.json").read_text(encoding="utf-8").count('"median_ms"') == 2 * len(CASES)
+
+
+def test_warm_open_measures_cold_and_warm_commands_and_hooks(tmp_path: Path) -> None:
+    from benchmarks.warm_open import SCOPE, main
+    from synapse_graph import Memory, Triple
+
+    store = tmp_path / "source" / "store.db"
+    with Memory(store, scope=SCOPE) as memory:
+        memory.upsert([Triple(subject=f"s{i}", predicate="KNOWS", object=f"o{i}") for i in range(20)])
+    result = main(["--store", str(store), "--runs", "1", "--start-runs", "1", "--hook-runs", "1",
+                   "--cold-hook-runs", "0", "--commands", "facts", "--work", str(tmp_path),
+                   "--out", str(tmp_path / "warm.json")])
+    cold, warm = result["variants"]["cold"], result["variants"]["warm"]
+    assert cold["times"]["start_s"]["n"] == 1 and cold["times"]["server_cpu_s"]["min_s"] > 0
+    assert len(cold["loads"]) == 1 and "base_s" in cold["loads"][0]  # `facts` started and loaded a server
+    assert "incr_s" in result["cold_first_open_load"]  # the store as written: its incr file replayed
+    assert warm["loads"] == [] and warm["times"]["facts"]["n"] == 1  # joined the warm server: no load
+    assert {"hook session-start", "hook pre-compact", "hook stop", "stop: detached offload done"} <= set(
+        warm["times"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["source", "warm.json"]  # the copies are gone
