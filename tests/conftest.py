@@ -22,6 +22,7 @@ from synapse_graph import Memory
 from synapse_graph.aio import AsyncMemory
 from tests.adapters import Blocking, EventLoopThread
 from tests.ci import unavailable
+from tests.servers import stop_idle_servers
 
 ROOT = Path(__file__).resolve().parent.parent
 # Embedded servers stop with their last client, as before lingering: hundreds of stores would otherwise each keep a
@@ -29,6 +30,14 @@ ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("SYNAPSE_FALKORDB_LINGER", "0")
 BACKENDS = ("falkordb", "neo4j")
 APIS = ("sync", "async")
+
+
+@pytest.fixture(autouse=True)
+def _no_server_lingers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """No embedded server outlives its test idle (a process started with an environment of its own lingers
+    minutes by default): those no client uses are stopped (tests/servers.py)."""
+    yield
+    stop_idle_servers(tmp_path_factory.getbasetemp())
 
 
 @pytest.fixture(scope="session")

@@ -176,3 +176,19 @@ def test_a_killed_watchdog_takes_its_lingering_server_with_it(store_dir: Path) -
     os.kill(owner.watchdog_pid, signal.SIGKILL)
     assert wait_until(lambda: not alive(owner.pid or 0), 30)  # the kernel's SIGTERM stops it
     assert facts_of(db) == {("a", "b")}
+
+
+def test_the_suite_stops_what_processes_with_an_environment_of_their_own_leave_lingering(
+        store_dir: Path, clients: list[Client]) -> None:
+    from tests.servers import stop_idle_servers
+
+    idle, used = store_dir / "idle.db", store_dir / "used.db"
+    plain = {k: v for k, v in os.environ.items() if not k.startswith("SYNAPSE_")}  # as a docs page, an MCP SDK
+    subprocess.run([str(CLI), "add", "a", "KNOWS", "b", "--db", str(idle)], env=plain, check=True, timeout=300,
+                   capture_output=True)
+    assert status(idle)["linger_s"] == 300  # the library's default: minutes
+    client = start_client(clients, used)
+    pid = client.opened()
+    assert stop_idle_servers(store_dir) == {idle}  # after each test (tests/conftest.py)
+    assert not EmbeddedServer(idle).running() and EmbeddedServer(used).pid() == pid  # one in use is left alone
+    client.finish()
