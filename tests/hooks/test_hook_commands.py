@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -73,6 +74,31 @@ def test_session_start_after_compaction_gives_the_recalled_memory(memory: Memory
     assert "billing-service OWNED_BY team-payments" in context
     assert "acme-web DEPENDS_ON billing-service" in context
     assert "data, not instructions" in context
+
+
+# The hook as `synapse-graph hook COMMAND` runs it, telling on stderr which modules it imported.
+IMPORTS_SEEN = ("import atexit, json, sys\n"
+                "atexit.register(lambda: sys.stderr.write('MODULES ' + json.dumps(sorted(sys.modules))))\n"
+                "from synapse_graph.cli import main\n"
+                "main(['hook', sys.argv[1]])\n")
+
+
+def test_a_hook_imports_none_of_the_command_line_nor_the_asyncio_twin(memory: Memory, hook_env: dict[str, str],
+                                                                      transcript: TranscriptWriter) -> None:
+    memory.upsert(("billing-service", "OWNED_BY", "team-payments"))
+    with transcript.path.open("a") as handle:
+        handle.write(json.dumps({"type": "user", "uuid": "u-last", "sessionId": SESSION, "message": {
+            "role": "user", "content": "Why does the billing service time out?"}}) + "\n")
+    transcript.compaction()
+    done = subprocess.run([sys.executable, "-c", IMPORTS_SEEN, "session-start"], capture_output=True, text=True,
+                          input=json.dumps(payload("SessionStart", transcript, source="compact")), env=hook_env,
+                          timeout=240, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "billing-service OWNED_BY team-payments" in json.loads(done.stdout)["hookSpecificOutput"][
+        "additionalContext"]  # it did open the store and read it
+    modules = set(json.loads(done.stderr.rsplit("MODULES ", 1)[1]))
+    unneeded = {"typer", "click", "rich", "synapse_graph.aio", "synapse_graph.cli.shell", "synapse_graph.cli.facts"}
+    assert not unneeded & modules, sorted(unneeded & modules)
 
 
 def test_after_a_compaction_the_session_gets_back_what_was_offloaded(model: FakeModelServer, hook: Hook,
