@@ -72,6 +72,8 @@ class Q(StrEnum):
     PINNED_FACTS = "digest/pinned_facts"
     FACTS_AROUND = "digest/facts_around"
     MOST_CONNECTED = "digest/most_connected"
+    MOST_RECORDS = "digest/most_records"
+    CONNECTIONS_OF = "digest/connections_of"
     # observations: free text about an entity, kept with when it was recorded
     OBSERVATIONS_OF = "observations/observations_of"
     OBSERVATIONS_OF_ENTITIES = "observations/observations_of_entities"

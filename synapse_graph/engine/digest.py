@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import rows
 from synapse_graph.engine.context import Context
@@ -13,6 +16,9 @@ from synapse_graph.rules.timeparse import now_micros
 
 CENTRAL_ENTITIES = 5
 """How many of the scope's most connected entities the digest speaks of."""
+CANDIDATES = 8 * CENTRAL_ENTITIES
+"""How many entities with the most fact records the digest counts the valid facts of, before it would count
+every entity's (see :func:`central_entities`)."""
 
 
 def digest(ctx: Context, limit: int, as_of: Instant | None) -> Op[Digest]:
@@ -34,9 +40,34 @@ def digest(ctx: Context, limit: int, as_of: Instant | None) -> Op[Digest]:
     about_user = fresh((yield Read(Q.FACTS_AROUND, {**base, "keys": [user_key], "limit": limit})),
                        limit - len(pinned))
     room = limit - len(pinned) - len(about_user)
-    central = (yield Read(Q.MOST_CONNECTED, {**base, "except": [user_key], "limit": CENTRAL_ENTITIES})) \
-        if room > 0 else []
+    central = (yield from central_entities(base, [user_key])) if room > 0 else []
     about = fresh((yield Read(Q.FACTS_AROUND, {**base, "keys": [r["key"] for r in central],
                                                "limit": room + len(seen)})), room) if central else []
     return Digest(scope=ctx.scope, as_of=to_datetime(now if as_of is None else as_of), pinned=pinned,
                   about_user=about_user, entities=[r["name"] for r in central], about_entities=about)
+
+
+def central_entities(base: Mapping[str, Any], except_keys: list[str]) -> Op[list[dict[str, Any]]]:
+    """The ``CENTRAL_ENTITIES`` entities with the most facts valid at ``as_of`` (ties by key), as
+    ``Q.MOST_CONNECTED`` finds them by reading every fact of the scope, but reading only the facts of the
+    entities with the most records (a count the database keeps), the busiest first, until that proves the
+    answer: no other entity has more records, so none has more valid facts, than the last one kept has valid
+    facts. Past ``CANDIDATES`` entities (a scope whose busiest entities' facts are mostly history) it reads
+    every fact."""
+    ranked: list[dict[str, Any]] = yield Read(Q.MOST_RECORDS, {"scope": base["scope"], "except": except_keys,
+                                                               "limit": CANDIDATES + 1})
+    counted: list[dict[str, Any]] = []  # entities with valid facts (those with none are not returned)
+    done = 0
+    for cut in sorted({min(2 * CENTRAL_ENTITIES, CANDIDATES), CANDIDATES}):
+        keys = [r["key"] for r in ranked[done:cut]]
+        done = cut
+        if keys:
+            counted += yield Read(Q.CONNECTIONS_OF, {**base, "keys": keys})
+        central = sorted((r for r in counted if r["degree"] > 0),
+                         key=lambda r: (-r["degree"], r["key"]))[:CENTRAL_ENTITIES]
+        outside = ranked[cut]["records"] if len(ranked) > cut else 0
+        if outside == 0 or (len(central) == CENTRAL_ENTITIES and central[-1]["degree"] > outside):
+            return central
+    found: list[dict[str, Any]] = yield Read(Q.MOST_CONNECTED, {**base, "except": except_keys,
+                                                                "limit": CENTRAL_ENTITIES})
+    return found

@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 
 from synapse_graph import Memory, Triple
+from synapse_graph.engine import digest as digest_engine
 
 pytestmark = pytest.mark.integration
 MakeMemory = Callable[..., Memory]
@@ -49,6 +50,32 @@ def test_digest_is_capped_and_holds_only_believed_facts_valid_now(memory: Memory
     shown = {(f.subject, f.predicate, f.object) for f in everything}
     assert ("User", "OWNS", "boat") not in shown and ("User", "LIVES_IN", "Lisbon") not in shown
     assert ("Acme", "EMPLOYS", "Kim") not in shown and all(f.status == "believed" for f in everything)
+
+
+def test_central_entities_are_ranked_by_facts_valid_now_each_counted_once(memory: Memory) -> None:
+    memory.upsert([("Hub", "LINKS", "X1"), ("Hub", "LINKS", "X2"), ("Hub", "LINKS", "X3"), ("Hub", "LINKS", "X4"),
+                   ("Apex", "LINKS", "Apex"), ("Apex", "LINKS", "Y1")], valid_at="2024-01-01")
+    memory.upsert(Triple(subject="Apex", predicate="LINKS", object="Y2", valid_at="2999-01-01"))  # not valid yet
+    memory.retract("Hub", "LINKS", "X4")  # no longer valid
+    # Hub has 3 facts valid now, Apex 2 (its fact about itself counts once), X1-X3 and Y1 one each, ties by key
+    assert memory.digest(limit=20).entities == ["Hub", "Apex", "X1", "X2", "X3"]
+
+
+@pytest.mark.parametrize(("histories", "candidates"), [(1, 3), (2, 3), (3, 6)])
+def test_central_entities_are_right_when_the_busiest_entities_hold_mostly_history(
+        memory: Memory, histories: int, candidates: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the digest counts the valid facts of the entities with the most records (4 first, at most `candidates`)
+    # until they prove the answer: (1, 3) at once; (2, 3) B (2 valid facts) is not among the 3 busiest, so
+    # every fact is read; (3, 6) B is found among the next ones
+    monkeypatch.setattr(digest_engine, "CENTRAL_ENTITIES", 2)
+    monkeypatch.setattr(digest_engine, "CANDIDATES", candidates)
+    memory.upsert([("A", "LINKS", "a1"), ("A", "LINKS", "a2"), ("A", "LINKS", "a3"), ("B", "LINKS", "b1"),
+                   ("B", "LINKS", "b2")], valid_at="2024-01-01")
+    for old in ["Old", "Older", "Oldest"][:histories]:
+        memory.upsert([(old, "LINKS", f"{old} {n}") for n in range(6)], valid_at="2024-01-01")
+        for n in range(1, 6):
+            memory.retract(old, "LINKS", f"{old} {n}")
+    assert memory.digest(limit=20).entities == ["A", "B"]
 
 
 def test_pins_are_audited_kept_by_export_and_undone_by_unpin(make_memory: MakeMemory) -> None:
