@@ -67,6 +67,7 @@ import fcntl
 import hashlib
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -186,6 +187,8 @@ class EmbeddedServer:
         with self._guard():
             users = _flock(self._path(".users"), fcntl.LOCK_SH)
             try:
+                if self.running() and not self._listening():
+                    self._wait_gone()  # a server exiting (killed, or its watchdog killed) still holds the lock
                 if not self.running():
                     if not create and not self.has_data():
                         raise self._not_found()
@@ -200,6 +203,37 @@ class EmbeddedServer:
                 raise
             self._users = users
         return self.connect_path
+
+    def _listening(self) -> bool:
+        """Whether the running server still listens on its socket: one on its way out (its threads closing after
+        a kill) no longer does, though it holds the owner lock until its last thread is gone."""
+        directory = os.open(self.directory, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            path = f"/proc/self/fd/{directory}/{self.socket_path.name}"
+            if self._socket_fits():
+                path = str(self.socket_path)
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+                probe.settimeout(5.0)
+                try:
+                    probe.connect(path)
+                except (FileNotFoundError, ConnectionRefusedError):
+                    return False
+                except OSError:
+                    return True  # busy (a full backlog): alive
+            return True
+        finally:
+            os.close(directory)
+
+    def _wait_gone(self) -> None:
+        deadline = time.monotonic() + STOP_TIMEOUT_S
+        while self.running():
+            if time.monotonic() > deadline:
+                raise BackendUnavailableError(
+                    f"the server of {shown(self.db_file)} (pid {self.pid()}) holds the store but has not listened on "
+                    f"its socket for {STOP_TIMEOUT_S:.0f} s; stop it (synapse-graph server stop --force) or end "
+                    "that process"
+                )
+            time.sleep(0.02)
 
     def stop(self, *, linger: bool = True) -> None:
         """Leave the server. After its last client it lingers (see the module's docstring), unless its linger

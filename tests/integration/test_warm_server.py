@@ -10,6 +10,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -166,6 +167,39 @@ def test_state_left_by_killed_processes_never_blocks_a_start(store_dir: Path) ->
         assert memory.backend.server is not None and memory.backend.server.pid() not in (None, owner.pid)
         assert [f.object for f in memory.facts()] == ["b"]
     assert len(redis_servers_in(store_dir)) == 1
+
+
+# A server on its way out after a kill: its last threads still hold the owner lock, its socket is gone.
+EXITING = """
+import fcntl, os, sys, time
+sys.path.insert(0, sys.argv[2])
+from embedded_watchdog import pid_file_text
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o644)
+fcntl.flock(fd, fcntl.LOCK_EX)
+os.ftruncate(fd, 0)
+os.pwrite(fd, pid_file_text(os.getpid(), os.getpid(), 2.0, "busy"), 0)
+print("held", flush=True)
+time.sleep(1.5)
+"""
+
+
+def test_a_client_arriving_while_a_server_exits_waits_for_it_then_starts_one(store_dir: Path) -> None:
+    from synapse_graph.backends import embedded_watchdog
+
+    db = store_dir / "exiting.db"
+    add(db, ("a", "b"))
+    stop_server(db)
+    server = EmbeddedServer(db)
+    exiting = subprocess.Popen([sys.executable, "-I", "-c", EXITING, str(server.pid_file),
+                                str(Path(embedded_watchdog.__file__).parent)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert exiting.stdout is not None and exiting.stdout.readline() == "held\n"
+        assert server.pid() == exiting.pid and not server.socket_path.exists()
+        assert facts_of(db) == {("a", "b")}  # it waited for the lock, then started a server of its own
+        assert exiting.poll() is not None  # (the server it found was gone first)
+    finally:
+        exiting.kill()
+        exiting.wait(30)
 
 
 def test_a_killed_watchdog_takes_its_lingering_server_with_it(store_dir: Path) -> None:
