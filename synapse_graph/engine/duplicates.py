@@ -9,7 +9,6 @@ the entities whose names share a word with the new one, and scores only those.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from synapse_graph.catalogue import Q
@@ -63,10 +62,6 @@ def _links(ctx: Context, keys: Iterable[str], *, degrees: bool = True) -> Op[dic
     return _link_map((yield Read(Q.ENTITY_LINKS, {"scope": ctx.scope, "keys": wanted, "degrees": degrees})))
 
 
-def _others(links: Mapping[str, list[rules.Link]], key: str) -> set[str]:
-    return {x.other for x in links.get(key, ())}
-
-
 def _degrees(ctx: Context, keys: Iterable[str]) -> Op[dict[str, int]]:
     """How many facts each entity has."""
     wanted = sorted(set(keys))
@@ -75,13 +70,16 @@ def _degrees(ctx: Context, keys: Iterable[str]) -> Op[dict[str, int]]:
     return {r["key"]: int(r["degree"]) for r in (yield Read(Q.ENTITY_DEGREES, {"scope": ctx.scope, "keys": wanted}))}
 
 
-def _link_map(rows: Iterable[Mapping[str, Any]]) -> dict[str, list[rules.Link]]:
+def _link_map(rows: Iterable[Mapping[str, Any]], degrees: Mapping[str, int] | None = None
+              ) -> dict[str, list[rules.Link]]:
+    """The links of each entity, as read (``degrees``: the other ends' degrees read apart, else the rows')."""
     found: dict[str, list[rules.Link]] = {}
     for row in rows:
         links = found.setdefault(row["key"], [])
         if len(links) < MAX_LINKS_PER_ENTITY:
+            degree = degrees.get(row["other"], 1) if degrees is not None else int(row["degree"] or 1)
             links.append(rules.Link(row["predicate"], row["other"], bool(row["outgoing"]), row["valid_at"],
-                                    row["invalid_at"], row["other_name"], int(row["degree"] or 1)))
+                                    row["invalid_at"], row["other_name"], degree))
     return found
 
 
@@ -102,10 +100,14 @@ def proposals(ctx: Context, threshold: float, limit: int) -> Op[list[DuplicatePr
     distinct = yield from distinct_pairs(ctx)
     candidates = rules.name_candidates(profiles, distinct=distinct)
     pairs = candidates.hopeful(threshold)
-    links = yield from _links(ctx, {profiles[k].key for pair in pairs for k in pair}, degrees=False)
-    shared = {o for i, j in pairs for o in _others(links, profiles[i].key) & _others(links, profiles[j].key)}
+    rows = yield Read(Q.ENTITY_LINKS, {"scope": ctx.scope, "keys": sorted({profiles[k].key for pair in pairs
+                                                                            for k in pair}), "degrees": False})
+    others: dict[str, set[str]] = {}
+    for row in rows:
+        others.setdefault(row["key"], set()).add(row["other"])
+    shared = {o for i, j in pairs for o in others.get(profiles[i].key, set()) & others.get(profiles[j].key, set())}
     degrees = yield from _degrees(ctx, shared)
-    links = {k: [replace(x, other_degree=degrees.get(x.other, 1)) for x in found] for k, found in links.items()}
+    links = _link_map(rows, degrees)
     found = rules.scored(candidates, _with_links((profiles[k] for pair in pairs for k in pair), links),
                          single_valued=state.rules.single_valued, threshold=threshold)
     return [proposal_model(p) for p in found[:limit]]
