@@ -18,7 +18,9 @@ from synapse_graph.aio import AsyncMemory
 from synapse_graph.errors import NotFoundError
 from synapse_graph.growth import Growth
 from synapse_graph.models import (
+    AliasResult,
     AuditEntry,
+    DuplicateProposal,
     Entity,
     EntityPage,
     Fact,
@@ -29,6 +31,7 @@ from synapse_graph.models import (
     Stats,
     TimeInput,
     Triple,
+    UnmergeResult,
     WriteResult,
 )
 from synapse_graph.rules.cursors import audit_cursor
@@ -107,6 +110,19 @@ class FactBody(Body):
 
 class RejectBody(FactBody):
     reason: str
+
+
+class PairBody(Body):
+    canonical: str = Field(description="The entity to keep (a proposal's canonical)")
+    other: str = Field(description="The entity to merge into it (a proposal's other)")
+
+
+class DistinctBody(PairBody):
+    reason: str
+
+
+class NameBody(Body):
+    name: str = Field(description="The name of the entity merged away")
 
 
 class EntityBody(Body):
@@ -279,6 +295,29 @@ def router(settings: UiSettings) -> APIRouter:
             """``Memory.reject``: refuse a candidate, with the reason shown if it is written again."""
             await memory.reject(body.fact, body.reason)
             return body
+
+        @api.get("/duplicates", tags=["review"])
+        async def duplicates(memory: Memory, limit: Annotated[int, Query(ge=1, le=10_000)] = 100,
+                             threshold: Annotated[float | None, Query(ge=0.0, le=1.0)] = None
+                             ) -> list[DuplicateProposal]:
+            """``Memory.duplicates``: pairs of entities that are probably one, best first, with the evidence."""
+            return await memory.duplicates(limit=limit, threshold=threshold)
+
+        @api.post("/approve_duplicate", tags=["review"])
+        async def approve_duplicate(body: PairBody, memory: Memory) -> AliasResult:
+            """``Memory.approve_duplicate``: merge ``other`` into ``canonical`` (audited with the proposal)."""
+            return await memory.approve_duplicate(body.canonical, body.other)
+
+        @api.post("/reject_duplicate", tags=["review"])
+        async def reject_duplicate(body: DistinctBody, memory: Memory) -> DistinctBody:
+            """``Memory.reject_duplicate``: record the two as distinct, never proposed again."""
+            await memory.reject_duplicate(body.canonical, body.other, reason=body.reason)
+            return body
+
+        @api.post("/unmerge", tags=["review"])
+        async def unmerge(body: NameBody, memory: Memory) -> UnmergeResult:
+            """``Memory.unmerge``: undo the latest merge of the entity once called ``name``."""
+            return await memory.unmerge(body.name)
 
     if settings.allow_erasure:
         @api.post("/purge", tags=["erasure"])

@@ -69,6 +69,11 @@ def _back(target: str | None, default: str) -> str:
     return default
 
 
+def _done(target: str, what: str) -> str:
+    """``target`` with the notice of what was done (shown at the top of the page)."""
+    return target + ("&" if "?" in target else "?") + urlencode({"done": what})
+
+
 def _see(target: str) -> RedirectResponse:
     return RedirectResponse(target, status_code=303)
 
@@ -125,10 +130,10 @@ def router(settings: UiSettings) -> APIRouter:
 
     # -- an entity and its graph ----------------------------------------------------------------------
 
-    async def entity(memory: Memory, name: str, as_of: str | None, known: Known, predicate: str | None,
-                     number: int) -> views.EntityView:
+    async def entity(request: Request, memory: Memory, name: str, as_of: str | None, known: Known,
+                     predicate: str | None, number: int) -> views.EntityView:
         view = await views.entity(memory, name, as_of=when(as_of), known_then=known == "then",
-                                  predicate=text(predicate), page=Page(number, size))
+                                  predicate=text(predicate), page=Page(number, size), kept=request.app.state.aggregates)
         if view.entity is None:
             raise NotFoundError(f"no entity named {name!r} in scope {memory.scope!r}")
         return view
@@ -137,16 +142,16 @@ def router(settings: UiSettings) -> APIRouter:
     async def entity_page(request: Request, memory: Memory, name: str, as_of: str | None = None,
                           known: Known = "now", predicate: str | None = None,
                           page_number: Annotated[int, Query(alias="page", ge=1, le=10_000)] = 1) -> Response:
-        view = await entity(memory, name, as_of, known, predicate, page_number)
+        view = await entity(request, memory, name, as_of, known, predicate, page_number)
         drawn = timeline(view.history, shown=view.as_of, now=view.now)
         return page(request, "entity.html", view=view, drawn=drawn, known=known, as_of_param=as_of or "")
 
     @pages.get("/entity.json", tags=["pages"])
-    async def entity_json(memory: Memory, name: str, as_of: str | None = None, known: Known = "now",
+    async def entity_json(request: Request, memory: Memory, name: str, as_of: str | None = None, known: Known = "now",
                           predicate: str | None = None,
                           page_number: Annotated[int, Query(alias="page", ge=1, le=10_000)] = 1) -> views.EntityView:
         """An entity as the memory held it at ``as_of`` (``known=then``: as it believed it then)."""
-        return await entity(memory, name, as_of, known, predicate, page_number)
+        return await entity(request, memory, name, as_of, known, predicate, page_number)
 
     async def graph(memory: Memory, name: str | None, as_of: str | None, known: Known, hops: int,
                     limit: int) -> views.GraphView | None:
@@ -222,7 +227,7 @@ def router(settings: UiSettings) -> APIRouter:
         @pages.get("/review.json", tags=["pages"])
         async def review_json(request: Request, memory: Memory,
                               page_number: Annotated[int, Query(alias="page", ge=1)] = 1) -> views.ReviewView:
-            """Candidates waiting for review and disputed facts (and, once offered, duplicate entities)."""
+            """Candidates waiting for review, disputed facts, duplicate-entity proposals and the latest merges."""
             return await views.review(memory, Page(page_number, size), request.app.state.aggregates)
 
         @pages.post("/review/approve", include_in_schema=False)
@@ -236,13 +241,29 @@ def router(settings: UiSettings) -> APIRouter:
             await memory.reject(fact, reason)
             return _see(url("/review", done=f"rejected {fact}"))
 
+        @pages.post("/review/merge", include_in_schema=False)
+        async def merge_form(memory: Memory, canonical: Annotated[str, Form()], other: Annotated[str, Form()]
+                             ) -> Response:
+            await memory.approve_duplicate(canonical, other)
+            return _see(url("/review", done=f"merged {other} into {canonical}"))
+
+        @pages.post("/review/distinct", include_in_schema=False)
+        async def distinct_form(memory: Memory, canonical: Annotated[str, Form()], other: Annotated[str, Form()],
+                                reason: Annotated[str, Form()]) -> Response:
+            await memory.reject_duplicate(canonical, other, reason=reason)
+            return _see(url("/review", done=f"kept {other} and {canonical} distinct"))
+
+        @pages.post("/review/unmerge", include_in_schema=False)
+        async def unmerge_form(memory: Memory, name: Annotated[str, Form()]) -> Response:
+            result = await memory.unmerge(name)
+            return _see(url("/review", done=str(result)))
+
     @pages.post("/feedback", include_in_schema=False)
     async def feedback_form(memory: Memory, fact: Annotated[str, Form()],
                             verdict: Annotated[Literal["helpful", "stale", "wrong"], Form()],
                             back: Annotated[str | None, Form()] = None) -> Response:
         await memory.feedback(fact, verdict)
-        target = _back(back, "/review" if settings.allow_review else "/")
-        return _see(target + ("&" if "?" in target else "?") + urlencode({"done": f"{verdict}: {fact}"}))
+        return _see(_done(_back(back, "/review" if settings.allow_review else "/"), f"{verdict}: {fact}"))
 
     # -- erasure -------------------------------------------------------------------------------------
 

@@ -18,9 +18,22 @@ from pydantic import BaseModel, Field
 from synapse_graph.aio import AsyncMemory
 from synapse_graph.growth import Growth
 from synapse_graph.instants import to_datetime
-from synapse_graph.models import AuditEntry, Entity, EntityPage, Fact, Observation, Recall, Session, Stats, TimeInput
+from synapse_graph.models import (
+    AuditEntry,
+    DuplicateProposal,
+    Entity,
+    EntityPage,
+    Fact,
+    Observation,
+    Recall,
+    Session,
+    Stats,
+    TimeInput,
+)
 from synapse_graph.rules.cursors import audit_cursor
 from synapse_graph.rules.timeparse import to_micros
+from synapse_graph.ui import duplicates
+from synapse_graph.ui.duplicates import Merge
 from synapse_graph.ui.params import Page
 
 TIMELINE_RECORDS = 120
@@ -48,6 +61,7 @@ class Aggregates:
 
     def __init__(self) -> None:
         self._kept: dict[str, _Kept] = {}
+        self._reading: dict[str, asyncio.Task[None]] = {}
 
     async def read(self, memory: AsyncMemory, name: str, load: Callable[[], Awaitable[Any]], *,
                    timed: bool) -> tuple[Any, datetime]:
@@ -65,6 +79,23 @@ class Aggregates:
                     kept.refreshing = None
             kept.refreshing = asyncio.create_task(refresh())
         return kept.value, kept.read_at
+
+    async def peek(self, memory: AsyncMemory, name: str, load: Callable[[], Awaitable[Any]]
+                   ) -> tuple[Any, datetime] | None:
+        """The kept value of ``load()`` if the scope has not changed since it was read; else None, and it is read
+        again in the background (a page that must not wait for a walk of the scope shows it next time)."""
+        written = await memory.last_write()
+        kept = self._kept.get(name)
+        if kept is not None and kept.written == written:
+            return kept.value, kept.read_at
+        if name not in self._reading:
+            async def read() -> None:
+                try:
+                    await self._load(name, load, written)
+                finally:
+                    self._reading.pop(name, None)
+            self._reading[name] = asyncio.create_task(read())
+        return None
 
     async def _load(self, name: str, load: Callable[[], Awaitable[Any]], written: datetime | None
                     ) -> tuple[Any, datetime]:
@@ -215,23 +246,28 @@ class EntityView(BaseModel):
     first: datetime | None = None
     """Where the as-of slider starts: the earliest validity or record of the entity's facts."""
     now: datetime
+    duplicates: list[DuplicateProposal] = Field(default_factory=list)
+    """The scope's duplicate proposals naming this entity, read at ``duplicates_read_at``."""
+    duplicates_read_at: datetime | None = None
+    """None: the scope changed since its proposals were last read; they are being read (shown next time)."""
 
 
 async def entity(memory: AsyncMemory, name: str, *, as_of: TimeInput | None, known_then: bool,
-                 predicate: str | None, page: Page) -> EntityView:
+                 predicate: str | None, page: Page, kept: Aggregates) -> EntityView:
     now = datetime.now(UTC)
     found = await memory.entity(name)
     if found is None:
         return EntityView(scope=memory.scope, name=name, as_of=now, now=now)
     shown = _instant(as_of) or now
     known_at = as_of if known_then and as_of is not None else None
-    out, incoming, notes, history = await asyncio.gather(
+    out, incoming, notes, history, proposed = await asyncio.gather(
         memory.facts(found.name, predicate, as_of=as_of, known_at=known_at, limit=page.read, include_candidates=True,
                      include_disputed=True),
         memory.facts(None, predicate, found.name, as_of=as_of, known_at=known_at, limit=page.read,
                      include_candidates=True, include_disputed=True),
         memory.observations(found.name, known_at=known_at),
         memory.facts(found.name, predicate, include_history=True, known_at=known_at, limit=TIMELINE_RECORDS + 1),
+        duplicates.current_proposals(memory, kept),
     )
     facts, more_out = page.cut(out)
     incoming_page, more_in = page.cut(incoming)
@@ -243,7 +279,9 @@ async def entity(memory: AsyncMemory, name: str, *, as_of: TimeInput | None, kno
         incoming=incoming_page, observations=notes, history=history[:TIMELINE_RECORDS],
         history_complete=len(history) <= TIMELINE_RECORDS,
         qualifiers={f.id: f.qualifiers(moment) for f in [*facts, *incoming_page]},
-        page=page.number, more=more_out or more_in, first=min(starts) if starts else found.created_at, now=now)
+        page=page.number, more=more_out or more_in, first=min(starts) if starts else found.created_at, now=now,
+        duplicates=duplicates.involving(proposed, found) if proposed else [],
+        duplicates_read_at=proposed.read_at if proposed else None)
 
 
 def _instant(value: TimeInput | None) -> datetime | None:
@@ -314,29 +352,27 @@ class ReviewView(BaseModel):
     scope: str
     candidates: list[Fact] = Field(default_factory=list)
     disputed: list[Fact] = Field(default_factory=list)
-    duplicates: list[Any] | None = None
-    """Duplicate-entity proposals, once the library offers them (``Memory.duplicates``); None until then."""
+    duplicates: list[DuplicateProposal] = Field(default_factory=list)
+    """This page of the scope's duplicate-entity proposals (``Memory.duplicates``), best first."""
+    duplicates_read_at: datetime | None = None
+    merges: list[Merge] = Field(default_factory=list)
+    """The latest merges (by review or ``alias``), each undone by ``unmerge`` while it holds."""
     page: int = 1
     more: bool = False
     read_at: datetime | None = None
 
 
 async def review(memory: AsyncMemory, page: Page, kept: Aggregates) -> ReviewView:
-    waiting, read_at = await kept.read(memory, f"pending:{page.read}",
-                                       lambda: memory.pending(limit=page.read, include_disputed=True), timed=False)
+    (waiting, read_at), found, merges = await asyncio.gather(
+        kept.read(memory, f"pending:{page.read}", lambda: memory.pending(limit=page.read, include_disputed=True),
+                  timed=False),
+        duplicates.proposals(memory, kept), duplicates.latest_merges(memory))
     shown, more = page.cut(waiting)
+    proposed, more_proposed = page.cut(found.proposals)
     return ReviewView(scope=memory.scope, candidates=[f for f in shown if f.status == "candidate"],
-                      disputed=[f for f in shown if f.status == "disputed"], duplicates=await _duplicates(memory),
-                      page=page.number, more=more, read_at=read_at)
-
-
-async def _duplicates(memory: AsyncMemory) -> list[Any] | None:
-    """The place for duplicate-entity proposals: another part of the library builds ``duplicates()``; until
-    the memory has it, the review page says so instead of showing any."""
-    propose = getattr(memory, "duplicates", None)
-    if propose is None:
-        return None
-    return list(await propose())
+                      disputed=[f for f in shown if f.status == "disputed"], duplicates=proposed,
+                      duplicates_read_at=found.read_at, merges=merges, page=page.number, more=more or more_proposed,
+                      read_at=read_at)
 
 
 class AuditView(BaseModel):
