@@ -55,6 +55,7 @@ if TYPE_CHECKING:
         Evidence,
         ExportSummary,
         Fact,
+        FactLink,
         Observation,
         PurgeResult,
         Recall,
@@ -70,7 +71,8 @@ if TYPE_CHECKING:
 _LAZY = {"AsyncMemory": "synapse_graph.aio", "Memory": "synapse_graph.memory", "check_export": "synapse_graph.exports",
          **dict.fromkeys(("Growth", "GrowthPoint"), "synapse_graph.growth"), **dict.fromkeys((
              "AliasResult", "AuditEntry", "Digest", "DuplicateProposal", "Entity", "EntityPage", "EntryEntity",
-             "Evidence", "ExportSummary", "Fact", "Observation", "PurgeResult", "Recall", "RecalledFact", "ScopeRules",
+             "Evidence", "ExportSummary", "Fact", "FactLink", "Observation", "PurgeResult", "Recall", "RecalledFact",
+             "ScopeRules",
              "Session", "Stats", "Triple", "UnmergeResult", "WriteResult"), "synapse_graph.models")}
 
 
@@ -103,6 +105,7 @@ __all__ = [
     "Evidence",
     "ExportSummary",
     "Fact",
+    "FactLink",
     "Growth",
     "GrowthPoint",
     "InvalidImportError",

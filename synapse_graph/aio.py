@@ -39,6 +39,7 @@ from synapse_graph.models import (
     Fact,
     MemoryScope,
     Observation,
+    Period,
     PurgeResult,
     Recall,
     RecalledFact,
@@ -186,12 +187,14 @@ class AsyncMemory(AsyncDuplicateReview, MemoryOptions, AsyncGraphitiImports):
     async def facts(self, subject: str | None = None, predicate: str | None = None, object: str | None = None, *,
                     as_of: TimeInput | None = None, known_at: TimeInput | None = None,
                     include_history: bool = False, limit: int | None = None, include_candidates: bool = False,
-                    include_disputed: bool = False, memory_scope: MemoryScope | None = None) -> list[Fact]:
+                    include_disputed: bool = False, memory_scope: MemoryScope | None = None,
+                    during: Period | None = None, throughout: Period | None = None) -> list[Fact]:
         """See :meth:`Memory.facts`."""
         at = ops.scoped(self._ctx, memory_scope, default="durable")
         return await self._read(ops.facts(at, subject, predicate, object, as_of=as_of, known_at=known_at,
-                                          include_history=include_history, limit=limit,
-                                          include_candidates=include_candidates, include_disputed=include_disputed))
+                                          include_history=include_history, limit=limit, during=during,
+                                          throughout=throughout, include_candidates=include_candidates,
+                                          include_disputed=include_disputed))
 
     async def history(self, subject: str, predicate: str | None = None, *, known_at: TimeInput | None = None
                       ) -> list[Fact]:

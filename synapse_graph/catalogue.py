@@ -56,6 +56,8 @@ class Q(StrEnum):
     FACTS_BY_SLOT = "facts/facts_by_slot"
     FACTS_BY_SUBJECT = "facts/facts_by_subject"
     FACTS_BY_OBJECT = "facts/facts_by_object"
+    FACTS_BY_OBJECT_SLOT = "facts/facts_by_object_slot"
+    FACTS_BY_PREDICATE = "facts/facts_by_predicate"
     FACTS_IN_SCOPE = "facts/facts_in_scope"
     RECORD_BY_ID = "facts/record_by_id"
     NEIGHBOURHOOD = "facts/neighbourhood"
@@ -114,6 +116,8 @@ class Q(StrEnum):
     # migrations between store formats
     SLOTLESS_FACTS = "migrations/slotless_facts"
     SET_SLOTS = "migrations/set_slots"
+    FACTS_WITHOUT_SIDE_SLOTS = "migrations/facts_without_side_slots"
+    SET_SIDE_SLOTS = "migrations/set_side_slots"
     RECOUNT_SCOPE = "migrations/recount_scope"
     SET_SCOPE_TOKENS = "migrations/set_scope_tokens"
     # schema (one idempotent multi-statement file per dialect)

@@ -32,6 +32,7 @@ from synapse_graph.models import (
     Fact,
     MemoryScope,
     Observation,
+    Period,
     PurgeResult,
     Recall,
     RecalledFact,
@@ -210,17 +211,16 @@ class Memory(DuplicateReview, MemoryOptions, GraphitiImports):
     def facts(self, subject: str | None = None, predicate: str | None = None, object: str | None = None, *,
               as_of: TimeInput | None = None, known_at: TimeInput | None = None, include_history: bool = False,
               limit: int | None = None, include_candidates: bool = False, include_disputed: bool = False,
-              memory_scope: MemoryScope | None = None) -> list[Fact]:
-        """Facts valid at ``as_of`` (default now), as the store believed them at ``known_at`` (default now).
-
-        Validity is half-open: a fact with ``invalid_at == as_of`` no longer holds.
-        ``include_history=True`` returns every validity interval instead. Only believed facts
-        come back unless ``include_candidates``/``include_disputed`` ask for more. Names resolve
-        through aliases; an unknown name gives an empty list. ``memory_scope="session"`` reads the
-        bound session's own scope instead of the durable one."""
+              memory_scope: MemoryScope | None = None, during: Period | None = None,
+              throughout: Period | None = None) -> list[Fact]:
+        """Facts valid at ``as_of`` (default now; half-open: not when ``invalid_at == as_of``), as the store
+        believed them at ``known_at`` (default now); ``during=(start, end)``: at some moment of the period,
+        ``throughout``: at every moment; ``include_history``: every interval. Each says what it ``replaces``
+        and was ``replaced_by``. Only believed facts unless ``include_candidates``/``include_disputed``; an
+        unknown name gives []. ``memory_scope="session"``: the bound session's own scope."""
         at = ops.scoped(self._ctx, memory_scope, default="durable")
         return self._read(ops.facts(at, subject, predicate, object, as_of=as_of, known_at=known_at,
-                                    include_history=include_history, limit=limit,
+                                    include_history=include_history, limit=limit, during=during, throughout=throughout,
                                     include_candidates=include_candidates, include_disputed=include_disputed))
 
     def history(self, subject: str, predicate: str | None = None, *, known_at: TimeInput | None = None

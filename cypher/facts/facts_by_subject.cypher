@@ -1,10 +1,12 @@
-// Facts of one subject (optionally one predicate or object) valid at as_of as believed at $known_at.
+// Facts of one subject (optionally one object) held at as_of or over a period (fragments/held) as believed
+// at $known_at, each with what replaced it and what it replaced.
 {{read_clock}}
 MATCH (a:Entity {scope: $scope, key: $subject})-[r:FACT]->(b:Entity)
 WHERE ($predicate IS NULL OR r.predicate = $predicate)
   AND ($object IS NULL OR b.key = $object)
-  AND {{valid_at}}
+  AND {{held}}
 WITH r, a, b
 ORDER BY r.valid_at, r.predicate, b.key, r.recorded_at
 LIMIT $limit
-RETURN {{fact}} AS fact
+{{links}}
+RETURN {{fact}} AS fact, links

@@ -19,6 +19,7 @@ from synapse_graph.engine.context import Context
 from synapse_graph.errors import InvalidInputError, InvalidNameError, InvalidTimeError
 from synapse_graph.instants import Instant
 from synapse_graph.models import TimeInput, Triple, TrustState
+from synapse_graph.rules import periods
 from synapse_graph.rules.numbers import confidence as checked_confidence
 from synapse_graph.rules.numbers import count
 from synapse_graph.rules.predicates import SAME_AS, check_predicate
@@ -121,6 +122,28 @@ def _checked_name(raw: str, mode: SecretMode) -> Name | None:
 def time(value: TimeInput | None, field: str) -> Instant | None:
     """A time as microseconds (None stays None: the caller's default applies)."""
     return None if value is None else Instant(to_micros(value, field=field))
+
+
+def period(value: object, field: str) -> tuple[int, int | None]:
+    """A (start, end) period as microseconds (end None: open), start before end."""
+    start, end = periods.period_parts(value, field)
+    return periods.check_period(to_micros(start, field=f"{field} start"),
+                                None if end is None else to_micros(end, field=f"{field} end"), field)
+
+
+def window(during: object, throughout: object, *, as_of: object, history: bool) -> periods.Window | None:
+    """The period a read asks about (``during`` or ``throughout``; None: an instant), alone with its times."""
+    if during is None and throughout is None:
+        return None
+    if during is not None and throughout is not None:
+        raise InvalidInputError("give during or throughout, not both: facts valid at some moment of a period, or at "
+                                "every moment of it")
+    field = "during" if during is not None else "throughout"
+    if as_of is not None or history:
+        raise InvalidInputError(f"{field} asks about a period: leave out as_of and include_history (an instant, and "
+                                "every interval)")
+    start, end = period(during if during is not None else throughout, field)
+    return periods.during(start, end) if during is not None else periods.throughout(start, end)
 
 
 def provenance(ctx: Context, source: str | None, model: str | None, session: str | None,

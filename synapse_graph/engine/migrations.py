@@ -9,7 +9,7 @@ from synapse_graph.engine.scope import STORE_FORMAT, ScopeState
 from synapse_graph.errors import NewerStoreFormatError
 from synapse_graph.instants import Instant
 from synapse_graph.rules.recall import scope_token
-from synapse_graph.rules.slots import SLOT_FORMAT, fact_slot
+from synapse_graph.rules.slots import SIDE_SLOTS_FORMAT, SLOT_FORMAT, fact_slot, object_slot, predicate_slot
 from synapse_graph.rules.timeparse import now_micros
 
 SCOPE_TOKEN_FORMAT = 4
@@ -30,13 +30,19 @@ def needed(state: ScopeState) -> bool:
 def upgrade(ctx: Context, state: ScopeState) -> Op[None]:
     """Format 2: give every fact its slot. Format 3: count candidates apart from believed facts.
     Format 4: give entities, aliases and live observations the scope's search token. Format 5: move the
-    scope's state from its node to its STATE relationship (with the recount every upgrade ends with)."""
+    scope's state from its node to its STATE relationship (with the recount every upgrade ends with).
+    Format 6: give every fact its object's and its predicate's slots."""
     if not needed(state):
         return
     if (state.format or 0) < SLOT_FORMAT:
         while found := (yield Read(Q.SLOTLESS_FACTS, {"scope": ctx.scope, "limit": 5_000})):
             slots = [{"id": r["id"], "slot": fact_slot(ctx.scope, r["subject"], r["predicate"])} for r in found]
             yield Write(Q.SET_SLOTS, {"scope": ctx.scope, "slots": slots})
+    if (state.format or 0) < SIDE_SLOTS_FORMAT:
+        while found := (yield Read(Q.FACTS_WITHOUT_SIDE_SLOTS, {"scope": ctx.scope, "limit": 5_000})):
+            slots = [{"id": r["id"], "object_slot": object_slot(ctx.scope, r["object"], r["predicate"]),
+                      "predicate_slot": predicate_slot(ctx.scope, r["predicate"])} for r in found]
+            yield Write(Q.SET_SIDE_SLOTS, {"scope": ctx.scope, "slots": slots})
     if (state.format or 0) < SCOPE_TOKEN_FORMAT:
         yield Write(Q.SET_SCOPE_TOKENS, {"scope": ctx.scope, "scope_token": scope_token(ctx.scope)})
     yield Write(Q.RECOUNT_SCOPE, {"scope": ctx.scope, "format": STORE_FORMAT, "candidate": "candidate",

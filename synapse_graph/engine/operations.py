@@ -391,13 +391,14 @@ def growth(ctx: Context, steps: int, since: TimeInput | None, until: TimeInput |
 
 def facts(ctx: Context, subject: str | None, predicate: str | None, obj: str | None, *, as_of: TimeInput | None,
           known_at: TimeInput | None, include_history: bool, limit: int | None, include_candidates: bool,
-          include_disputed: bool) -> Op[list[Fact]]:
+          include_disputed: bool, during: object = None, throughout: object = None) -> Op[list[Fact]]:
     ask = FactQuery(
         subject=None if subject is None else inputs.name(ctx, subject, "subject"),
         predicate=None if predicate is None else check_predicate(predicate),
         object=None if obj is None else inputs.name(ctx, obj, "object"),
         as_of=inputs.time(as_of, "as_of"), known_at=inputs.time(known_at, "known_at"), history=include_history,
         statuses=tuple(reading_states(include_candidates, include_disputed)), limit=inputs.limit(limit, DEFAULT_LIMIT),
+        window=inputs.window(during, throughout, as_of=as_of, history=include_history),
     )
     return reads.facts(ctx, ask)
 

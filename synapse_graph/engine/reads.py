@@ -25,8 +25,9 @@ from synapse_graph.models import Entity, EntityPage, Fact, Stats
 from synapse_graph.rules.cursors import read_entity_cursor
 from synapse_graph.rules.distinct import past_belief_once
 from synapse_graph.rules.numbers import count
+from synapse_graph.rules.periods import Window
 from synapse_graph.rules.shares import MARGIN, fair_cut, level
-from synapse_graph.rules.slots import fact_slot
+from synapse_graph.rules.slots import fact_slot, object_slot, predicate_slot
 from synapse_graph.rules.timeparse import now_micros
 
 
@@ -44,6 +45,8 @@ class FactQuery:
     history: bool = False
     statuses: tuple[str, ...] = ("believed",)
     limit: int = 100_000
+    window: Window | None = None
+    """A period the facts held during or throughout (rules/periods.py), instead of ``as_of``."""
 
 
 def lookup(ctx: Context, keys: Iterable[str]) -> Op[dict[str, str]]:
@@ -56,9 +59,12 @@ def lookup(ctx: Context, keys: Iterable[str]) -> Op[dict[str, str]]:
 
 
 def _params(ctx: Context, ask: FactQuery) -> dict[str, Any]:
+    window = ask.window
     return {"scope": ctx.scope, "predicate": ask.predicate, "as_of": ask.as_of, "history": ask.history,
             "now": Instant(now_micros()), "known_at": ask.known_at, "statuses": list(ask.statuses),
-            "limit": ask.limit, "subject": None, "object": None, "slot": None, "names": []}
+            "limit": ask.limit, "subject": None, "object": None, "slot": None, "names": [],
+            "starts_by": None if window is None else Instant(window.starts_by),
+            "ends_after": None if window is None else Instant(window.ends_after), "candidate": "candidate"}
 
 
 def facts(ctx: Context, ask: FactQuery) -> Op[list[Fact]]:
@@ -87,8 +93,14 @@ def facts(ctx: Context, ask: FactQuery) -> Op[list[Fact]]:
         params["slot"] = fact_slot(ctx.scope, params["subject"], ask.predicate)
     elif params["subject"] is not None:
         statement = Q.FACTS_BY_SUBJECT
+    elif params["object"] is not None and ask.predicate is not None:
+        statement = Q.FACTS_BY_OBJECT_SLOT
+        params["object_slot"] = object_slot(ctx.scope, params["object"], ask.predicate)
     elif params["object"] is not None:
         statement = Q.FACTS_BY_OBJECT
+    elif ask.predicate is not None:
+        statement = Q.FACTS_BY_PREDICATE
+        params["predicate_slot"] = predicate_slot(ctx.scope, ask.predicate)
     else:
         statement = Q.FACTS_IN_SCOPE
     found = yield Read(statement, params)
@@ -101,8 +113,9 @@ def _facts_and_entities(found: list[dict[str, Any]]) -> tuple[list[dict[str, Any
 
 
 def _distinct(found: list[dict[str, Any]], ask: FactQuery) -> list[Fact]:
-    """The facts of rows; a read never returns the same fact twice (see :mod:`~synapse_graph.rules.distinct`)."""
-    return past_belief_once([rows.fact(row["fact"]) for row in found], ask.known_at)
+    """The facts of rows, each with what replaced it and what it replaced; a read never returns the same fact
+    twice (see :mod:`~synapse_graph.rules.distinct`)."""
+    return past_belief_once([rows.fact(row["fact"], row["links"]) for row in found], ask.known_at)
 
 
 def neighbourhood(ctx: Context, entity: Name, hops: int, as_of: Instant | None, known_at: Instant | None,

@@ -14,7 +14,7 @@ from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from synapse_graph.instants import to_datetime
-from synapse_graph.models import AuditEntry, Entity, Fact, Observation, RecalledFact, ScopeRules
+from synapse_graph.models import AuditEntry, Entity, Fact, FactLink, Observation, RecalledFact, ScopeRules
 from synapse_graph.rules.timeline import Provenance, Record
 from synapse_graph.rules.trust import logged_facts
 from synapse_graph.shapes import ENTITY, FACT, OBSERVATION, Reader
@@ -48,9 +48,17 @@ def record_values(record: Record) -> dict[str, Any]:
     return values
 
 
-def fact(row: Row) -> Fact:
-    """A fact row as the user sees it: entities by their display names, instants as UTC datetimes."""
-    return Fact(**_FACT(row))
+def fact(row: Row, links: list[Row] | None = None) -> Fact:
+    """A fact row as the user sees it: entities by their display names, instants as UTC datetimes; with
+    ``links`` (``{{links}}``: records of its timeline that meet it), what it replaced and what replaced it."""
+    values = _FACT(row)
+    if links is not None:
+        found = sorted((FactLink(id=x["id"], object=x["object"], valid_at=to_datetime(x["valid_at"]),
+                                 invalid_at=None if x["invalid_at"] is None else to_datetime(x["invalid_at"]))
+                        for x in links), key=lambda x: (x.valid_at, x.object, x.id))
+        values["replaces"] = [x for x in found if x.invalid_at == values["valid_at"]]
+        values["replaced_by"] = [x for x in found if x.valid_at == values["invalid_at"]]
+    return Fact(**values)
 
 
 def recalled(row: Row, *, hop: int, entry: str, relevance: float, score: float, words: list[str]) -> RecalledFact:

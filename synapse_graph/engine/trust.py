@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TypedDict
 
 from synapse_graph.catalogue import Q
-from synapse_graph.engine import inputs, rows
+from synapse_graph.engine import inputs, reads, rows
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.io import Op, Read
 from synapse_graph.engine.view import View
@@ -16,7 +16,6 @@ from synapse_graph.instants import Instant
 from synapse_graph.models import AuditEntry, Fact, TimeInput
 from synapse_graph.rules.cursors import audit_cursor, read_audit_cursor
 from synapse_graph.rules.timeline import Provenance, Record, TimelinePlanner, Write
-from synapse_graph.rules.timeparse import now_micros
 from synapse_graph.rules.trust import TIMELINE_STATES, Verdict, after_feedback
 
 
@@ -86,10 +85,7 @@ def pin(view: View, fact_id: str, pinned: bool) -> Op[tuple[Mutation | None, Fac
 
 def pending(ctx: Context, limit: int, statuses: list[str]) -> Op[list[Fact]]:
     """Current records in these trust states (candidates waiting for review, disputed facts), oldest first."""
-    found = yield Read(Q.FACTS_IN_SCOPE, {
-        "scope": ctx.scope, "predicate": None, "as_of": None, "history": True, "now": Instant(now_micros()),
-        "known_at": None, "statuses": statuses, "limit": limit})
-    return [rows.fact(row["fact"]) for row in found]
+    return (yield from reads.facts(ctx, reads.FactQuery(history=True, statuses=tuple(statuses), limit=limit)))
 
 
 class AuditFilters(TypedDict, total=False):

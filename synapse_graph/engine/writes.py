@@ -20,7 +20,7 @@ from synapse_graph.errors import QuotaExceededError
 from synapse_graph.instants import Instant
 from synapse_graph.models import ScopeRules
 from synapse_graph.rules.recall import scope_token
-from synapse_graph.rules.slots import fact_slot
+from synapse_graph.rules.slots import fact_slot, object_slot, predicate_slot
 from synapse_graph.rules.timeline import Plan, Provenance, Record
 from synapse_graph.rules.trust import audit_detail, stored_facts
 from synapse_graph.shapes import FACT, Storer, stored
@@ -124,8 +124,11 @@ _STORED = Storer(tuple(f for f in FACT if f.kind != "end"))
 def record_props(scope: str, record: Record) -> dict[str, Any]:
     """A record as the properties of its FACT relationship (:data:`~synapse_graph.shapes.FACT`, absent values
     left out). Its scope is its entities': every statement checks the subject's, so the relationship does not
-    store it again; its slot is the index of its (subject, predicate) timeline."""
-    return {"slot": fact_slot(scope, record.subject, record.predicate), **_STORED(record_values(record))}
+    store it again; its slots index its (subject, predicate) timeline, its (object, predicate) and its predicate
+    in the scope (rules/slots.py)."""
+    return {"slot": fact_slot(scope, record.subject, record.predicate),
+            "object_slot": object_slot(scope, record.object, record.predicate),
+            "predicate_slot": predicate_slot(scope, record.predicate), **_STORED(record_values(record))}
 
 
 def updated_props(record: Record) -> dict[str, Any]:

@@ -3,7 +3,7 @@ from here (``from synapse_graph.models import Fact``)."""
 
 from synapse_graph.models.audit import AuditEntry
 from synapse_graph.models.entities import Entity, EntityPage, Observation
-from synapse_graph.models.facts import Fact, TimeInput, Triple, TrustState
+from synapse_graph.models.facts import Fact, FactLink, Period, TimeInput, Triple, TrustState
 from synapse_graph.models.recall import RECALL_NOTICE, Digest, EntryEntity, Recall, RecalledFact
 from synapse_graph.models.results import (
     AliasResult,
@@ -32,9 +32,11 @@ __all__ = [
     "Evidence",
     "ExportSummary",
     "Fact",
+    "FactLink",
     "MemoryScope",
     "Observation",
     "Observed",
+    "Period",
     "PurgeResult",
     "Recall",
     "RecalledFact",

@@ -21,6 +21,9 @@ TimeInput = datetime | date | str | int | float
 """What the API accepts as a time: an aware or naive (= UTC) ``datetime``, a ``date``
 (midnight UTC), an ISO-8601 or other unambiguous string, or epoch seconds."""
 
+Period = tuple[TimeInput, TimeInput | None]
+"""A period ``(start, end)``, half-open like a validity; ``end`` None: with no end."""
+
 _TIME_KINDS = frozenset({str, datetime, date, int, float})
 _TIME_EXPECTED = "expected a datetime, date, ISO-8601 string or epoch seconds (int or float)"
 
@@ -114,6 +117,17 @@ class Triple(ShortRepr, BaseModel):
                 raise _triple_error(exc) from exc
 
 
+class FactLink(BaseModel):
+    """A fact of the same subject and predicate that replaced another or that it replaced (its id, value, validity)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    object: str
+    valid_at: datetime
+    invalid_at: datetime | None = None
+
+
 class Fact(Readable, BaseModel):
     """One stored FACT record: a fact with its validity and belief intervals.
 
@@ -146,6 +160,10 @@ class Fact(Readable, BaseModel):
     """When the fact was last written again (confirmed); None if never since it was recorded."""
     pinned: bool = False
     """Pinned facts come first in :meth:`Memory.digest` (``Memory.pin``/``unpin``)."""
+    replaces: list[FactLink] | None = None
+    """The values of the subject and predicate that ended where this one began (:meth:`Memory.facts` fills it
+    in, and ``replaced_by``: the values that began where it ended; None where a read does not look)."""
+    replaced_by: list[FactLink] | None = None
 
     def holds_at(self, when: datetime) -> bool:
         """True if the fact is valid at ``when`` (half-open interval)."""

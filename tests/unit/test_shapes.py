@@ -57,8 +57,12 @@ def declared(model: Any) -> tuple[str, ...]:
     return tuple(model.model_fields)
 
 
+LINKS = ("replaces", "replaced_by")
+"""What a fact says of its neighbours in its timeline: read with it (fragments/links), never stored."""
+
+
 def test_the_typed_classes_declare_the_tables_fields_in_table_order() -> None:
-    assert declared(Fact) == names(FACT)
+    assert declared(Fact) == (*names(FACT), *LINKS)
     assert declared(RecalledFact)[:len(FACT)] == names(FACT)
     record = [f.name for f in fields(Record)]
     at = record.index("provenance")
@@ -101,12 +105,12 @@ def test_a_fact_row_reads_stores_exports_and_imports_every_field() -> None:
     record = rows.record(row)
     assert rows.record_values(record) == values
     fact = rows.fact(row)
-    assert fact.model_dump() == {f.name: shown(f, row) for f in FACT}
+    assert fact.model_dump() == {**{f.name: shown(f, row) for f in FACT}, "replaces": None, "replaced_by": None}
     out = FactOut.of(fact, []).model_dump(exclude={"qualifiers"})
     assert out == {name: fact.model_dump()[name] for name in names(FACT, shown=True)}
 
     props = writes.record_props(CTX.scope, record)
-    assert set(props) == {f.name for f in FACT if f.kind != "end"} | {"slot"}
+    assert set(props) == {f.name for f in FACT if f.kind != "end"} | {"slot", "object_slot", "predicate_slot"}
     assert all(props[f.name] == stored(f, values[f.name]) for f in FACT if f.kind != "end")
     assert set(writes.updated_props(record)) == {"id"} | {f.name for f in FACT if f.updated}
 

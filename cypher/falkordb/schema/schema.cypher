@@ -6,6 +6,8 @@ CREATE INDEX FOR (a:Alias) ON (a.scope, a.key);
 CREATE INDEX FOR (s:Scope) ON (s.scope);
 CREATE INDEX FOR ()-[r:FACT]-() ON (r.id);
 CREATE INDEX FOR ()-[r:FACT]-() ON (r.slot);
+CREATE INDEX FOR ()-[r:FACT]-() ON (r.object_slot);
+CREATE INDEX FOR ()-[r:FACT]-() ON (r.predicate_slot);
 CREATE INDEX FOR ()-[r:FACT]-() ON (r.pinned);
 CALL db.idx.fulltext.createNodeIndex({label: 'Entity', stopwords: []}, {field: 'search_text', nostem: true});
 CALL db.idx.fulltext.createNodeIndex({label: 'Alias', stopwords: []}, {field: 'search_text', nostem: true})

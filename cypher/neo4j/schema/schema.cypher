@@ -8,6 +8,8 @@ CREATE INDEX entity_scope IF NOT EXISTS FOR (e:Entity) ON (e.scope);
 CREATE INDEX alias_target IF NOT EXISTS FOR (a:Alias) ON (a.scope, a.target);
 CREATE INDEX fact_id IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.id);
 CREATE INDEX fact_slot IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.slot);
+CREATE INDEX fact_object_slot IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.object_slot);
+CREATE INDEX fact_predicate_slot IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.predicate_slot);
 CREATE INDEX fact_pinned IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.pinned);
 CREATE INDEX fact_predicate IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.predicate, r.valid_at);
 CREATE INDEX fact_valid IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.valid_at, r.invalid_at)

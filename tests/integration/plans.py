@@ -1,0 +1,62 @@
+"""The query plans of the statements a call runs, as each database explains them (not a test module).
+
+A plan is read from the database itself (Neo4j ``EXPLAIN``, FalkorDB ``GRAPH.EXPLAIN``) for the statement
+and parameters a real call sent, so a test can say which index answered it: an outcome of the schema and the
+planner, not of the query's text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from synapse_graph import Memory
+from synapse_graph.backends.falkordb_params import params_header
+from synapse_graph.backends.neo4j import encode
+from synapse_graph.catalogue import query
+
+
+def statements_of(memory: Memory, call: Callable[[], Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The reads ``call`` sent through the memory's backend: (statement name, parameters), in order."""
+    backend: Any = memory.backend
+    sent: list[tuple[str, dict[str, Any]]] = []
+    original = backend.read
+
+    def recording(name: str, params: Any) -> Any:
+        sent.append((str(name), dict(params)))
+        return original(name, params)
+
+    backend.read = recording
+    try:
+        call()
+    finally:
+        del backend.read
+    return sent
+
+
+def plan(memory: Memory, name: str, params: dict[str, Any]) -> list[str]:
+    """The operators of a statement's plan, one line each: the operator and what it works on (an index
+    seek names its index, or its label and properties)."""
+    backend: Any = memory.backend
+    text = query(name, backend.dialect)
+    if backend.dialect == "neo4j":
+        with backend._driver.session(database=backend._database) as session:
+            summary = session.run("EXPLAIN " + text, encode(params)).consume()
+        lines: list[str] = []
+
+        def walk(step: Any) -> None:
+            arguments = step.get("args", {}) if isinstance(step, dict) else step.arguments
+            operator = step.get("operatorType") if isinstance(step, dict) else step.operator_type
+            lines.append(f"{operator} {arguments.get('Details', '')}")
+            for child in (step.get("children", []) if isinstance(step, dict) else step.children):
+                walk(child)
+
+        walk(summary.plan)
+        return lines
+    reply = backend._client.execute_command("GRAPH.EXPLAIN", backend.graph, params_header(params) + text)
+    return [(line.decode() if isinstance(line, bytes) else str(line)).strip() for line in reply]
+
+
+def plans_of(memory: Memory, call: Callable[[], Any]) -> dict[str, list[str]]:
+    """The plan of each statement ``call`` reads with, by statement name."""
+    return {name: plan(memory, name, params) for name, params in statements_of(memory, call)}
