@@ -47,6 +47,9 @@ if TYPE_CHECKING:
     from synapse_graph.models import (
         AliasResult,
         AuditEntry,
+        Change,
+        Changes,
+        Diff,
         Digest,
         DuplicateProposal,
         Entity,
@@ -70,10 +73,9 @@ if TYPE_CHECKING:
 
 _LAZY = {"AsyncMemory": "synapse_graph.aio", "Memory": "synapse_graph.memory", "check_export": "synapse_graph.exports",
          **dict.fromkeys(("Growth", "GrowthPoint"), "synapse_graph.growth"), **dict.fromkeys((
-             "AliasResult", "AuditEntry", "Digest", "DuplicateProposal", "Entity", "EntityPage", "EntryEntity",
-             "Evidence", "ExportSummary", "Fact", "FactLink", "Observation", "PurgeResult", "Recall", "RecalledFact",
-             "ScopeRules",
-             "Session", "Stats", "Triple", "UnmergeResult", "WriteResult"), "synapse_graph.models")}
+             "AliasResult", "AuditEntry", "Change", "Changes", "Diff", "Digest", "DuplicateProposal", "Entity",
+             "EntityPage", "EntryEntity", "Evidence", "ExportSummary", "Fact", "FactLink", "Observation", "PurgeResult",
+             "Recall", "RecalledFact", "ScopeRules", "Session", "Stats", "Triple", "UnmergeResult", "WriteResult"), "synapse_graph.models")}
 
 
 def __getattr__(name: str) -> Any:
@@ -94,8 +96,11 @@ __all__ = [
     "AuthenticationError",
     "BackendError",
     "BackendUnavailableError",
+    "Change",
+    "Changes",
     "ConcurrencyConflictError",
     "ConfigurationError",
+    "Diff",
     "Digest",
     "DuplicateProposal",
     "EmbedderUnavailableError",

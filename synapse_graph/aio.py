@@ -54,9 +54,10 @@ from synapse_graph.offload.offloader import OFFLOAD_CLOSE_TIMEOUT_S, Offloader
 from synapse_graph.offload.turns import TurnInput
 from synapse_graph.review import AsyncDuplicateReview
 from synapse_graph.rules.recall import MAX_ENTRY_ENTITIES
+from synapse_graph.time_questions import AsyncTimeQuestions
 
 
-class AsyncMemory(AsyncDuplicateReview, MemoryOptions, AsyncGraphitiImports):
+class AsyncMemory(AsyncDuplicateReview, MemoryOptions, AsyncGraphitiImports, AsyncTimeQuestions):
     """The asyncio twin of :class:`~synapse_graph.Memory`: the same methods, awaited.
 
     The constructor only checks its arguments; ``await memory.open()`` (or ``async with``)

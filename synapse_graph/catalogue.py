@@ -99,6 +99,13 @@ class Q(StrEnum):
     ALIAS_KEYS = "duplicates/alias_keys"
     ENTITY_TOMBSTONES = "duplicates/entity_tombstones"
     APPLY_UNMERGE = "writes/apply_unmerge"
+    # changes: what the memory learned and unlearned, read from the audit log and the records' own times
+    CHANGE_ENTRIES = "changes/change_entries"
+    CHANGED_RECORDS = "changes/changed_records"
+    CHANGED_OBSERVATIONS = "changes/changed_observations"
+    NAMES_OF_KEYS = "changes/names_of_keys"
+    FACTS_CHANGED_AROUND = "changes/facts_changed_around"
+    FACTS_CHANGED_IN_SCOPE = "changes/facts_changed_in_scope"
     # trust: rejections and the audit log
     TOMBSTONES = "trust/tombstones"
     AUDIT_LOG = "trust/audit_log"
@@ -111,6 +118,7 @@ class Q(StrEnum):
     EXISTING_OBSERVATIONS = "transfer/existing_observations"
     AUDIT_IDS = "transfer/audit_ids"
     # erasure
+    ENTRIES_NAMING = "erasure/entries_naming"
     PURGE_ENTITY = "erasure/purge_entity"
     PURGE_SCOPE = "erasure/purge_scope"
     # migrations between store formats

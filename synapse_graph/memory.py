@@ -47,9 +47,10 @@ from synapse_graph.offload.offloader import OFFLOAD_CLOSE_TIMEOUT_S, Offloader
 from synapse_graph.offload.turns import TurnInput
 from synapse_graph.review import DuplicateReview
 from synapse_graph.rules.recall import MAX_ENTRY_ENTITIES
+from synapse_graph.time_questions import TimeQuestions
 
 
-class Memory(DuplicateReview, MemoryOptions, GraphitiImports):
+class Memory(DuplicateReview, MemoryOptions, GraphitiImports, TimeQuestions):
     """A temporal knowledge-graph memory bound to one scope.
 
     Args:

@@ -1,7 +1,8 @@
 // Hard-deletes one entity, every record touching it, its observations, aliases, rejections and every audit
 // entry that names it or one of its aliases (erasure must not leave the data in the log: an alias merge
-// leaves the merged-in name's entries under the alias's key); keeps the scope's counters right and moves
-// its version so concurrent plans re-read. A note without the name is added to the log.
+// leaves the merged-in name's entries under the alias's key), except those that also log another entity's
+// change: $rewrites gives them without what named the erased entity (engine/erasure.py); keeps the scope's
+// counters right and moves its version so concurrent plans re-read. A note without the name is added to the log.
 MATCH (e:Entity {scope: $scope, key: $key})
 OPTIONAL MATCH (e)-[r:FACT]-()
 WITH e, collect(DISTINCT r) AS records
@@ -31,7 +32,10 @@ WITH e, records, observations, aliases, tombstones, entries
 FOREACH (x IN observations | DELETE x)
 FOREACH (x IN aliases | DELETE x)
 FOREACH (x IN tombstones | DELETE x)
-FOREACH (x IN entries | DELETE x)
+FOREACH (x IN entries |
+  FOREACH (w IN [w IN $rewrites WHERE w.id = x.id] |
+    SET x.entities = {{interned_all(w.entities)}}, x.facts = w.facts, x.detail = w.detail))
+FOREACH (x IN [x IN entries WHERE NOT x.id IN [w IN $rewrites | w.id]] | DELETE x)
 DETACH DELETE e
 CREATE (note:Audit)
 SET note = $audit

@@ -4,32 +4,52 @@ from __future__ import annotations
 
 import json
 import uuid
+from typing import Any
 
 from synapse_graph.catalogue import Q
+from synapse_graph.engine import rows
 from synapse_graph.engine.inputs import Name
 from synapse_graph.engine.io import Op, Read, Write
 from synapse_graph.engine.scope import STORE_FORMAT
 from synapse_graph.engine.view import View
 from synapse_graph.models import PurgeResult
+from synapse_graph.rules.trust import erased_from, stored_facts
 
 
 def purge_entity(view: View, name: Name) -> Op[PurgeResult]:
     """Delete an entity with its facts (history included), aliases, rejections and the audit entries
-    that name it or one of its aliases; a note without the name stays in the log."""
+    that name it or one of its aliases (an entry that also logs another entity's change stays, without what
+    named this one: what changed for the others stays in the log); a note without the name stays in the log."""
     key = (yield from view.lookup([name])).get(name.key)
     if key is None:
         return PurgeResult(entities=0, facts=0, records=0, aliases=0)
     touching = yield Read(Q.ENTITY_RECORDS, {"scope": view.ctx.scope, "key": key})
     facts = {(r["fact"]["subject_key"], r["fact"]["predicate"], r["fact"]["object_key"]) for r in touching}
+    [named] = yield Read(Q.ENTRIES_NAMING, {"scope": view.ctx.scope, "key": key})
+    banned = frozenset([*named["keys"], *named["observations"], *(r["fact"]["id"] for r in touching)])
+    rewrites = [_rewrite(entry, banned) for entry in named["entries"] if entry is not None]
     # The erased entity's name stays out of the log: the entry says what kind of thing happened.
     note = {"id": uuid.uuid4().hex, "scope": view.ctx.scope, "at": view.now, "action": "purge",
             "client": view.ctx.client, "entities": [], "secrets": [],
             "detail": json.dumps({"purged": "one entity"})}
     found = yield Write(Q.PURGE_ENTITY, {"scope": view.ctx.scope, "key": key, "now": view.now,
-                                         "candidate": "candidate", "audit": note})
+                                         "candidate": "candidate", "audit": note,
+                                         "rewrites": [r for r in rewrites if r is not None]})
     if not found:
         return PurgeResult(entities=0, facts=0, records=0, aliases=0)
     return PurgeResult(entities=1, facts=len(facts), records=found[0]["records"], aliases=found[0]["aliases"])
+
+
+def _rewrite(row: dict[str, Any], banned: frozenset[str]) -> dict[str, Any] | None:
+    """An entry naming an erased entity as it is kept (what names the entity left out), or None: it goes."""
+    entry = rows.audit(row)
+    kept = erased_from(entry.entities, entry.detail, banned)
+    if kept is None:
+        return None
+    entities, detail = kept
+    return {"id": entry.id, "entities": entities, "facts": stored_facts((i for i in entry.facts if i not in banned),
+                                                                        detail),
+            "detail": json.dumps(detail, sort_keys=True, separators=(",", ":"))}
 
 
 def purge_scope(view: View) -> Op[PurgeResult]:

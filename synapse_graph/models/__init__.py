@@ -2,6 +2,7 @@
 from here (``from synapse_graph.models import Fact``)."""
 
 from synapse_graph.models.audit import AuditEntry
+from synapse_graph.models.changes import Change, Changes, Diff
 from synapse_graph.models.entities import Entity, EntityPage, Observation
 from synapse_graph.models.facts import Fact, FactLink, Period, TimeInput, Triple, TrustState
 from synapse_graph.models.recall import RECALL_NOTICE, Digest, EntryEntity, Recall, RecalledFact
@@ -24,6 +25,9 @@ __all__ = [
     "RECALL_NOTICE",
     "AliasResult",
     "AuditEntry",
+    "Change",
+    "Changes",
+    "Diff",
     "Digest",
     "DuplicateProposal",
     "Entity",

@@ -86,3 +86,37 @@ def stored_facts(facts: Iterable[str], detail: Mapping[str, Any]) -> list[str] |
     """
     kept = sorted(set(facts))
     return None if kept == logged_facts(detail) else kept
+
+
+LOGGED_CHANGES = ("created", "expired", "updated", "observed", "forgotten", "entities_merged", "aliases", "rejected")
+"""What an entry's detail says the write changed (what keeps an entry worth keeping after an erasure)."""
+
+
+def _mentions(value: Any, banned: frozenset[str]) -> bool:
+    if isinstance(value, str):
+        return value in banned
+    if isinstance(value, Mapping):
+        return any(_mentions(v, banned) for v in value.values())
+    if isinstance(value, list | tuple):
+        return any(_mentions(v, banned) for v in value)
+    return False
+
+
+def erased_from(entities: Iterable[str], detail: Mapping[str, Any], banned: frozenset[str]
+                ) -> tuple[list[str], dict[str, Any]] | None:
+    """An audit entry's entity keys and detail with everything that names an erased entity left out: ``banned``
+    holds its keys (its name's and its aliases') and the ids of its records and observations. An item of a list
+    that names one anywhere goes, and so does any other value that does. None when nothing of another entity's
+    change is left: the entry goes whole (its provenance may speak of the erased entity alone)."""
+    kept_entities = [k for k in entities if k not in banned]
+    kept: dict[str, Any] = {}
+    for key, value in detail.items():
+        if isinstance(value, list):
+            items = [item for item in value if not _mentions(item, banned)]
+            if items:
+                kept[key] = items
+        elif not _mentions(value, banned):
+            kept[key] = value
+    if not kept_entities or not any(kept.get(key) for key in LOGGED_CHANGES):
+        return None
+    return kept_entities, kept

@@ -1,0 +1,217 @@
+"""Time as a question: what the memory learned and unlearned between two recorded times (:func:`changes`), and
+how the world differs between two valid times (:func:`diff`).
+
+Changes are read from the audit log (one entry per write: its instant, action and provenance; the scope's
+(scope, at) index finds a period's entries) and from the records the entries name, judged by their own times
+(:mod:`synapse_graph.rules.changes`). A page holds at most ``limit`` changes and costs one read of entries and
+one of the records it shows (more only when entries name nothing a reader learns, or a filter leaves most out).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from synapse_graph.catalogue import Q
+from synapse_graph.engine import inputs, reads, rows
+from synapse_graph.engine.context import Context
+from synapse_graph.engine.inputs import Name
+from synapse_graph.engine.io import Op, Read, Reads
+from synapse_graph.errors import InvalidTimeError
+from synapse_graph.instants import Instant, from_datetime, optional, to_datetime
+from synapse_graph.models import AuditEntry, Fact
+from synapse_graph.models.changes import Change, Changes, Diff
+from synapse_graph.rules import changes as rules
+from synapse_graph.rules.numbers import count
+from synapse_graph.rules.periods import check_period
+from synapse_graph.rules.predicates import check_predicate
+
+DEFAULT_PAGE = 100
+MAX_PAGE = 1_000
+
+
+@dataclass(frozen=True)
+class ChangeQuery:
+    """A checked question about what changed (see ``Memory.changes``)."""
+
+    since: int
+    until: int | None
+    entity: Name | None
+    predicate: str | None
+    limit: int
+    after: tuple[int, str, int] | None
+    """(entry instant, entry id, event offset) to go on from; None: the first page."""
+
+
+@dataclass(frozen=True)
+class _Pending:
+    entry: AuditEntry
+    offset: int
+    event: rules.Event
+
+
+def changes(ctx: Context, ask: ChangeQuery) -> Op[Changes]:
+    """A page of what changed from ``since`` up to ``until``, oldest first (an unknown or purged entity: none)."""
+    page = Changes(since=to_datetime(ask.since), until=None if ask.until is None else to_datetime(ask.until))
+    keys: list[str] | None = None
+    if ask.entity is not None:
+        found = yield from reads.entity(ctx, ask.entity)
+        if found is None:
+            return page
+        keys = [found.key, *(inputs.name(ctx, alias, "alias").key for alias in found.aliases)]
+    shown: list[Change] = []
+    after = ask.after
+    while len(shown) < ask.limit:
+        found_rows = yield Read(Q.CHANGE_ENTRIES, {
+            "scope": ctx.scope, "since": Instant(ask.since), "until": optional(ask.until), "keys": keys,
+            "after_at": None if after is None else Instant(after[0]), "after_id": None if after is None else after[1],
+            "limit": ask.limit})
+        if not found_rows:
+            after = None
+            break
+        taken, after = _take([rows.audit(r["entry"]) for r in found_rows], after, ask.limit - len(shown))
+        shown += (yield from _judged(ctx, taken, keys, ask.predicate))
+        if after is None:
+            break
+    return page.model_copy(update={"changes": shown, "next": None if after is None else rules.cursor(*after)})
+
+
+def _take(entries: list[AuditEntry], after: tuple[int, str, int] | None, room: int
+          ) -> tuple[list[_Pending], tuple[int, str, int] | None]:
+    """The next ``room`` events of the entries from the cursor on, and the cursor after them (None: the entries
+    read were the last)."""
+    taken: list[_Pending] = []
+    for entry in entries:
+        at = from_datetime(entry.at)
+        start = after[2] if after is not None and (after[0], after[1]) == (at, entry.id) else 0
+        listed = rules.events(entry.action, entry.detail)
+        for offset in range(start, len(listed)):
+            if len(taken) == room:
+                return taken, (at, entry.id, offset)
+            taken.append(_Pending(entry, offset, listed[offset]))
+        after = (at, entry.id, len(listed))
+    return taken, (None if len(entries) < room and len(taken) < room else after)
+
+
+def _judged(ctx: Context, taken: list[_Pending], keys: list[str] | None, predicate: str | None) -> Op[list[Change]]:
+    """The changes the taken events are, read in one round trip, in their order; filtered by entity keys and
+    predicate."""
+    asked = [{"id": p.event.ref, "at": Instant(from_datetime(p.entry.at)), "i": i,
+              "updated": p.event.kind == "updated"} for i, p in enumerate(taken) if p.event.kind in ("fact", "updated")]
+    noted = sorted({p.event.ref for p in taken if p.event.kind in ("observed", "forgotten")})
+    merged = sorted({k for p in taken if p.event.kind == "merged" for k in p.event.ref.split("\n")})
+    requests = [Read(Q.CHANGED_RECORDS, {"scope": ctx.scope, "asked": asked, "candidate": "candidate"}),
+                Read(Q.CHANGED_OBSERVATIONS, {"scope": ctx.scope, "ids": noted}),
+                Read(Q.NAMES_OF_KEYS, {"scope": ctx.scope, "keys": merged})]
+    wanted = [r for r, needed in zip(requests, (asked, noted, merged), strict=True) if needed]
+    answers = iter((yield Reads(tuple(wanted))) if wanted else [])
+    records = {row["i"]: row for row in next(answers)} if asked else {}
+    observations = {row["observation"]["id"]: row["observation"] for row in next(answers)} if noted else {}
+    names = {row["key"]: row["name"] for row in next(answers)} if merged else {}
+    made = [_change(pending, records.get(i), observations, names, keys, predicate) for i, pending in enumerate(taken)]
+    return [change for change in made if change is not None]
+
+
+def _change(pending: _Pending, row: Mapping[str, Any] | None, observations: Mapping[str, Any],
+            names: Mapping[str, str | None], keys: list[str] | None, predicate: str | None) -> Change | None:
+    entry, event = pending.entry, pending.event
+    if event.kind == "purged":
+        return None if keys is not None or predicate is not None else _made(entry, "purged")
+    if event.kind == "merged":
+        source, into = event.ref.split("\n")
+        if predicate is not None or (keys is not None and not {source, into} & set(keys)):
+            return None
+        return _made(entry, "merged", entities=[names.get(source) or source, names.get(into) or into])
+    if event.kind in ("observed", "forgotten"):
+        found = observations.get(event.ref)
+        if found is None or predicate is not None or (keys is not None and found["entity_key"] not in keys):
+            return None
+        noted = rows.observation(found)
+        at = noted.recorded_at if event.kind == "observed" else noted.expired_at
+        return _made(entry, event.kind, observation=noted) if at == entry.at else None
+    if row is None:
+        return None
+    fact = rows.fact(row["fact"])
+    ends = (row["fact"]["subject_key"], row["fact"]["object_key"])
+    if (keys is not None and not set(ends) & set(keys)) or (predicate is not None and fact.predicate != predicate):
+        return None
+    if event.kind == "updated":
+        verdict = entry.action.split(":", 1)[1] if entry.action.startswith("feedback:") else None
+        return None if verdict is None else _made(entry, "feedback", fact=fact, why=verdict)
+    mates = [rows.fact(m) for m in row["mates"]]
+    judged = rules.judge(entry.at, entry.action, fact, mates, rules.rejection_reason(entry.detail, fact, ends))
+    if judged is None:
+        return None
+    return _made(entry, judged.kind, fact=fact, before=list(judged.before), why=judged.why,
+                 superseded_by=judged.superseded_by)
+
+
+def _made(entry: AuditEntry, kind: str, **more: Any) -> Change:
+    """A change of the write an entry logs, with its time, action and provenance."""
+    return Change(at=entry.at, kind=kind, action=entry.action, client=entry.client,  # type: ignore[arg-type]
+                  source=entry.source, model=entry.model, session=entry.session, **more)
+
+
+# -- diff ----------------------------------------------------------------------------------------------------
+
+
+def diff(ctx: Context, a: int, b: int, entity: Name | None, known_at: int | None, limit: int) -> Op[Diff]:
+    """Facts that began or ended after ``a``, up to and including ``b``, as believed at ``known_at``."""
+    result = Diff(a=to_datetime(a), b=to_datetime(b), known_at=None if known_at is None else to_datetime(known_at))
+    params: dict[str, Any] = {"scope": ctx.scope, "from": Instant(a), "to": Instant(b), "known_at": optional(known_at),
+                              "statuses": ["believed"], "candidate": "candidate", "limit": limit}
+    if entity is not None:
+        keys = yield from reads.lookup(ctx, [entity.key])
+        if entity.key not in keys:
+            return result
+        found = yield Read(Q.FACTS_CHANGED_AROUND, {**params, "key": keys[entity.key]})
+    else:
+        found = yield Read(Q.FACTS_CHANGED_IN_SCOPE, params)
+    facts: list[Fact] = [rows.fact(row["fact"], row["links"]) for row in found]
+    began = sorted((f for f in facts if a < from_datetime(f.valid_at) <= b), key=_began_order)
+    ended = sorted((f for f in facts if f.invalid_at is not None and a < from_datetime(f.invalid_at) <= b),
+                   key=_ended_order)
+    return result.model_copy(update={"began": began, "ended": ended})
+
+
+def _began_order(fact: Fact) -> tuple[Any, ...]:
+    return fact.valid_at, fact.subject, fact.predicate, fact.object, fact.id
+
+
+def _ended_order(fact: Fact) -> tuple[Any, ...]:
+    return fact.invalid_at, fact.subject, fact.predicate, fact.object, fact.id
+
+
+# -- the questions as asked ----------------------------------------------------------------------------------
+
+
+def ask_changes(ctx: Context, since: object, until: object, entity: object, predicate: object, limit: object,
+                after: object) -> Op[Changes]:
+    """``Memory.changes``'s arguments checked before anything is read."""
+    if since is None:
+        raise InvalidTimeError("changes needs since: the recorded time to start from, e.g. '2026-01-01' (a "
+                               "session's start: Memory.sessions())")
+    start, end = inputs.time(since, "since"), inputs.time(until, "until")  # type: ignore[arg-type]
+    assert start is not None
+    if end is not None:
+        check_period(start, end, "(since, until)")
+    ask = ChangeQuery(since=start, until=end,
+                      entity=None if entity is None else inputs.name(ctx, entity, "entity"),
+                      predicate=None if predicate is None else check_predicate(predicate),
+                      limit=count(limit, field="limit", minimum=1, maximum=MAX_PAGE),
+                      after=None if after is None else rules.read_cursor(after))
+    return changes(ctx, ask)
+
+
+def ask_diff(ctx: Context, a: object, b: object, entity: object, known_at: object, limit: object) -> Op[Diff]:
+    """``Memory.diff``'s arguments checked before anything is read."""
+    if a is None or b is None:
+        raise InvalidTimeError("diff needs two valid times, a and b, e.g. diff('2020-01-01', '2021-01-01')")
+    start, end = inputs.time(a, "a"), inputs.time(b, "b")  # type: ignore[arg-type]
+    assert start is not None and end is not None
+    if end < start:
+        raise InvalidTimeError(f"diff's a must not come after b: {to_datetime(start).isoformat()} is after "
+                               f"{to_datetime(end).isoformat()}; swap them")
+    return diff(ctx, start, end, None if entity is None else inputs.name(ctx, entity, "entity"),
+                inputs.time(known_at, "known_at"), inputs.limit(limit, 100_000))  # type: ignore[arg-type]

@@ -1,0 +1,142 @@
+"""What changed: ``changes`` between two recorded times (what was learned and unlearned, who did it and why) and
+``diff`` between two valid times, on both backends and both APIs."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+
+from synapse_graph import InvalidInputError, InvalidTimeError, Memory, Triple
+from tests.integration.helpers import utc
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def story(memory: Memory) -> datetime:
+    """Dana's year in the memory; returns when it began."""
+    start = now()
+    memory.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="Paris", valid_at="2019-01-01"),
+                  source="chat 1", session="s-1")
+    memory.upsert([Triple(subject="Dana", predicate="WORKS_AT", object="Acme", valid_at="2020-01-01"),
+                   Triple(subject="Bob", predicate="KNOWS", object="Dana", valid_at="2020-01-01")], source="chat 2")
+    memory.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="London", valid_at="2022-09-15"),
+                  source="chat 3")
+    memory.retract("Dana", "WORKS_AT", at="2024-01-31")
+    memory.upsert(Triple(subject="Dana", predicate="LIKES", object="Tea", confidence=0.3), model="extractor")
+    memory.approve(memory.pending()[0])
+    memory.upsert(Triple(subject="Dana", predicate="LIKES", object="Jazz", confidence=0.3), model="extractor")
+    memory.reject(memory.pending()[0], "she said no")
+    memory.observe("Dana", ["Speaks Spanish"])
+    memory.unobserve("Dana", ["Speaks Spanish"])
+    return start
+
+
+def described(memory: Memory, since: datetime, **asked: object) -> list[tuple[object, ...]]:
+    page = memory.changes(since, **asked)  # type: ignore[arg-type]
+    return [(c.kind, *((c.fact.subject, c.fact.predicate, c.fact.object) if c.fact else ()),
+             *((c.observation.text,) if c.observation else ()), *c.entities) for c in page.changes]
+
+
+def test_changes_say_what_was_learned_and_unlearned_with_who_and_why(memory: Memory) -> None:
+    start = story(memory)
+    page = memory.changes(start)
+    assert page.next is None and page.since == start
+    kinds = [(c.kind, c.fact.object if c.fact else c.observation.text if c.observation else None)
+             for c in page.changes]
+    assert sorted(kinds[:3], key=str) == [("added", "Acme"), ("added", "Dana"), ("added", "Paris")]
+    assert sorted(kinds[3:5], key=str) == [("added", "London"), ("ended", "Paris")]
+    assert kinds[5:] == [("ended", "Acme"), ("added", "Tea"), ("approved", "Tea"), ("added", "Jazz"),
+                         ("rejected", "Jazz"), ("observed", "Speaks Spanish"), ("forgotten", "Speaks Spanish")]
+    assert [c.at for c in page.changes] == sorted(c.at for c in page.changes)
+    by = {(c.kind, c.fact.object if c.fact else None): c for c in page.changes}
+    paris = by[("ended", "Paris")]
+    assert (paris.why, paris.superseded_by.object, paris.fact.invalid_at) == (  # type: ignore[union-attr]
+        "superseded", "London", utc("2022-09-15"))
+    assert [(b.object, b.invalid_at) for b in paris.before] == [("Paris", None)]
+    assert (paris.source, paris.client) == ("chat 3", "synapse-graph")
+    added = by[("added", "Paris")]
+    assert (added.source, added.session, added.action) == ("chat 1", "s-1", "upsert")
+    acme = by[("ended", "Acme")]
+    assert (acme.why, acme.action, acme.client, acme.fact.invalid_at) == (  # type: ignore[union-attr]
+        "retracted", "retract", "synapse-graph", utc("2024-01-31"))
+    assert by[("approved", "Tea")].before[0].status == "candidate"
+    assert (by[("rejected", "Jazz")].why, by[("added", "Jazz")].model) == ("she said no", "extractor")
+    assert "superseded by London" in str(paris)
+
+
+def test_changes_between_two_times_by_entity_and_predicate_and_in_pages(memory: Memory) -> None:
+    start = story(memory)
+    middle = memory.facts("Dana", "LIVES_IN")[0].recorded_at  # London's write
+    assert described(memory, start, until=middle) == described(memory, start)[:3]
+    assert [d[0] for d in described(memory, middle)][:2] in (["added", "ended"], ["ended", "added"])
+    lives = described(memory, start, predicate="LIVES_IN")
+    assert lives[0] == ("added", "Dana", "LIVES_IN", "Paris") and lives[1:] == described(
+        memory, middle, predicate="LIVES_IN")
+    assert sorted(lives[1:]) == [("added", "Dana", "LIVES_IN", "London"), ("ended", "Dana", "LIVES_IN", "Paris")]
+    assert {d[1:] for d in described(memory, start, entity="Bob")} == {("Bob", "KNOWS", "Dana")}
+    assert described(memory, start, entity="Nobody") == []
+    whole = memory.changes(start)
+    pages, after = [], None
+    while True:
+        page = memory.changes(start, limit=2, after=after)
+        assert len(page.changes) <= 2
+        pages += page.changes
+        if page.next is None:
+            break
+        after = page.next
+    assert pages == whole.changes
+    for bad in ("nonsense", "1.ab", "1.a.b", 12):
+        with pytest.raises(InvalidInputError, match="after"):
+            memory.changes(start, after=bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidTimeError):
+        memory.changes(start, until=start)
+    with pytest.raises(InvalidInputError):
+        memory.changes(start, limit=0)
+
+
+def test_merges_feedback_and_a_purge_in_the_changes(memory: Memory) -> None:
+    start = story(memory)
+    memory.upsert(Triple(subject="D. Smith", predicate="LIVES_IN", object="Berlin", valid_at="2023-05-01"))
+    merge_at = now()
+    memory.alias("Dana", "D. Smith")
+    memory.feedback(memory.facts("Dana", "LIVES_IN")[0], "wrong")
+    assert described(memory, merge_at) == [
+        ("merged", "D. Smith", "Dana"), ("ended", "Dana", "LIVES_IN", "London"),
+        ("feedback", "Dana", "LIVES_IN", "Berlin")]
+    [merged] = memory.changes(merge_at).changes[:1]
+    assert merged.action == "alias"
+    # The purged entity appears in no change, nor in the log; what the same writes did to others stays.
+    memory.purge("Bob")
+    after = memory.changes(start)
+    text = json.dumps([c.model_dump(mode="json") for c in after.changes]).casefold()
+    assert "bob" not in text
+    assert ("added", "Dana", "WORKS_AT", "Acme") in described(memory, start)  # written with Bob's fact
+    assert after.changes[-1].kind == "purged" and after.changes[-1].entities == []
+    assert "bob" not in json.dumps([e.model_dump(mode="json") for e in memory.audit(limit=1_000)]).casefold()
+    assert described(memory, start, entity="Bob") == []
+
+
+def test_diff_gives_what_began_and_what_ended_between_two_valid_times(memory: Memory) -> None:
+    story(memory)
+    known = now()
+    memory.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="Berlin", valid_at="2023-05-01"))
+    diff = memory.diff("2020-01-01", "2024-12-31")
+    assert [(f.object, f.valid_at) for f in diff.began] == [
+        ("London", utc("2022-09-15")), ("Berlin", utc("2023-05-01"))]
+    assert [(f.object, f.invalid_at) for f in diff.ended] == [
+        ("Paris", utc("2022-09-15")), ("London", utc("2023-05-01")), ("Acme", utc("2024-01-31"))]
+    assert [x.object for x in diff.began[1].replaces] == ["London"]  # type: ignore[union-attr]
+    # As known before Berlin: London had not ended.
+    before = memory.diff("2020-01-01", "2024-12-31", known_at=known)
+    assert [f.object for f in before.began] == ["London"]
+    assert [f.object for f in before.ended] == ["Paris", "Acme"]
+    # Of one entity; both ends of the period: a excluded, b included.
+    assert [f.object for f in memory.diff("2022-09-15", "2023-05-01", entity="dana").began] == ["Berlin"]
+    assert [f.object for f in memory.diff("2022-09-14", "2022-09-15", entity="London").began] == ["London"]
+    assert memory.diff("2020-01-01", "2024-12-31", entity="Nobody").began == []
+    with pytest.raises(InvalidTimeError, match="swap"):
+        memory.diff("2024-01-01", "2020-01-01")
