@@ -117,7 +117,7 @@ class Triple(ShortRepr, BaseModel):
                 raise _triple_error(exc) from exc
 
 
-class FactLink(BaseModel):
+class FactLink(ShortRepr, BaseModel):
     """A fact of the same subject and predicate that replaced another or that it replaced (its id, value, validity)."""
 
     model_config = ConfigDict(frozen=True)
