@@ -3,6 +3,7 @@
 // whatever else points at the object; each with what replaced it and what it replaced.
 {{read_clock}}
 MATCH (a:Entity)-[r:FACT]->(b:Entity)
+{{slot_hint(r, object_slot)}}
 WHERE r.object_slot = $object_slot AND b.scope = $scope AND b.key = $object AND r.predicate = $predicate
   AND {{held}}
 WITH r, a, b

@@ -5,6 +5,7 @@
 // to find out whether a name was an alias (engine/reads.py facts).
 {{read_clock}}
 MATCH (a:Entity)-[r:FACT]->(b:Entity)
+{{slot_hint(r, slot)}}
 WHERE r.slot = $slot AND a.scope = $scope AND a.key = $subject AND r.predicate = $predicate
   AND ($object IS NULL OR b.key = $object)
   AND {{held}}

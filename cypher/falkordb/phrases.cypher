@@ -18,6 +18,8 @@ node_id(node) = id(node)
 node_ids(node) = collect(id(node))
 // The planner finds an entity by its (scope, key) index unhinted.
 key_hint(node) =
+// The planner reads a slot through its relationship index unhinted.
+slot_hint(rel, property) =
 
 // A string many records repeat, interned: FalkorDB keeps one copy of it however many records hold it
 // (intern(null) is null: an absent value stays absent). It must be interned as it is first set: a SET to

@@ -23,6 +23,9 @@ node_ids(node) = []
 // The hint keeps the planner on the (scope, key) unique index: it would otherwise scan every entity of
 // the scope through the scope index.
 key_hint(node) = USING INDEX node:Entity(scope, key)
+// The hint keeps a read of one slot on that slot's relationship index: the planner would otherwise seek the
+// entity by key and walk all its facts (every fact of a busy object such as an employer).
+slot_hint(rel, property) = USING INDEX rel:FACT(property)
 
 // Neo4j has no interned strings: the value as it is.
 interned(value) = value
