@@ -1,18 +1,26 @@
 // The fact records audit entries name ($asked: {id, at: the entry's instant, i: its place in the page, updated})
 // that the entry's write created or withdrew (recorded or expired at its instant) or, `updated`, changed in
-// place; each with its `mates`: the records of its timeline (its slot) that changed at that instant, or that
-// begin where it ends (rules/changes.py judges them).
+// place; each with its `mates` (rules/changes.py judges them): the records of its timeline (its slot index)
+// that changed at that instant or that begin where it ends, and those of its own fact (between its two
+// entities) believed around that instant.
 UNWIND $asked AS x
 MATCH ()-[r:FACT {id: x.id}]->()
 WITH x, r, startNode(r) AS a, endNode(r) AS b
 WHERE a.scope = $scope AND (x.updated OR r.recorded_at = {{instant(x.at)}} OR r.expired_at = {{instant(x.at)}})
-WITH x, r, a, b, r.slot AS slot, r.invalid_at AS ends, a.key AS subject
+WITH x, r, a, b, r.slot AS slot, r.invalid_at AS ends, r.predicate AS predicate, a.key AS subject
 {{call(x, slot, ends, subject)}}
   MATCH ()-[r:FACT]->()
   WHERE r.slot = slot
     AND (r.recorded_at = {{instant(x.at)}} OR r.expired_at = {{instant(x.at)}} OR r.valid_at = ends)
   WITH r, startNode(r) AS a, endNode(r) AS b, subject
   WHERE a.scope = $scope AND a.key = subject
-  RETURN collect({{fact}}) AS mates
+  RETURN collect({{fact}}) AS changed
 }
-RETURN x.i AS i, {{fact}} AS fact, mates
+{{call(x, a, b, predicate)}}
+  MATCH (a)-[m:FACT]->(b)
+  WHERE m.predicate = predicate AND m.recorded_at <= {{instant(x.at)}}
+    AND (m.expired_at IS NULL OR m.expired_at >= {{instant(x.at)}})
+  WITH m AS r, a, b
+  RETURN collect({{fact}}) AS held
+}
+RETURN x.i AS i, {{fact}} AS fact, changed + held AS mates

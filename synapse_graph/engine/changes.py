@@ -139,7 +139,7 @@ def _change(pending: _Pending, row: Mapping[str, Any] | None, observations: Mapp
     if event.kind == "updated":
         verdict = entry.action.split(":", 1)[1] if entry.action.startswith("feedback:") else None
         return None if verdict is None else _made(entry, "feedback", fact=fact, why=verdict)
-    mates = [rows.fact(m) for m in row["mates"]]
+    mates = [rows.fact(m) for m in {m["id"]: m for m in row["mates"]}.values()]  # a record may be found twice
     judged = rules.judge(entry.at, entry.action, fact, mates, rules.rejection_reason(entry.detail, fact, ends))
     if judged is None:
         return None

@@ -11,6 +11,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from synapse_graph.catalogue import Q
@@ -20,7 +21,7 @@ from synapse_graph.engine.inputs import Name
 from synapse_graph.engine.io import Op, Read
 from synapse_graph.errors import InvalidInputError
 from synapse_graph.growth import Growth, GrowthPoint
-from synapse_graph.instants import Instant, to_datetime
+from synapse_graph.instants import Instant, from_datetime, to_datetime
 from synapse_graph.models import Entity, EntityPage, Fact, Stats
 from synapse_graph.rules.cursors import read_entity_cursor
 from synapse_graph.rules.distinct import past_belief_once
@@ -60,6 +61,11 @@ def lookup(ctx: Context, keys: Iterable[str]) -> Op[dict[str, str]]:
 
 def _params(ctx: Context, ask: FactQuery) -> dict[str, Any]:
     window = ask.window
+    if window is not None and ask.known_at is not None:
+        # A past belief can hold records of one fact that meet (see rules/distinct.py): read those valid at some
+        # moment of the period, and keep what their union holds (_distinct), so a fact valid throughout the
+        # period in two records is found.
+        window = Window(max(window.starts_by, window.ends_after), min(window.starts_by, window.ends_after))
     return {"scope": ctx.scope, "predicate": ask.predicate, "as_of": ask.as_of, "history": ask.history,
             "now": Instant(now_micros()), "known_at": ask.known_at, "statuses": list(ask.statuses),
             "limit": ask.limit, "subject": None, "object": None, "slot": None, "names": [],
@@ -112,10 +118,17 @@ def _facts_and_entities(found: list[dict[str, Any]]) -> tuple[list[dict[str, Any
     return [row for row in found if row["fact"] is not None], sum(row.get("entities") or 0 for row in found)
 
 
+def optional_micros(value: datetime | None) -> int | None:
+    return None if value is None else from_datetime(value)
+
+
 def _distinct(found: list[dict[str, Any]], ask: FactQuery) -> list[Fact]:
     """The facts of rows, each with what replaced it and what it replaced; a read never returns the same fact
     twice (see :mod:`~synapse_graph.rules.distinct`)."""
-    return past_belief_once([rows.fact(row["fact"], row["links"]) for row in found], ask.known_at)
+    united = past_belief_once([rows.fact(row["fact"], row["links"]) for row in found], ask.known_at)
+    if ask.window is None or ask.known_at is None:
+        return united
+    return [f for f in united if ask.window.keeps(from_datetime(f.valid_at), optional_micros(f.invalid_at))]
 
 
 def neighbourhood(ctx: Context, entity: Name, hops: int, as_of: Instant | None, known_at: Instant | None,

@@ -6,7 +6,8 @@ The records keep their own times: a record created by the write was ``recorded_a
 withdrew ``expired_at`` it. So a change is read from the records themselves, not from the entry's say-so: a
 record the entry names but recorded at another time (one a merge moved as it was, one an import restored) is no
 change of this write. Each record is read with the records of its timeline (same subject and predicate) that
-changed at the same instant, and the one that began where it ends (``mates``), which say what kind of change it was.
+changed at the same instant, the ones that began where it ends, and those of its own fact believed around that
+instant (``mates``), which say what kind of change it was.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 from synapse_graph.errors import InvalidInputError
 from synapse_graph.models import Fact
+from synapse_graph.models_changes import Change
 
 EVENT_KEYS = ("created", "expired", "updated")
 """The detail lists of an audit entry that name fact records."""
@@ -89,6 +91,22 @@ def _believed_at(fact: Fact, at: datetime) -> bool:
     return fact.recorded_at <= at and (fact.expired_at is None or fact.expired_at > at)
 
 
+def _same_span(a: Fact, b: Fact) -> bool:
+    return (a.valid_at, a.invalid_at, _candidate(a)) == (b.valid_at, b.invalid_at, _candidate(b))
+
+
+def _net(at: datetime, records: Sequence[Fact]) -> tuple[list[Fact], list[Fact]]:
+    """The records of one fact a write at ``at`` really created and withdrew: a record it withdrew while the same
+    interval stays believed (taken out and put back, or absorbed by a merge) is no change, nor one it created
+    while the same interval was believed already."""
+    created = [r for r in records if r.recorded_at == at and r.expired_at != at]
+    expired = [r for r in records if r.expired_at == at and r.recorded_at != at]
+    before = [r for r in records if r.recorded_at < at and (r.expired_at is None or r.expired_at >= at)]
+    after = [r for r in records if r.recorded_at <= at and (r.expired_at is None or r.expired_at > at)]
+    return ([c for c in created if not any(_same_span(c, b) for b in before)],
+            [e for e in expired if not any(_same_span(e, a) for a in after)])
+
+
 def judge(at: datetime, action: str, record: Fact, mates: Sequence[Fact], rejected: str | None = None
           ) -> Judged | None:
     """What a record named by the entry of a write at ``at`` tells of that write, or None if nothing.
@@ -96,15 +114,13 @@ def judge(at: datetime, action: str, record: Fact, mates: Sequence[Fact], reject
     A record created then: ``added``, or (with earlier beliefs of the same fact it replaced) ``ended``
     (its validity cut short), ``approved`` (a candidate believed) or ``corrected``. A record withdrawn then
     with nothing of the same fact in its place: ``rejected`` or ``removed``. ``mates``: the records of its
-    timeline that changed at ``at``, or that begin where it ends.
+    timeline that changed at ``at``, that begin where it ends, and the records of its fact believed around ``at``.
     """
-    created, expired = record.recorded_at == at, record.expired_at == at
-    if created and expired:
-        return None  # made and withdrawn by the one write: never believed
-    same = [m for m in mates if m.object == record.object and m.id != record.id]
-    if created:
-        before = tuple(sorted((m for m in same if m.expired_at == at and m.recorded_at != at),
-                              key=lambda m: (m.valid_at, m.id)))
+    created, expired = _net(at, [record, *(m for m in mates if m.object == record.object and m.id != record.id)])
+    if any(c.id == record.id for c in created):
+        # one per interval: a merge can withdraw the same interval of the fact from both entities
+        spans = {(m.valid_at, m.invalid_at, _candidate(m)): m for m in sorted(expired, key=lambda m: m.id)}
+        before = tuple(sorted(spans.values(), key=lambda m: (m.valid_at, m.id)))
         if not before:
             return Judged("added")
         if action == "approve" and any(_candidate(m) for m in before) and not _candidate(record):
@@ -113,12 +129,16 @@ def judge(at: datetime, action: str, record: Fact, mates: Sequence[Fact], reject
             why, successor = _why_ended(at, action, record, mates)
             return Judged("ended", before, why, successor)
         return Judged("corrected", before)
-    if not expired or any(m.recorded_at == at and m.expired_at != at for m in same):
-        return None  # not this write's, or replaced by a record of the same fact (that record's change says it)
+    if not any(e.id == record.id for e in expired) or created:
+        return None  # not this write's change, or one a record of the same fact it created says
     if action == "reject":
         return Judged("rejected", why=rejected)
-    starting = [m for m in mates if m.object != record.object and m.recorded_at == at and m.expired_at != at
-                and m.valid_at == record.valid_at and _candidate(m) == _candidate(record)]
+    others: dict[str, list[Fact]] = {}
+    for m in mates:
+        if m.object != record.object:
+            others.setdefault(m.object, []).append(m)
+    starting = [c for found in others.values() for c in _net(at, found)[0]
+                if c.valid_at == record.valid_at and _candidate(c) == _candidate(record)]
     if starting:
         return Judged("removed", why="superseded", superseded_by=min(starting, key=lambda m: (m.object, m.id)))
     return Judged("removed", why="retracted" if action == "retract" else None)
@@ -159,3 +179,86 @@ def read_cursor(value: object) -> tuple[int, str, int]:
         raise InvalidInputError(f"after must be the next cursor of a page of changes (Changes.next), got "
                                 f"{str(value)[:70]!r}")
     return int(found[1]), found[2], int(found[3])
+
+
+# -- what changed, for a reader starting a session -----------------------------------------------------------
+
+_WEIGHT = {"ended": 4, "removed": 4, "added": 3, "approved": 3, "merged": 3, "corrected": 2, "rejected": 2,
+           "feedback": 2, "observed": 1, "forgotten": 1, "purged": 0}
+"""How much a kind of change matters to a reader: a value that ended or changed first, new facts next."""
+
+
+def previous_start(sessions: Sequence[Any], current: str | None) -> datetime | None:
+    """When the session before ``current`` began (the registry lists a scope's sessions, oldest first); with no
+    current session, when the last one began. None if there is none."""
+    starts = {s.id: s.registered_at for s in sessions}
+    now = starts.get(current) if current is not None else None
+    earlier = [t for sid, t in starts.items() if sid != current and (now is None or t < now)]
+    return max(earlier) if earlier else None
+
+
+def most_relevant(changes: Sequence[Change], about: Sequence[str], limit: int) -> list[Change]:
+    """At most ``limit`` changes, most relevant first: those about the names ``about`` (the user, the scope's
+    central entities, in that order of importance) before others, a value that ended or was replaced before a
+    new fact, later before earlier. A new value and the one it replaced count as one."""
+    rank = {name.casefold(): i for i, name in enumerate(about)}
+    paired = _paired(changes)
+    shown = [c for c in changes if c.kind != "added" or not any(c is a for _, a in paired.values())]
+
+    def importance(change: Change) -> tuple[Any, ...]:
+        names = [n.casefold() for n in _names(change)]
+        closest = min((rank[n] for n in names if n in rank), default=len(rank))
+        return closest, -_WEIGHT.get(change.kind, 0), -change.at.timestamp(), str(change)
+
+    return sorted(shown, key=importance)[:limit]
+
+
+def _names(change: Change) -> list[str]:
+    fact = change.fact
+    return [*change.entities, *(() if fact is None else (fact.subject, fact.object)),
+            *(() if change.observation is None else (change.observation.entity,))]
+
+
+def _paired(changes: Sequence[Change]) -> dict[int, tuple[Change, Change]]:
+    """Each ended or removed value superseded by a value added in the same changes, with that added change."""
+    added = {c.fact.id: c for c in changes if c.kind == "added" and c.fact is not None}
+    return {id(c): (c, added[c.superseded_by.id]) for c in changes
+            if c.superseded_by is not None and c.superseded_by.id in added}
+
+
+def brief(changes: Sequence[Change]) -> list[str]:
+    """One line per change for a person or a model: ``Dana LIVES_IN London from 2022-09-15 (before: Paris)``;
+    ``Dana WORKS_AT Acme ended 2024-01-31 (retracted)``. An added value that replaced another is said once, as
+    the replacement (pass the changes :func:`most_relevant` chose)."""
+    lines: list[str] = []
+    for change in changes:
+        fact, why = change.fact, f" ({change.why})" if change.why else ""
+        if change.kind in ("ended", "removed") and fact is not None and change.superseded_by is not None:
+            new = change.superseded_by
+            lines.append(f"{new.subject} {new.predicate} {new.object} from {_day(new.valid_at)} (before: "
+                         f"{fact.object})")
+        elif change.kind == "ended" and fact is not None:
+            lines.append(f"{fact.subject} {fact.predicate} {fact.object} ended {_day(fact.invalid_at)}{why}")
+        elif change.kind == "removed" and fact is not None:
+            lines.append(f"{fact.subject} {fact.predicate} {fact.object} no longer believed{why}")
+        elif change.kind in ("added", "corrected", "approved") and fact is not None:
+            ends = f" until {_day(fact.invalid_at)}" if fact.invalid_at is not None else ""
+            note = {"added": "new", "corrected": "corrected", "approved": "approved"}[change.kind]
+            lines.append(f"{fact.subject} {fact.predicate} {fact.object} from {_day(fact.valid_at)}{ends} ({note})")
+        elif fact is not None:
+            lines.append(f"{fact.subject} {fact.predicate} {fact.object}: {change.kind}{why}")
+        elif change.observation is not None:
+            verb = "noted" if change.kind == "observed" else "forgotten"
+            lines.append(f"{change.observation.entity}: {change.observation.text} ({verb})")
+        elif change.kind == "merged":
+            lines.append(f"{change.entities[0]} is the same as {change.entities[1]} (merged)")
+        else:
+            lines.append("an entity was erased")
+    return lines
+
+
+def _day(value: datetime | None) -> str:
+    if value is None:
+        return "now"
+    return value.date().isoformat() if (value.hour, value.minute, value.second, value.microsecond) == (0, 0, 0, 0) \
+        else value.isoformat(timespec="minutes").replace("+00:00", "Z")

@@ -135,3 +135,20 @@ def test_a_store_written_before_side_slots_is_upgraded_on_open(plain: Memory,
     assert subjects(upgraded.facts(predicate="WORKED_AT", object="Acme", during=YEAR_2020)) == ["Dana", "Eli", "Fay"]
     assert subjects(upgraded.facts(predicate="WORKED_AT", during=YEAR_2020)) == ["Dana", "Eli", "Fay", "Ivy"]
     assert upgraded.backend.read(Q.SCOPE_STATE, {"scope": old.scope})[0]["state"]["format"] == STORE_FORMAT
+
+
+def test_a_past_belief_holds_a_fact_throughout_a_period_across_two_records_a_merge_joined(memory: Memory) -> None:
+    # Before the merge Ann and Bob each knew Cat for a while; merged, a read of that time sees Ann know Cat from
+    # 2018 to 2022 in two records that touch: throughout 2019-2021 holds, as for one record.
+    memory.upsert([Triple(subject="Ann", predicate="KNOWS", object="Cat", valid_at="2018-01-01",
+                          invalid_at="2020-01-01"),
+                   Triple(subject="Bob", predicate="KNOWS", object="Cat", valid_at="2020-01-01",
+                          invalid_at="2022-01-01")])
+    known = memory.facts("Ann", "KNOWS", include_history=True)[0].recorded_at
+    memory.alias("Ann", "Bob")
+    period = ("2019-01-01", "2021-01-01")
+    assert [(f.subject, f.valid_at.year, f.invalid_at.year) for f in  # type: ignore[union-attr]
+            memory.facts("Ann", "KNOWS", throughout=period, known_at=known)] == [("Ann", 2018, 2022)]
+    assert [f.object for f in memory.facts(object="Cat", predicate="KNOWS", during=period, known_at=known)] == ["Cat"]
+    assert [(f.valid_at.year, f.invalid_at.year) for f in  # type: ignore[union-attr]
+            memory.facts("Ann", "KNOWS", throughout=period)] == [(2018, 2022)]  # the merge united them

@@ -45,7 +45,8 @@ import math
 import os
 import uuid
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar
@@ -58,6 +59,8 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from synapse_graph import Fact, Memory, Triple
 from synapse_graph.aio import AsyncMemory
 from tests.adapters import Blocking, EventLoopThread
+from tests.property import time_reference as timeref
+from tests.property.time_reference import Beliefs, Step
 
 pytestmark = pytest.mark.integration
 
@@ -404,12 +407,45 @@ class MemoryMachine(RuleBasedStateMachine):
         self.nows: list[int] = []  # instants the store used for retract(at=now)
         self.focus: set[int] = set()  # instants the last step touched
         self.steps = 0
+        self.started = wall_micros()  # the recorded time before the first step (changes since then)
+        self.beliefs = Beliefs()  # what the model believed after each step, for reads of a past belief
+        self.before: dict[timeref.Key, str] = {}
+        self.since = self.started
 
     def teardown(self) -> None:
         try:
             self.memory.purge(scope=self.memory.scope)
         finally:
             self.memory.close()
+
+    # -- steps: what each changed, as Memory.changes must tell it --
+
+    @contextmanager
+    def _step(self, action: str) -> Iterator[Step]:
+        """Run a step; then its changes must be the model's (:func:`time_reference.expected_changes`), and the
+        model's belief after it is kept for reads of past beliefs."""
+        self.before, self.since = timeref.keys_of(self.model.facts), wall_micros()
+        step = Step(action)
+        yield step
+        before = self.before if step.merged is None else timeref.renamed(self.before, *step.merged)
+        after = timeref.keys_of(self.model.facts)
+        expected = timeref.expected_changes(before, after, step)
+        page = self.memory.changes(dt(self.since), limit=1_000)
+        got = [timeref.describe(change, us) for change in page.changes]
+        assert timeref.ordered(got) == timeref.ordered(expected), f"{step}: changes {got} != {expected}"
+        if step.merged is not None:
+            self.beliefs.rename(*step.merged)
+        self.beliefs.add(wall_micros(), after)
+
+    def _merging(self, step: Step, canonical: str, alias: str) -> bool:
+        """Merge ``alias`` into ``canonical`` in the model; the step records who merged into whom."""
+        other = self.model.resolve(alias)
+        merged = self.model.alias(canonical, alias)
+        target = self.model.resolve(canonical)
+        if merged:
+            assert other is not None and target is not None
+            step.merged = (other, target)
+        return merged
 
     # -- rules --
 
@@ -421,6 +457,19 @@ class MemoryMachine(RuleBasedStateMachine):
         style: str,
         same_as: tuple[int, str, str] | None = None,
         confidence: float | None = None,
+    ) -> None:
+        with self._step("upsert") as step:
+            self._upsert(step, batch, replace, shared, style, same_as, confidence)
+
+    def _upsert(
+        self,
+        step: Step,
+        batch: list[tuple[str, str, str, tuple[int, int | None]]],
+        replace: bool,
+        shared: bool,
+        style: str,
+        same_as: tuple[int, str, str] | None,
+        confidence: float | None,
     ) -> None:
         """Upsert a batch (by a model, ``model="x"``, when a confidence is given) and check what it returned."""
         kwargs: dict[str, Any] = {} if confidence is None else {"model": "x"}
@@ -445,7 +494,7 @@ class MemoryMachine(RuleBasedStateMachine):
             # An alias anywhere in the batch is recorded before the batch's facts are written.
             position, canonical, alias = same_as
             triples.insert(position % (len(triples) + 1), Triple(subject=canonical, predicate="SAME_AS", object=alias))
-            merged = int(self.model.alias(canonical, alias))
+            merged = int(self._merging(step, canonical, alias))
         result = self.memory.upsert(triples if len(triples) > 1 else triples[0], replace=replace, **kwargs)
         self.model.introduce(name for s, _, o, _ in batch for name in (s, o))
         extracted = confidence is not None and confidence < CANDIDATE_BELOW
@@ -494,6 +543,10 @@ class MemoryMachine(RuleBasedStateMachine):
 
     @rule(subject=names, predicate=predicates, obj=st.none() | names, at=st.none() | st.sampled_from(INSTANTS))
     def retract(self, subject: str, predicate: str, obj: str | None, at: int | None) -> None:
+        with self._step("retract"):
+            self._retract(subject, predicate, obj, at)
+
+    def _retract(self, subject: str, predicate: str, obj: str | None, at: int | None) -> None:
         if at is not None:
             ended = self.memory.retract(subject, predicate, obj, at=dt(at))
             assert ended == self.model.retract(subject, predicate, obj, at)
@@ -535,11 +588,12 @@ class MemoryMachine(RuleBasedStateMachine):
         for kind in sorted(self.model.merge_kinds(canonical, alias)):
             event(kind)
             MERGES_SEEN[kind] += 1
-        if same_as:
-            merged = self.memory.upsert(Triple(subject=canonical, predicate="SAME_AS", object=alias)).aliases_merged
-        else:
-            merged = int(self.memory.alias(canonical, alias).merged)
-        assert merged == int(self.model.alias(canonical, alias))
+        with self._step("upsert" if same_as else "alias") as step:
+            if same_as:
+                merged = self.memory.upsert(Triple(subject=canonical, predicate="SAME_AS", object=alias)).aliases_merged
+            else:
+                merged = int(self.memory.alias(canonical, alias).merged)
+            assert merged == int(self._merging(step, canonical, alias))
         self.focus = set()
         self._check_names()
 
@@ -550,9 +604,12 @@ class MemoryMachine(RuleBasedStateMachine):
         if not current:
             return
         fact = current[index % len(current)]
-        judged = self.memory.feedback(fact, "wrong")
-        assert (judged.id, judged.status) == (fact.id, "disputed")
-        self.model.dispute(*self._span_of(fact))
+        with self._step("feedback:wrong") as step:
+            judged = self.memory.feedback(fact, "wrong")
+            assert (judged.id, judged.status) == (fact.id, "disputed")
+            self.model.dispute(*self._span_of(fact))
+            (s, p, o), start, end = self._span_of(fact)
+            step.judged = (s, p, o, start, end, False)
         self.focus = {t for t in self._span_of(fact)[1:] if t is not None}
 
     @rule(index=st.integers(0, 30), approve=st.booleans())
@@ -562,12 +619,14 @@ class MemoryMachine(RuleBasedStateMachine):
         if not pending:
             return
         fact = pending[index % len(pending)]
-        if approve:
-            self.memory.approve(fact)
-            self.model.approve(*self._span_of(fact))
-        else:
-            self.memory.reject(fact, "not so")
-            self.model.reject(*self._span_of(fact))
+        with self._step("approve" if approve else "reject") as step:
+            if approve:
+                self.memory.approve(fact)
+                self.model.approve(*self._span_of(fact))
+            else:
+                self.memory.reject(fact, "not so")
+                self.model.reject(*self._span_of(fact))
+                step.reason = "not so"
         self.focus = {t for t in self._span_of(fact)[1:] if t is not None}
 
     @staticmethod
@@ -577,10 +636,37 @@ class MemoryMachine(RuleBasedStateMachine):
 
     @rule(name=names)
     def purge(self, name: str) -> None:
-        result = self.memory.purge(name)
-        assert result.entities == self.model.purge(name)
+        entity = self.model.resolve(name)
+        spellings = {key for key, e in self.model.names.items() if e == entity} | {(entity or "").casefold()}
+        logged = self._logged()
+        with self._step("purge") as step:
+            result = self.memory.purge(name)
+            assert result.entities == self.model.purge(name)
+            step.purged = bool(result.entities)
+        if entity is not None:
+            self.beliefs.erase(entity)
+            # The purged entity appears in no change any more; what the same writes did to others stays.
+            left = self._logged()
+            assert not any(n.casefold() in spellings for _, _, named in left for n in named)
+            kept = [what for what, about, _ in logged if not {n.casefold() for n in about} & spellings]
+            assert [what for what, _, _ in left[:-1]] == kept and left[-1][0][1] == "purged", (left, kept)
         self.focus = set()
         self._check_names()
+
+    def _logged(self) -> list[tuple[tuple[Any, ...], set[str], set[str]]]:
+        """Every change since the machine began: (its time, kind, fact or merged names), the names it is about
+        (its fact's or merge's), and every name it mentions."""
+        described: list[tuple[tuple[Any, ...], set[str], set[str]]] = []
+        for change in self.memory.changes(dt(self.started), limit=1_000).changes:
+            f = change.fact
+            about = set(change.entities) | (set() if f is None else {f.subject, f.object})
+            named = set(about)
+            for other in (change.superseded_by, *change.before):
+                if other is not None:
+                    named |= {other.subject, other.object}
+            what = () if f is None else (f.subject, f.predicate, f.object, f.valid_at, f.invalid_at)
+            described.append(((change.at, change.kind, *what, *change.entities), about, named))
+        return described
 
     def _check_names(self) -> None:
         for name in NAMES:
@@ -609,6 +695,52 @@ class MemoryMachine(RuleBasedStateMachine):
         now = wall_micros()
         got = sorted((f.subject, f.predicate, f.object) for f in self.memory.facts())
         assert got == self.model.at(now), "as_of=now"
+
+
+    @invariant()
+    def time_questions_agree(self) -> None:
+        """Periods (during, throughout) by predicate, object or subject, a diff of two valid times, and a past
+        belief (with a period at it) after every step; the period, the names and the belief rotate."""
+        turn = len(self.beliefs.snapshots)
+        keys = timeref.keys_of(self.model.facts)
+        a = CHECK_POINTS[(5 * turn) % len(CHECK_POINTS)]
+        later = [t for t in INSTANTS if t > a]
+        b = later[turn % len(later)] if later and turn % 4 else None
+        period = (dt(a), None if b is None else dt(b))
+        asked: dict[str, Any] = [{"predicate": PREDICATES[turn % 3]}, {"object": NAMES[turn % 5]},
+                                 {"subject": NAMES[(turn + 2) % 5]}][turn % 3]
+        field, name = next(iter(asked.items()))
+        position = {"subject": 0, "predicate": 1, "object": 2}[field]
+        wanted = self.model.resolve(name) if field != "predicate" else name
+        spans = [k for k in timeref.believed(keys) if k[position] == wanted]
+        for question, holds in (("during", timeref.during), ("throughout", timeref.throughout)):
+            got = sorted(store_spans(self.memory.facts(**asked, **{question: period})), key=span_order)
+            assert got == sorted((k for k in spans if holds(k[3], k[4], a, b)), key=span_order), (question, asked)
+        top = INSTANTS[-1] if b is None else b
+        diff = self.memory.diff(dt(a), dt(top))
+        began, ended = timeref.diff(keys, a, top)
+        assert (sorted(store_spans(diff.began), key=span_order), sorted(store_spans(diff.ended), key=span_order)) == (
+            sorted(began, key=span_order), sorted(ended, key=span_order)), ("diff", a, top)
+        if not self.beliefs.snapshots:
+            return
+        known, then = self.beliefs.snapshots[(7 * turn) % len(self.beliefs.snapshots)]
+        every = {"include_candidates": True, "include_disputed": True, "known_at": dt(known)}
+        got = sorted(store_spans(self.memory.facts(include_history=True, **every)), key=span_order)
+        assert got == timeref.unite(then), ("known_at", known)
+        held = timeref.unite(k for k in then if timeref.during(k[3], k[4], a, b))
+        got = sorted(store_spans(self.memory.facts(during=period, **every)), key=span_order)
+        assert got == held, ("during, known_at", known, period)
+        got = sorted(store_spans(self.memory.facts(throughout=period, **every)), key=span_order)
+        assert got == [k for k in held if timeref.throughout(k[3], k[4], a, b)], ("throughout, known_at", known, period)
+
+
+def store_spans(facts: Iterable[Fact]) -> list[timeref.Span5]:
+    return [(f.subject, f.predicate, f.object, us(f.valid_at), None if f.invalid_at is None else us(f.invalid_at))
+            for f in facts]
+
+
+def span_order(span: timeref.Span5) -> tuple[Any, ...]:
+    return (*span[:4], end_of(span[4]))
 
 
 STATEFUL_SETTINGS = settings(
