@@ -27,6 +27,8 @@ from synapse_graph.hooks.config import HookConfig, load_config
 from synapse_graph.hooks.conversation import chain, next_session
 from synapse_graph.hooks.state import Position, TranscriptState, record_start, start_index, window_start
 from synapse_graph.hooks.transcript import TranscriptTurn, read_transcript
+from synapse_graph.rules.changes import brief, most_relevant, previous_start
+from synapse_graph.rules.text import USER_NAME
 
 EVENTS = {"session-start": "SessionStart", "pre-compact": "PreCompact", "stop": "Stop"}
 OFFLOADS = ("pre-compact", "stop", "offload")
@@ -107,19 +109,24 @@ def session_context(memory: Any, payload: Payload, turns: list[TranscriptTurn], 
                     earlier: Sequence[Any] = ()) -> str:
     """The memory a session starts with, as text for the model (empty when nothing was recalled).
 
-    The one place that decides what a session is given: the durable scope's digest (pinned facts,
-    the user, the central entities), then what this session's own memory recalls for what it is
-    about (the turns offloaded before a compaction), then ``earlier``: what the conversation's
-    earlier sessions recalled. Each fact carries its trust qualifiers.
+    The one place that decides what a session is given: what changed in the durable scope since the
+    previous session began (the most relevant first), the durable scope's digest (pinned facts, the
+    user, the central entities), then what this session's own memory recalls for what it is about (the
+    turns offloaded before a compaction), then ``earlier``: what the conversation's earlier sessions
+    recalled. Each fact carries its trust qualifiers.
     """
     digest = memory.digest(limit=limit)
     recalled: list[Any] = []
     if memory.session is not None:
         recalled = memory.recall(recall_query(payload, turns), limit=limit, memory_scope="session").facts
     recalled = [*recalled, *earlier][:limit]
-    if not digest.facts and not recalled:
+    since, changed = changes_since_last_session(memory, [USER_NAME, *digest.entities], limit)
+    if not digest.facts and not recalled and not changed:
         return ""
     lines = [f"Memory from synapse-graph (scope {memory.scope!r}). {digest.notice}"]
+    if changed:
+        lines.append(f"Changed since your last session (it began {since}), most relevant first:")
+        lines += [f"- {line}" for line in changed]
     if digest.facts:
         lines.append("What to know (durable memory):")
         lines += [_line(fact) for fact in digest.facts]
@@ -127,6 +134,21 @@ def session_context(memory: Any, payload: Payload, turns: list[TranscriptTurn], 
         lines.append("Earlier in this session (offloaded before the context was compacted):")
         lines += [_line(fact) for fact in recalled]
     return "\n".join(lines)
+
+
+CHANGES_READ = 1_000
+"""At most this many changes are read to choose the most relevant (the oldest first: a long absence shows what
+changed first, within the budget)."""
+
+
+def changes_since_last_session(memory: Any, about: Sequence[str], limit: int) -> tuple[str, list[str]]:
+    """What changed in the durable scope since the session before this one began (the session registry), as
+    lines, most relevant first, at most ``limit``; and when that session began (nothing without one)."""
+    since = previous_start(memory.sessions(), memory.session)
+    if since is None:
+        return "", []
+    found = memory.changes(since, limit=CHANGES_READ).changes
+    return since.isoformat(timespec="seconds"), brief(most_relevant(found, about, limit))
 
 
 def _line(fact: Any) -> str:
