@@ -169,6 +169,15 @@ def ended_later(found: list[dict[str, Any]], changed: list[str]) -> list[dict[st
              for name, answer in read.items()} for read in found]
 
 
+def test_an_entity_aliased_to_a_name_the_store_never_saw_can_be_unmerged(memory: Memory) -> None:
+    # The alias call creates its canonical entity: a merge into an entity of the same write.
+    memory.upsert(Triple(subject="Ann", predicate="LIVES_IN", object="Paris", valid_at="2020-01-01"))
+    assert memory.alias("Annie", "Ann").merged
+    assert [(f.subject, f.object) for f in memory.facts("Ann")] == [("Annie", "Paris")]
+    assert memory.unmerge("Ann").restored == "Ann"
+    assert [(f.subject, f.object) for f in memory.facts("Ann")] == [("Ann", "Paris")]
+
+
 def test_unmerge_refuses_what_it_cannot_undo(memory: Memory) -> None:
     dana_twice(memory)
     with pytest.raises(InvalidInputError):
