@@ -66,21 +66,22 @@ def changes(ctx: Context, ask: ChangeQuery) -> Op[Changes]:
         found_rows = yield Read(Q.CHANGE_ENTRIES, {
             "scope": ctx.scope, "since": Instant(ask.since), "until": optional(ask.until), "keys": keys,
             "after_at": None if after is None else Instant(after[0]), "after_id": None if after is None else after[1],
-            "limit": ask.limit})
+            "limit": ask.limit + 1})  # one past the cursor's own entry, which is read again to go on inside it
         if not found_rows:
             after = None
             break
-        taken, after = _take([rows.audit(r["entry"]) for r in found_rows], after, ask.limit - len(shown))
+        entries = [rows.audit(r["entry"]) for r in found_rows]
+        taken, after = _take(entries, after, ask.limit - len(shown), last=len(entries) <= ask.limit)
         shown += (yield from _judged(ctx, taken, keys, ask.predicate))
         if after is None:
             break
     return page.model_copy(update={"changes": shown, "next": None if after is None else rules.cursor(*after)})
 
 
-def _take(entries: list[AuditEntry], after: tuple[int, str, int] | None, room: int
+def _take(entries: list[AuditEntry], after: tuple[int, str, int] | None, room: int, *, last: bool
           ) -> tuple[list[_Pending], tuple[int, str, int] | None]:
     """The next ``room`` events of the entries from the cursor on, and the cursor after them (None: the entries
-    read were the last)."""
+    read were the ``last``)."""
     taken: list[_Pending] = []
     for entry in entries:
         at = from_datetime(entry.at)
@@ -91,7 +92,7 @@ def _take(entries: list[AuditEntry], after: tuple[int, str, int] | None, room: i
                 return taken, (at, entry.id, offset)
             taken.append(_Pending(entry, offset, listed[offset]))
         after = (at, entry.id, len(listed))
-    return taken, (None if len(entries) < room and len(taken) < room else after)
+    return taken, (None if last else after)
 
 
 def _judged(ctx: Context, taken: list[_Pending], keys: list[str] | None, predicate: str | None) -> Op[list[Change]]:

@@ -140,3 +140,19 @@ def test_diff_gives_what_began_and_what_ended_between_two_valid_times(memory: Me
     assert memory.diff("2020-01-01", "2024-12-31", entity="Nobody").began == []
     with pytest.raises(InvalidTimeError, match="swap"):
         memory.diff("2024-01-01", "2020-01-01")
+
+
+def test_pages_of_one_change_walk_every_write(memory: Memory) -> None:
+    # A page of one read the entry of its cursor again and nothing after it: the same page forever.
+    memory.upsert(("Dana", "LIVES_IN", "Paris"))
+    start = memory.facts("Dana", "LIVES_IN")[0].recorded_at
+    memory.upsert(("Dana", "LIKES", "Tea"))
+    memory.upsert(("Dana", "KNOWS", "Eli"))
+    seen, after = [], None
+    for _ in range(10):
+        page = memory.changes(start, limit=1, after=after)
+        seen += [c.fact.object for c in page.changes if c.fact is not None]
+        after = page.next
+        if after is None:
+            break
+    assert seen == ["Paris", "Tea", "Eli"]
