@@ -27,7 +27,7 @@ from synapse_graph.hooks.config import HookConfig, load_config
 from synapse_graph.hooks.conversation import chain, next_session
 from synapse_graph.hooks.state import Position, TranscriptState, record_start, start_index, window_start
 from synapse_graph.hooks.transcript import TranscriptTurn, read_transcript
-from synapse_graph.rules.changes import brief, most_relevant, previous_start
+from synapse_graph.rules.changes import CHANGES_READ, brief, most_relevant, previous_start
 from synapse_graph.rules.text import USER_NAME
 
 EVENTS = {"session-start": "SessionStart", "pre-compact": "PreCompact", "stop": "Stop"}
@@ -134,11 +134,6 @@ def session_context(memory: Any, payload: Payload, turns: list[TranscriptTurn], 
         lines.append("Earlier in this session (offloaded before the context was compacted):")
         lines += [_line(fact) for fact in recalled]
     return "\n".join(lines)
-
-
-CHANGES_READ = 1_000
-"""At most this many changes are read to choose the most relevant (the oldest first: a long absence shows what
-changed first, within the budget)."""
 
 
 def changes_since_last_session(memory: Any, about: Sequence[str], limit: int) -> tuple[str, list[str]]:

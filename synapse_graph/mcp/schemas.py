@@ -305,6 +305,9 @@ class DigestResult(BaseModel):
     entities: list[str] = Field(description="The scope's most connected entities (the user aside).")
     about_entities: list[FactOut] = Field(description="The most confirmed and most recent facts about them.")
     omitted: int = Field(0, description="Facts of the digest left out to fit the result budget (the last ones).")
+    changed_since: datetime | None = Field(None, description="When the previous session began (null: none).")
+    changed: list[str] = Field(default_factory=list, description=(
+        "What changed in the memory since the previous session began, most relevant first."))
 
 
 class PurgeOut(BaseModel):

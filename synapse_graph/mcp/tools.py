@@ -61,6 +61,7 @@ from synapse_graph.mcp.schemas import (
     UpsertArgs,
     WriteOut,
 )
+from synapse_graph.mcp.time_tools import changed_since_last_session, time_tools
 from synapse_graph.models import RECALL_NOTICE, Fact, Triple
 from synapse_graph.rules.qualifiers import STALE_AFTER
 
@@ -285,16 +286,19 @@ async def memory_digest(ctx: ToolContext, args: DigestArgs) -> Answer:
     digest = await ctx.calls.digest(limit=args.limit)
     trust = ctx.trust()
     central = ", ".join(digest.entities) or "the scope's entities"
+    since, changed = await changed_since_last_session(ctx.calls.memory, digest.entities, args.limit)
+    news = f"changed since your last session (it began {when(since)}), most relevant first"
     sections = [("pinned", digest.pinned), ("about the user", digest.about_user),
                 (f"about {central}", digest.about_entities)]
-    rows = [(title, fact_line(f, q), FactOut.of(f, q)) for title, facts in sections for f in facts
-            for q in (trust.of(f),)]
+    rows: list[tuple[str, str, FactOut | None]] = [(news, line, None) for line in changed]
+    rows += [(title, fact_line(f, q), FactOut.of(f, q)) for title, facts in sections for f in facts
+             for q in (trust.of(f),)]
     shown = len(rows)
     while True:  # the digest is short by design; a budget smaller than it loses its last facts, said so
         kept = rows[:shown]
         text = f"{RECALL_NOTICE}\ndigest of scope {digest.scope!r} as of {when(digest.as_of)}: "
-        text += f"{len(rows)} fact(s)" if rows else "nothing stored yet"
-        for title, _ in sections:
+        text += f"{len(rows) - len(changed)} fact(s)" if rows else "nothing stored yet"
+        for title in (news, *(title for title, _ in sections)):
             lines = [line for section, line, _ in kept if section == title]
             text += f"\n{title}:" + "".join(f"\n  {line}" for line in lines) if lines else ""
         if shown < len(rows):
@@ -302,8 +306,9 @@ async def memory_digest(ctx: ToolContext, args: DigestArgs) -> Answer:
                      "smaller limit, or query_facts")
         data = DigestResult(
             notice=RECALL_NOTICE, scope=digest.scope, as_of=digest.as_of, entities=digest.entities,
-            omitted=len(rows) - shown,
-            **{key: [out for section, _, out in kept if section == title]
+            omitted=len(rows) - shown, changed_since=since,
+            changed=[line for section, line, _ in kept if section == news],
+            **{key: [out for section, _, out in kept if section == title and out is not None]
                for key, (title, _) in zip(("pinned", "about_user", "about_entities"), sections, strict=True)})
         answer = Answer(text, data)
         if shown == 0 or answer.size() <= ctx.budget_chars:
@@ -443,4 +448,5 @@ REVIEW_TOOLS: tuple[ToolSpec, ...] = (
 
 def catalogue(*, allow_erasure: bool = False, allow_review: bool = False) -> tuple[ToolSpec, ...]:
     """The tools a server offers: the native ones, plus erasure and review only when a human enabled them."""
-    return TOOLS + (ERASURE_TOOLS if allow_erasure else ()) + (REVIEW_TOOLS + review_tools() if allow_review else ())
+    optional = (ERASURE_TOOLS if allow_erasure else ()) + (REVIEW_TOOLS + review_tools() if allow_review else ())
+    return TOOLS + time_tools() + optional

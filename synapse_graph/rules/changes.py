@@ -188,6 +188,11 @@ _WEIGHT = {"ended": 4, "removed": 4, "added": 3, "approved": 3, "merged": 3, "co
 """How much a kind of change matters to a reader: a value that ended or changed first, new facts next."""
 
 
+CHANGES_READ = 1_000
+"""At most this many changes are read to choose the most relevant (the oldest first: a long absence shows what
+changed first, within the budget)."""
+
+
 def previous_start(sessions: Sequence[Any], current: str | None) -> datetime | None:
     """When the session before ``current`` began (the registry lists a scope's sessions, oldest first); with no
     current session, when the last one began. None if there is none."""
