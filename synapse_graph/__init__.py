@@ -75,7 +75,8 @@ _LAZY = {"AsyncMemory": "synapse_graph.aio", "Memory": "synapse_graph.memory", "
          **dict.fromkeys(("Growth", "GrowthPoint"), "synapse_graph.growth"), **dict.fromkeys((
              "AliasResult", "AuditEntry", "Change", "Changes", "Diff", "Digest", "DuplicateProposal", "Entity",
              "EntityPage", "EntryEntity", "Evidence", "ExportSummary", "Fact", "FactLink", "Observation", "PurgeResult",
-             "Recall", "RecalledFact", "ScopeRules", "Session", "Stats", "Triple", "UnmergeResult", "WriteResult"), "synapse_graph.models")}
+             "Recall", "RecalledFact", "ScopeRules", "Session", "Stats", "Triple", "UnmergeResult", "WriteResult"),
+             "synapse_graph.models")}
 
 
 def __getattr__(name: str) -> Any:

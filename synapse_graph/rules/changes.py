@@ -20,7 +20,7 @@ from typing import Any
 
 from synapse_graph.errors import InvalidInputError
 from synapse_graph.models import Fact
-from synapse_graph.models_changes import Change
+from synapse_graph.models.changes import Change
 
 EVENT_KEYS = ("created", "expired", "updated")
 """The detail lists of an audit entry that name fact records."""
