@@ -16,6 +16,7 @@ from synapse_graph.errors import (
     BackendUnavailableError,
     ConcurrencyConflictError,
     ConfigurationError,
+    EmbedderMismatchError,
     EmbedderUnavailableError,
     InvalidImportError,
     InvalidInputError,
@@ -59,6 +60,9 @@ if TYPE_CHECKING:
         PurgeResult,
         Recall,
         RecalledFact,
+        RecalledObservation,
+        RecallReason,
+        RecallUsage,
         ScopeRules,
         Session,
         Stats,
@@ -71,7 +75,8 @@ _LAZY = {"AsyncMemory": "synapse_graph.aio", "Memory": "synapse_graph.memory", "
          **dict.fromkeys(("Growth", "GrowthPoint"), "synapse_graph.growth"), **dict.fromkeys((
              "AliasResult", "AuditEntry", "Digest", "DuplicateProposal", "Entity", "EntityPage", "EntryEntity",
              "Evidence", "ExportSummary", "Fact", "Observation", "PurgeResult", "Recall", "RecalledFact", "ScopeRules",
-             "Session", "Stats", "Triple", "UnmergeResult", "WriteResult"), "synapse_graph.models")}
+             "Session", "Stats", "Triple", "UnmergeResult", "WriteResult", "RecalledObservation", "RecallReason",
+             "RecallUsage"), "synapse_graph.models")}
 
 
 def __getattr__(name: str) -> Any:
@@ -96,6 +101,7 @@ __all__ = [
     "ConfigurationError",
     "Digest",
     "DuplicateProposal",
+    "EmbedderMismatchError",
     "EmbedderUnavailableError",
     "Entity",
     "EntityPage",
@@ -123,7 +129,10 @@ __all__ = [
     "QueryRefusedError",
     "QuotaExceededError",
     "Recall",
+    "RecallReason",
+    "RecallUsage",
     "RecalledFact",
+    "RecalledObservation",
     "ScopeBusyError",
     "ScopeRules",
     "ScopeRulesConflictError",

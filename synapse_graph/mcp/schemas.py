@@ -202,6 +202,7 @@ class ObservationOut(BaseModel):
     id: str
     entity: str
     text: str
+    valid_at: datetime | None = Field(None, description="When what it tells happened or held, if known.")
     recorded_at: datetime
     source: str | None = None
     qualifiers: list[str] | None = Field(None, description="Warnings to weigh (stored long ago); absent if none.")

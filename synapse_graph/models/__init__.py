@@ -4,7 +4,16 @@ from here (``from synapse_graph.models import Fact``)."""
 from synapse_graph.models.audit import AuditEntry
 from synapse_graph.models.entities import Entity, EntityPage, Observation
 from synapse_graph.models.facts import Fact, TimeInput, Triple, TrustState
-from synapse_graph.models.recall import RECALL_NOTICE, Digest, EntryEntity, Recall, RecalledFact
+from synapse_graph.models.recall import (
+    RECALL_NOTICE,
+    Digest,
+    EntryEntity,
+    Recall,
+    RecalledFact,
+    RecalledObservation,
+    RecallReason,
+    RecallUsage,
+)
 from synapse_graph.models.results import (
     AliasResult,
     DuplicateProposal,
@@ -37,7 +46,10 @@ __all__ = [
     "Observed",
     "PurgeResult",
     "Recall",
+    "RecallReason",
+    "RecallUsage",
     "RecalledFact",
+    "RecalledObservation",
     "ScopeRules",
     "Session",
     "Stats",

@@ -67,6 +67,7 @@ def test_the_typed_classes_declare_the_tables_fields_in_table_order() -> None:
     assert declared(Entity) == names(ENTITY)
     assert set(declared(FactOut)) - {"qualifiers"} == set(names(FACT, shown=True))
     assert set(declared(RecalledFactOut)) - set(declared(FactOut)) == {"hop", "entry", "relevance", "score"}
+    assert declared(RecalledFact)[len(FACT):] == ("hop", "entry", "relevance", "score", "rank", "why")
     assert set(declared(ObservationOut)) - {"qualifiers"} == set(names(OBSERVATION, shown=True))
     for table, model in ((FACT, Fact), (OBSERVATION, Observation), (ENTITY, Entity)):
         for f in table:
@@ -106,7 +107,7 @@ def test_a_fact_row_reads_stores_exports_and_imports_every_field() -> None:
     assert out == {name: fact.model_dump()[name] for name in names(FACT, shown=True)}
 
     props = writes.record_props(CTX.scope, record)
-    assert set(props) == {f.name for f in FACT if f.kind != "end"} | {"slot"}
+    assert set(props) == {f.name for f in FACT if f.kind != "end"} | {"slot", "search_text"}
     assert all(props[f.name] == stored(f, values[f.name]) for f in FACT if f.kind != "end")
     assert set(writes.updated_props(record)) == {"id"} | {f.name for f in FACT if f.updated}
 
