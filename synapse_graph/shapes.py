@@ -44,7 +44,8 @@ class Field:
     """A write may change it in place (``engine/writes.py`` apply's updates); the other fields of a record
     never change (a changed record is expired and recorded again)."""
     shown: bool = True
-    """The MCP results show it (``mcp/schemas.py``)."""
+    """The MCP results show it (``mcp/schemas.py``, perhaps folded with others: ``FactOut.CARRIES``); a fact's
+    ``recorded_at`` and ``confirmed_at`` are left out (a qualifier says when a fact is old)."""
     limit: int = 200
     """The longest text an import accepts."""
     future: bool = False
@@ -58,7 +59,7 @@ FACT: tuple[Field, ...] = (
     Field("object", "end", required=True),
     Field("valid_at", "instant", required=True, future=True),
     Field("invalid_at", "instant", future=True),
-    Field("recorded_at", "instant", required=True),
+    Field("recorded_at", "instant", required=True, shown=False),
     Field("expired_at", "instant"),
     Field("confidence", "confidence", required=True, absent=1.0, updated=True),
     Field("confirmations", "count", required=True, absent=1, updated=True),
@@ -68,7 +69,7 @@ FACT: tuple[Field, ...] = (
     Field("session", "text", interned=True, shown=False),
     Field("status", "state", absent="believed", interned=True, updated=True),
     Field("flag", "text", limit=600, interned=True, updated=True),
-    Field("confirmed_at", "instant", updated=True),
+    Field("confirmed_at", "instant", updated=True, shown=False),
     Field("pinned", "bool", absent=False, updated=True),
 )
 """A FACT record: the relationship from its subject (``a``) to its object (``b``), in export order. Its scope

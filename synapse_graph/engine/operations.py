@@ -214,8 +214,10 @@ def observe(ctx: Context, entity: str, texts: Iterable[str], source: str | None,
     return step
 
 
-type ObservationItem = tuple[str, Iterable[str]] | tuple[str, Iterable[str], str | None]
-"""What ``observe_many`` takes per entity: ``(entity, texts)``, or ``(entity, texts, entity_type)``."""
+type ObservationItem = (tuple[str, Iterable[str]] | tuple[str, Iterable[str], str | None]
+                        | tuple[str, Iterable[str], str | None, TimeInput | None])
+"""What ``observe_many`` takes per entity: ``(entity, texts)``, ``(entity, texts, entity_type)`` or
+``(entity, texts, entity_type, valid_at)``."""
 
 
 def observe_many(ctx: Context, items: object, source: str | None, session: str | None
