@@ -78,8 +78,8 @@ def observe(view: View, items: Sequence[Observed], provenance: Provenance
     entities = list(dict.fromkeys(keys[name.key] for name, _, _, _ in items))
     stored = [key for key in entities if key not in view.entities.created]
     have: dict[str, dict[str, dict[str, Any] | None]] = {key: {} for key in entities}
-    for held in ((yield from _current(view.ctx, stored)) if stored else []):
-        have[held["entity_key"]][near_identity(held["text"])] = held
+    for existing in ((yield from _current(view.ctx, stored)) if stored else []):
+        have[existing["entity_key"]][near_identity(existing["text"])] = existing
     confirmed: dict[str, Observation] = {}
     added: list[dict[str, Any]] = []
     made: list[list[dict[str, Any]]] = []

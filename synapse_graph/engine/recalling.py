@@ -31,7 +31,7 @@ from synapse_graph.catalogue import Q
 from synapse_graph.engine import embeddings, rows
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.io import Embed, Op, Read, Reads
-from synapse_graph.engine.recall import entries_of, matched_words, expand_read, ranked, search_read, term_hits
+from synapse_graph.engine.recall import entries_of, expand_read, matched_words, ranked, search_read, term_hits
 from synapse_graph.engine.scope import state_of, state_read
 from synapse_graph.instants import MAX_MICROS, MIN_MICROS, Instant, from_datetime, to_datetime
 from synapse_graph.models import EntryEntity, Recall, RecalledFact, RecalledObservation, RecallReason, RecallUsage
