@@ -174,12 +174,10 @@ class Memory(DuplicateReview, MemoryOptions, GraphitiImports):
     def observe(self, entity: str, texts: Iterable[str], *, source: str | None = None,
                 session: str | None = None, memory_scope: MemoryScope | None = None,
                 entity_type: str | None = None, valid_at: TimeInput | None = None) -> list[Observation]:
-        """Record free-text observations about an entity (created if new); returns the ones that were new (an
-        ``Observed`` list: also a new entity's possible duplicates, and near-identical texts held already, which
-        are confirmed instead of stored twice). Observations are found by :meth:`recall`, count toward the fact
-        quota, move with their entity in a merge and are erased by :meth:`purge`. ``entity_type``: the type of
-        an entity this call creates (``observe("Dana", [], entity_type="person")`` creates it alone).
-        ``valid_at``: when what they tell happened or held (by default they carry no such time)."""
+        """Record free-text observations about an entity (created if new, typed ``entity_type``); returns the new
+        ones (an ``Observed`` list: also a new entity's possible duplicates, and near-identical texts held already,
+        confirmed instead of stored twice). ``valid_at``: when what they tell happened or held. Observations are
+        found by :meth:`recall`, count toward the fact quota, move in a merge and are erased by :meth:`purge`."""
         at = ops.scoped(self._ctx, memory_scope, default="durable")
         return self._write(ops.observe(at, entity, texts, source, session, entity_type, valid_at), at)
 
@@ -352,11 +350,11 @@ class Memory(DuplicateReview, MemoryOptions, GraphitiImports):
         """The memories (facts valid at ``as_of``, default now, and observations) that answer a question in
         words, most relevant first, at most ``limit`` in all (``max_tokens``: as many as fit that budget).
 
-        Four legs, fused: the memories' words (full-text, BM25), their meaning (with an ``embedder``), the
-        facts ``hops`` (1 or 2) around the entities the question names, and the time it names ("last May",
-        relative to ``reference_time``, default ``as_of``); "when" questions prefer dated memories. Small
-        talk never reaches the database. ``min_score`` (0 to 1) leaves out memories answering less of it
-        (``Recall.abstained``). ``memory_scope``: ``"session"`` (the default when bound to one) or ``"durable"``."""
+        Four legs, fused: the memories' words (full-text, BM25), their meaning (with an ``embedder``), the facts
+        ``hops`` (1 or 2) around the entities the question names, the time it names ("last May", relative to
+        ``reference_time``, default ``as_of``; "when" prefers dated memories). Small talk never reaches the
+        database. ``min_score`` (0..1) leaves out memories answering less of it (``Recall.abstained``).
+        ``memory_scope``: ``"session"`` (the default when bound to one) or ``"durable"``."""
         at = ops.scoped(self._ctx, memory_scope, default="session")
         return self._read(ops.recall_facts(at, query, as_of=as_of, known_at=known_at, hops=hops, limit=limit,
                                            min_score=min_score, max_tokens=max_tokens, reference_time=reference_time))

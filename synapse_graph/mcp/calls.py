@@ -28,6 +28,7 @@ from synapse_graph.models import (
     Fact,
     MemoryScope,
     Observation,
+    Observed,
     PurgeResult,
     Recall,
     RecalledFact,
@@ -35,7 +36,6 @@ from synapse_graph.models import (
     Triple,
     WriteResult,
 )
-from synapse_graph.results import Observed
 
 
 class MemoryCalls:

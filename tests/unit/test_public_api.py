@@ -41,8 +41,8 @@ def _topics(module: ModuleType) -> list[ModuleType]:
     return [importlib.import_module(f"{module.__name__}.{sub.name}") for sub in pkgutil.iter_modules(module.__path__)]
 
 
-@pytest.mark.parametrize(("module", "some"), [(models, {"Recall", "RecalledObservation", "AuditEntry"}), (growth, {"Growth", "GrowthPoint"})],
-                         ids=["models", "growth"])
+@pytest.mark.parametrize(("module", "some"), [(models, {"Recall", "RecalledObservation", "AuditEntry"}),
+                                              (growth, {"Growth", "GrowthPoint"})], ids=["models", "growth"])
 def test_every_public_model_is_exported(module: ModuleType, some: set[str]) -> None:
     defined = {name for topic in _topics(module) for name, value in vars(topic).items()
                if inspect.isclass(value) and issubclass(value, BaseModel) and value.__module__ == topic.__name__
