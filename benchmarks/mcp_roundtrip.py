@@ -74,11 +74,11 @@ async def compare(memory: Any, params: StdioServerParameters, questions: list[st
             async def recall_mcp(question: str = question) -> None:
                 result = await client.call_tool("recall_context", {"query": question})
                 assert not result.is_error and result.structured_content is not None, result.content
-                answers["mcp"] = [f["id"] for f in result.structured_content["facts"]]
+                answers["mcp"] = [m["id"] for m in result.structured_content["memories"]]
                 facts["recall_mcp"] += len(answers["mcp"])
 
             async def recall_python(question: str = question) -> None:
-                answers["python"] = [f.id for f in memory.recall(question).facts]
+                answers["python"] = [m.id for m in memory.recall(question).memories]
                 facts["recall_python"] += len(answers["python"])
 
             async def upsert_mcp(i: int = i) -> None:

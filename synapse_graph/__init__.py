@@ -16,6 +16,7 @@ from synapse_graph.errors import (
     BackendUnavailableError,
     ConcurrencyConflictError,
     ConfigurationError,
+    EmbedderMismatchError,
     EmbedderUnavailableError,
     InvalidImportError,
     InvalidInputError,
@@ -63,6 +64,9 @@ if TYPE_CHECKING:
         PurgeResult,
         Recall,
         RecalledFact,
+        RecalledObservation,
+        RecallReason,
+        RecallUsage,
         ScopeRules,
         Session,
         Stats,
@@ -75,8 +79,8 @@ _LAZY = {"AsyncMemory": "synapse_graph.aio", "Memory": "synapse_graph.memory", "
          **dict.fromkeys(("Growth", "GrowthPoint"), "synapse_graph.growth"), **dict.fromkeys((
              "AliasResult", "AuditEntry", "Change", "Changes", "Diff", "Digest", "DuplicateProposal", "Entity",
              "EntityPage", "EntryEntity", "Evidence", "ExportSummary", "Fact", "FactLink", "Observation", "PurgeResult",
-             "Recall", "RecalledFact", "ScopeRules", "Session", "Stats", "Triple", "UnmergeResult", "WriteResult"),
-             "synapse_graph.models")}
+             "Recall", "RecalledFact", "ScopeRules", "Session", "Stats", "Triple", "UnmergeResult", "WriteResult",
+             "RecalledObservation", "RecallReason", "RecallUsage"), "synapse_graph.models")}
 
 
 def __getattr__(name: str) -> Any:
@@ -104,6 +108,7 @@ __all__ = [
     "Diff",
     "Digest",
     "DuplicateProposal",
+    "EmbedderMismatchError",
     "EmbedderUnavailableError",
     "Entity",
     "EntityPage",
@@ -132,7 +137,10 @@ __all__ = [
     "QueryRefusedError",
     "QuotaExceededError",
     "Recall",
+    "RecallReason",
+    "RecallUsage",
     "RecalledFact",
+    "RecalledObservation",
     "ScopeBusyError",
     "ScopeRules",
     "ScopeRulesConflictError",

@@ -160,10 +160,10 @@ class AsyncMemory(AsyncDuplicateReview, MemoryOptions, AsyncGraphitiImports, Asy
 
     async def observe(self, entity: str, texts: Iterable[str], *, source: str | None = None,
                       session: str | None = None, memory_scope: MemoryScope | None = None,
-                      entity_type: str | None = None) -> list[Observation]:
+                      entity_type: str | None = None, valid_at: TimeInput | None = None) -> list[Observation]:
         """See :meth:`Memory.observe`."""
         at = ops.scoped(self._ctx, memory_scope, default="durable")
-        return await self._write(ops.observe(at, entity, texts, source, session, entity_type), at)
+        return await self._write(ops.observe(at, entity, texts, source, session, entity_type, valid_at), at)
 
     async def observe_many(self, items: Iterable[ObservationItem], *, source: str | None = None,
                            session: str | None = None, memory_scope: MemoryScope | None = None
@@ -300,12 +300,13 @@ class AsyncMemory(AsyncDuplicateReview, MemoryOptions, AsyncGraphitiImports, Asy
         return await self._read(ops.last_write(self._ctx))
 
     async def recall(self, query: str, *, as_of: TimeInput | None = None, known_at: TimeInput | None = None,
-                     hops: int = 1, limit: int = 25, min_score: float | None = None,
-                     memory_scope: MemoryScope | None = None) -> Recall:
+                     hops: int = 1, limit: int = 25, min_score: float | None = None, max_tokens: int | None = None,
+                     reference_time: TimeInput | None = None, memory_scope: MemoryScope | None = None) -> Recall:
         """See :meth:`Memory.recall`."""
         at = ops.scoped(self._ctx, memory_scope, default="session")
-        return await self._read(ops.recall_facts(at, query, as_of=as_of, known_at=known_at, hops=hops,
-                                                 limit=limit, min_score=min_score))
+        return await self._read(ops.recall_facts(at, query, as_of=as_of, known_at=known_at, hops=hops, limit=limit,
+                                                 min_score=min_score, max_tokens=max_tokens,
+                                                 reference_time=reference_time))
 
     async def search_entities(self, text: str, *, limit: int = MAX_ENTRY_ENTITIES) -> list[EntryEntity]:
         """See :meth:`Memory.search_entities`."""

@@ -106,6 +106,9 @@ class Q(StrEnum):
     NAMES_OF_KEYS = "changes/names_of_keys"
     FACTS_CHANGED_AROUND = "changes/facts_changed_around"
     FACTS_CHANGED_IN_SCOPE = "changes/facts_changed_in_scope"
+    MEMORY_LEXICAL = "recall/memory_lexical"
+    MEMORY_LEXICAL_EACH = "recall/memory_lexical_each"
+    HAS_FACTS = "recall/has_facts"
     # trust: rejections and the audit log
     TOMBSTONES = "trust/tombstones"
     AUDIT_LOG = "trust/audit_log"
@@ -128,6 +131,10 @@ class Q(StrEnum):
     SET_SIDE_SLOTS = "migrations/set_side_slots"
     RECOUNT_SCOPE = "migrations/recount_scope"
     SET_SCOPE_TOKENS = "migrations/set_scope_tokens"
+    UNSTEMMED_OBSERVATIONS = "migrations/unstemmed_observations"
+    SET_OBSERVATION_SEARCH_TEXTS = "migrations/set_observation_search_texts"
+    UNSTEMMED_FACTS = "migrations/unstemmed_facts"
+    SET_FACT_SEARCH_TEXTS = "migrations/set_fact_search_texts"
     # schema (one idempotent multi-statement file per dialect)
     SCHEMA = "schema/schema"
 

@@ -17,7 +17,8 @@
     │   ├── NotNeo4jError
     │   ├── NewerStoreFormatError  a scope written by a newer synapse-graph: upgrade the library
     │   ├── MissingExtraError      an optional dependency is not installed (the message names the extra)
-    │   └── EmbedderUnavailableError
+    │   ├── EmbedderUnavailableError
+    │   └── EmbedderMismatchError  an embedder other than the one whose vectors the scope holds
     ├── StoreDamagedError          the store's files are damaged: it is not opened as if it were fine
     └── BackendError               the database refused or failed; ``is_retryable()`` says if retrying helps
         ├── BackendUnavailableError    could not connect or start (retryable)
@@ -115,6 +116,11 @@ class MissingExtraError(ConfigurationError, ImportError):
 
 class EmbedderUnavailableError(ConfigurationError, ImportError):
     """The optional ``vector`` extra, or the model files it provides, is missing."""
+
+
+class EmbedderMismatchError(ConfigurationError):
+    """The memory's embedder is not the one whose vectors the scope holds (another model, or dimension): its
+    recall and writes are refused until the scope's memories are embedded again (``reindex_embeddings``)."""
 
 
 class StoreDamagedError(SynapseError):

@@ -114,8 +114,7 @@ class Memory(DuplicateReview, MemoryOptions, GraphitiImports, TimeQuestions):
     def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         self.close()
 
     def __repr__(self) -> str:
@@ -176,19 +175,18 @@ class Memory(DuplicateReview, MemoryOptions, GraphitiImports, TimeQuestions):
 
     def observe(self, entity: str, texts: Iterable[str], *, source: str | None = None,
                 session: str | None = None, memory_scope: MemoryScope | None = None,
-                entity_type: str | None = None) -> list[Observation]:
-        """Record free-text observations about an entity (created if new); returns the ones that were new (an
-        ``Observed`` list: also a new entity's possible duplicates, and near-identical texts held already, which
-        are confirmed instead of stored twice). Observations are found by :meth:`recall`, count toward the fact
-        quota, move with their entity in a merge and are erased by :meth:`purge`. ``entity_type``: the type of
-        an entity this call creates (``observe("Dana", [], entity_type="person")`` creates it alone)."""
+                entity_type: str | None = None, valid_at: TimeInput | None = None) -> list[Observation]:
+        """Record free-text observations about an entity (created if new, typed ``entity_type``); returns the new
+        ones (an ``Observed`` list: also a new entity's possible duplicates, and near-identical texts held already,
+        confirmed instead of stored twice). ``valid_at``: when what they tell happened or held. Observations are
+        found by :meth:`recall`, count toward the fact quota, move in a merge and are erased by :meth:`purge`."""
         at = ops.scoped(self._ctx, memory_scope, default="durable")
-        return self._write(ops.observe(at, entity, texts, source, session, entity_type), at)
+        return self._write(ops.observe(at, entity, texts, source, session, entity_type, valid_at), at)
 
     def observe_many(self, items: Iterable[ObservationItem], *, source: str | None = None,
                      session: str | None = None, memory_scope: MemoryScope | None = None) -> list[list[Observation]]:
-        """:meth:`observe` for many entities, all or nothing: ``(entity, texts)`` or ``(entity, texts, entity_type)``
-        items, in one transaction; returns each item's new observations."""
+        """:meth:`observe` for many entities, all or nothing: ``(entity, texts)``, ``(entity, texts, entity_type)`` or
+        ``(entity, texts, entity_type, valid_at)`` items, in one transaction; returns each item's new ones."""
         at = ops.scoped(self._ctx, memory_scope, default="durable")
         return self._write(ops.observe_many(at, items, source, session), at)
 
@@ -348,18 +346,19 @@ class Memory(DuplicateReview, MemoryOptions, GraphitiImports, TimeQuestions):
 
     # -- recall -----------------------------------------------------------------------------------------
     def recall(self, query: str, *, as_of: TimeInput | None = None, known_at: TimeInput | None = None,
-               hops: int = 1, limit: int = 25, min_score: float | None = None,
-               memory_scope: MemoryScope | None = None) -> Recall:
-        """Facts that answer a question in words, valid at ``as_of`` (default now), most relevant first.
+               hops: int = 1, limit: int = 25, min_score: float | None = None, max_tokens: int | None = None,
+               reference_time: TimeInput | None = None, memory_scope: MemoryScope | None = None) -> Recall:
+        """The memories (facts valid at ``as_of``, default now, and observations) that answer a question in
+        words, most relevant first, at most ``limit`` in all (``max_tokens``: as many as fit that budget).
 
-        Entry entities from the fulltext index (and the vector index, with an ``embedder``), fused
-        (RRF, at most 8), then the facts ``hops`` (1 or 2) steps around them; small talk never reaches
-        the database. With ``min_score`` (0 to 1), facts answering less of the question are left out,
-        and an answer with none left abstains (``Recall.abstained``). ``memory_scope``: ``"session"``
-        (the default when bound to a session; never falls back) or ``"durable"``."""
+        Four legs, fused: the memories' words (full-text, BM25), their meaning (with an ``embedder``), the facts
+        ``hops`` (1 or 2) around the entities the question names, the time it names ("last May", relative to
+        ``reference_time``, default ``as_of``; "when" prefers dated memories). Small talk never reaches the
+        database. ``min_score`` (0..1) leaves out memories answering less of it (``Recall.abstained``).
+        ``memory_scope``: ``"session"`` (the default when bound to one) or ``"durable"``."""
         at = ops.scoped(self._ctx, memory_scope, default="session")
-        return self._read(ops.recall_facts(at, query, as_of=as_of, known_at=known_at, hops=hops,
-                                           limit=limit, min_score=min_score))
+        return self._read(ops.recall_facts(at, query, as_of=as_of, known_at=known_at, hops=hops, limit=limit,
+                                           min_score=min_score, max_tokens=max_tokens, reference_time=reference_time))
 
     def search_entities(self, text: str, *, limit: int = MAX_ENTRY_ENTITIES) -> list[EntryEntity]:
         """Recall's entry step alone: entities matching the text, fused from the search legs."""
@@ -371,7 +370,8 @@ class Memory(DuplicateReview, MemoryOptions, GraphitiImports, TimeQuestions):
         return self._read(ops.subgraph(self._ctx, entities, hops, as_of=as_of, known_at=known_at, limit=limit))
 
     def reindex_embeddings(self, batch_size: int = 256) -> int:
-        """Embed the names of entities that lack a vector from the configured embedder; returns how many."""
+        """Embed what lacks a vector of this memory's embedder (entity names, observations, facts) and record it as
+        the scope's embedder, also when the scope held another's (``synapse-graph reembed``); returns how many."""
         return self._read(ops.reindex_embeddings(self._ctx, batch_size))
 
     # -- export and import --------------------------------------------------------------------------------

@@ -44,7 +44,8 @@ class Field:
     """A write may change it in place (``engine/writes.py`` apply's updates); the other fields of a record
     never change (a changed record is expired and recorded again)."""
     shown: bool = True
-    """The MCP results show it (``mcp/schemas.py``)."""
+    """The MCP results show it (``mcp/schemas.py``, perhaps folded with others: ``FactOut.CARRIES``); a fact's
+    ``recorded_at`` and ``confirmed_at`` are left out (a qualifier says when a fact is old)."""
     limit: int = 200
     """The longest text an import accepts."""
     future: bool = False
@@ -58,7 +59,7 @@ FACT: tuple[Field, ...] = (
     Field("object", "end", required=True),
     Field("valid_at", "instant", required=True, future=True),
     Field("invalid_at", "instant", future=True),
-    Field("recorded_at", "instant", required=True),
+    Field("recorded_at", "instant", required=True, shown=False),
     Field("expired_at", "instant"),
     Field("confidence", "confidence", required=True, absent=1.0, updated=True),
     Field("confirmations", "count", required=True, absent=1, updated=True),
@@ -68,24 +69,29 @@ FACT: tuple[Field, ...] = (
     Field("session", "text", interned=True, shown=False),
     Field("status", "state", absent="believed", interned=True, updated=True),
     Field("flag", "text", limit=600, interned=True, updated=True),
-    Field("confirmed_at", "instant", updated=True),
+    Field("confirmed_at", "instant", updated=True, shown=False),
     Field("pinned", "bool", absent=False, updated=True),
 )
 """A FACT record: the relationship from its subject (``a``) to its object (``b``), in export order. Its scope
-is its entities' (every statement checks the subject's); it also stores its ``slot`` (``rules/slots.py``)."""
+is its entities' (every statement checks the subject's); it also stores its ``slot`` (``rules/slots.py``), its
+search text (``rules/stems.py``: its sentence and source), its embedding when written with an embedder (and on
+Neo4j the scope's search token while it is current)."""
 
 OBSERVATION: tuple[Field, ...] = (
     Field("id", "id", required=True),
     Field("entity", "end", required=True),
     Field("text", "text", required=True),
+    Field("valid_at", "instant", future=True),
     Field("recorded_at", "instant", required=True),
     Field("expired_at", "instant", shown=False),
     Field("source", "text"),
     Field("client", "text", shown=False),
     Field("session", "text", shown=False),
 )
-"""Free text about an entity (an ``Observation`` node ``o``, its entity ``e`` stored by key), in export order.
-It also stores its scope and its search text (and on Neo4j the scope's search token while it is current)."""
+"""Free text about an entity (an ``Observation`` node ``o``, its entity ``e`` stored by key), in export order;
+``valid_at``: when what it tells happened or held, if the writer said. It also stores its scope, its search
+text (``rules/stems.py``), its embedding when written with an embedder (and on Neo4j the scope's search
+token while it is current)."""
 
 ENTITY: tuple[Field, ...] = (
     Field("name", "text", required=True),
@@ -228,7 +234,9 @@ def _projection(table: tuple[Field, ...], node: str) -> str:
 def _new_fact_record() -> str:
     instants = ", ".join(f"r.{f.name} = {_writing(f, 'x.props')}" for f in FACT if f.kind == "instant")
     interned = ", ".join(f"r.{f.name} = {_writing(f, 'x.shared')}" for f in FACT if f.interned)
-    return f"SET r = x.props, {instants}\nSET {interned}"
+    # The scope's search token too while the record is current, where the dialect stores one (token_property).
+    searched = "{{token_property(r, CASE WHEN x.props.expired_at IS NULL THEN $scope_token END)}}"
+    return f"SET r = x.props, {instants}\nSET {interned}{searched}"
 
 
 FRAGMENTS: dict[str, LiteralString] = {

@@ -12,6 +12,7 @@ import inspect
 import tempfile
 import uuid
 from collections.abc import Sequence
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -28,6 +29,9 @@ RRF_K = 60
 OBSERVE_TAKES_VALID_AT = "valid_at" in inspect.signature(Memory.observe).parameters
 """The switch for dated observations: once ``Memory.observe`` takes ``valid_at``, each session's observations
 are stored with the session's date (the harness keeps the dates itself until then, in :class:`Sentence`)."""
+RECALL_TAKES_REFERENCE_TIME = "reference_time" in inspect.signature(Memory.recall).parameters
+"""Once ``Memory.recall`` takes ``reference_time``, questions are asked the day after the last session (what
+"last week" or "in May" refer to: the conversation's time, not the run's)."""
 
 
 class System(Protocol):
@@ -144,6 +148,7 @@ class Ours:
         self._folder: tempfile.TemporaryDirectory[str] | None = None
         self._memory: Memory | None = None
         self._found: dict[tuple[str, str], int] = {}
+        self._asked: dict[str, Any] = {}
 
     def _open(self, conv: Conversation) -> Memory:
         scope = f"bench.locomo/{conv.name}/{uuid.uuid4().hex[:12]}"
@@ -158,6 +163,7 @@ class Ours:
     def load(self, conv: Conversation) -> None:
         self._memory = memory = self._open(conv)
         self._found = {(s.speaker, s.text): s.index for s in conv.sentences}
+        self._asked = {"reference_time": conv.last_date + timedelta(days=1)} if RECALL_TAKES_REFERENCE_TIME else {}
         batches: dict[tuple[int, str], list[Sentence]] = {}
         for sentence in conv.sentences:
             batches.setdefault((sentence.session, sentence.speaker), []).append(sentence)
@@ -170,9 +176,10 @@ class Ours:
 
     def ask(self, question: str) -> list[int]:
         assert self._memory is not None
-        found = self._memory.recall(question, limit=DEPTH)
-        # Facts first (none are stored here), then observations, each list best first.
-        return [self._found[(o.entity, o.text)] for o in found.observations][:DEPTH]
+        found = self._memory.recall(question, limit=DEPTH, **self._asked)
+        memories = getattr(found, "memories", None)  # facts and observations in one ranking (none are facts here)
+        ranked = memories if memories is not None else found.observations
+        return [self._found[(o.entity, o.text)] for o in ranked if hasattr(o, "text")][:DEPTH]
 
     def close(self) -> None:
         if self._memory is not None:

@@ -39,3 +39,7 @@ token_property(node, token) =
 vector(value) = vecf32(value)
 // The cosine similarity of a stored embedding and a query vector.
 cosine(stored, query) = 1.0 - vec.cosineDistance(stored, vecf32(query))
+
+// A memory's embedding as stored (an observation node, a fact relationship): vecf32, as the name's.
+node_vector(node, value) = SET node.embedding = vecf32(value)
+relationship_vector(rel, value) = SET rel.embedding = vecf32(value)

@@ -45,3 +45,8 @@ token_property(node, token) = , node.scope_token = token
 vector(value) = value
 // The cosine similarity of a stored embedding and a query vector: vector.similarity.cosine gives (1 + cos) / 2.
 cosine(stored, query) = 2.0 * vector.similarity.cosine(stored, query) - 1.0
+
+// A memory's embedding as stored (an observation node, a fact relationship): a float[] written by the vector
+// procedures, whose cosine reads faster than a LIST<FLOAT> property's (docs/recall-design.md).
+node_vector(node, value) = CALL db.create.setNodeVectorProperty(node, 'embedding', value)
+relationship_vector(rel, value) = CALL db.create.setRelationshipVectorProperty(rel, 'embedding', value)

@@ -6,4 +6,5 @@ RETURN {version: coalesce(s.version, 0), facts: coalesce(s.facts, 0), candidates
         format: s.format, updated_at: s.updated_at, last_batch: s.last_batch,
         max_facts: s.max_facts, max_entities: s.max_entities, max_candidates: s.max_candidates,
         single_valued: s.single_valued, candidate_below: s.candidate_below,
-        merge_duplicates_above: s.merge_duplicates_above} AS state
+        merge_duplicates_above: s.merge_duplicates_above,
+        embedder: s.embedder, dimensions: s.embedder_dimensions} AS state

@@ -23,7 +23,8 @@ WITH s, st
   UNWIND $expires AS id
   MATCH ()-[r:FACT {id: id}]->()
   WHERE startNode(r).scope = $scope AND r.expired_at IS NULL
-  SET r.expired_at = $now
+  // Out of the search with its token, if the dialect stores one (see recall/memory_lexical).
+  SET r.expired_at = $now{{token_property(r, null)}}
 }
 {{call(s)}}
   UNWIND $updates AS x

@@ -95,6 +95,8 @@ def _literal(value: Any, out: list[str]) -> None:
                 out.append(separator + _string(item))
             elif item_kind in _INTEGERS:
                 out.append(f"{separator}{item:d}")
+            elif item_kind is float and math.isfinite(item):  # an embedding: hundreds of them, inline too
+                out.append(f"{separator}{item!r}")
             else:
                 out.append(separator)
                 _literal(item, out)

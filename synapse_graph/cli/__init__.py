@@ -28,7 +28,7 @@ HOOK_COMMANDS = ("session-start", "pre-compact", "stop")
 def _app() -> typer.Typer:
     # Importing the modules registers their commands, in the order --help lists them.
     # isort: off
-    from synapse_graph.cli import facts, time, review, duplicates, store, server, agents, ui  # noqa: F401
+    from synapse_graph.cli import facts, time, review, duplicates, store, embeddings, server, agents, ui  # noqa: F401
     # isort: on
     from synapse_graph.cli.shell import app
 

@@ -34,6 +34,7 @@ try:
     import numpy as np
     import numpy.typing as npt
     from safetensors.numpy import load_file
+    from threadpoolctl import ThreadpoolController
     from tokenizers import Tokenizer
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise EmbedderUnavailableError(f"MiniLMEmbedder needs the 'vector' extra: {INSTALL_HINT} ({exc})") from exc
@@ -155,6 +156,16 @@ def _default_model_dir() -> Path:
     return Path(package.get_model_path())
 
 
+_CONTROLLER: list[ThreadpoolController] = []
+
+
+def _threads() -> ThreadpoolController:
+    """The process's thread pools (BLAS, OpenMP), found once: finding them costs a scan of loaded libraries."""
+    if not _CONTROLLER:
+        _CONTROLLER.append(ThreadpoolController())
+    return _CONTROLLER[0]
+
+
 def _read_json(path: Path) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return data
@@ -168,6 +179,11 @@ class MiniLMEmbedder:
     loaded on the first :meth:`embed`. Texts longer than ``max_tokens`` word pieces
     (default: the model's ``max_seq_length``, 256) are truncated, as sentence-transformers
     does. Instances are safe to share between threads.
+
+    ``blas_threads``: how many threads numpy's BLAS may use while embedding (default 1; None: its own
+    default). Recall embeds one short question at a time, which threads do not speed up: on a loaded
+    2-core machine numpy's default threads made one question take 180-680 ms instead of 18-30 ms
+    (``docs/recall-design.md``).
     """
 
     name: str = "all-MiniLM-L6-v2"
@@ -179,7 +195,10 @@ class MiniLMEmbedder:
         *,
         max_tokens: int | None = None,
         batch_size: int = 64,
+        blas_threads: int | None = 1,
     ) -> None:
+        if blas_threads is not None and blas_threads < 1:
+            raise ValueError("blas_threads must be at least 1 (or None)")
         if batch_size < 1:
             raise ValueError("batch_size must be at least 1")
         if max_tokens is not None and not 2 <= max_tokens <= 512:
@@ -191,6 +210,7 @@ class MiniLMEmbedder:
                 f"{self.model_dir} lacks the model file(s) {', '.join(missing)}; reinstall with {INSTALL_HINT}"
             )
         self.batch_size = batch_size
+        self.blas_threads = blas_threads
         self._max_tokens = max_tokens
         self._model: _Model | None = None
         self._lock = threading.Lock()
@@ -217,6 +237,12 @@ class MiniLMEmbedder:
         if not items:
             return out
         model = self._load()
+        if self.blas_threads is None:
+            return self._encoded(model, items, out)
+        with _threads().limit(limits=self.blas_threads, user_api="blas"):
+            return self._encoded(model, items, out)
+
+    def _encoded(self, model: _Model, items: list[str], out: F32) -> F32:
         encodings = model.tokenizer.encode_batch(items)
         # Longest first, so each batch pads little; the results go back in input order.
         order = sorted(range(len(items)), key=lambda i: -len(encodings[i].ids))

@@ -16,6 +16,8 @@ class Context:
     secrets: SecretMode = "redact"
     embedder: str | None = None
     """The embedder's model name (vectors are stored under it), or None without an embedder."""
+    dimensions: int | None = None
+    """The embedder's vectors' dimension."""
     session: str | None = None
     """The session this memory is bound to (its writes record it as their origin), if any."""
     registry: str | None = None

@@ -12,10 +12,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from synapse_graph.engine import rows
+from synapse_graph.engine import observations, rows
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import MAX_TYPE_LENGTH, alias_row, entity_row, name, text, trust_state
-from synapse_graph.engine.observations import MAX_OBSERVATION_LENGTH
 from synapse_graph.engine.sessions import check_id
 from synapse_graph.errors import InvalidImportError, InvalidInputError
 from synapse_graph.instants import Instant
@@ -23,7 +22,6 @@ from synapse_graph.models import AuditEntry, ScopeRules
 from synapse_graph.rules.numbers import confidence as checked_confidence
 from synapse_graph.rules.numbers import count
 from synapse_graph.rules.predicates import check_predicate
-from synapse_graph.rules.recall import search_text
 from synapse_graph.rules.redaction import redact
 from synapse_graph.rules.text import check_storable, name_key
 from synapse_graph.rules.timeline import Record
@@ -286,7 +284,7 @@ def _observation(ctx: Context, item: Mapping[str, Any], now: int) -> dict[str, A
         raise InvalidInputError(f"observation id {str(observation_id)[:70]!r} is not an export id")
     if not isinstance(item["entity"], str) or not item["entity"]:
         raise InvalidInputError("entity must be an entity key")
-    content = text(ctx, item["text"], "observation", MAX_OBSERVATION_LENGTH)
+    content = text(ctx, item["text"], "observation", observations.MAX_OBSERVATION_LENGTH)
     if not content:
         raise InvalidInputError("an observation needs text")
     recorded_at = _time(item, "recorded_at", now)
@@ -294,9 +292,10 @@ def _observation(ctx: Context, item: Mapping[str, Any], now: int) -> dict[str, A
     assert recorded_at is not None  # required
     if expired_at is not None and expired_at < recorded_at:
         raise InvalidInputError("expired_at is before recorded_at: a belief cannot end before it began")
-    return {"id": observation_id, "scope": ctx.scope, "entity": item["entity"], "text": content,
-            "recorded_at": recorded_at, "expired_at": expired_at, "search_text": search_text(content),
-            **{k: text(ctx, item.get(k), k, 200) for k in ("source", "client", "session")}}
+    return observations.row(ctx.scope, {
+        "id": observation_id, "entity": item["entity"], "text": content,
+        "valid_at": _time(item, "valid_at", now, required=False, future=True), "recorded_at": recorded_at,
+        "expired_at": expired_at, **{k: text(ctx, item.get(k), k, 200) for k in ("source", "client", "session")}})
 
 
 def _rejection(ctx: Context, item: Mapping[str, Any], now: int) -> dict[str, Any]:

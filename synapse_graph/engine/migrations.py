@@ -10,9 +10,12 @@ from synapse_graph.errors import NewerStoreFormatError
 from synapse_graph.instants import Instant
 from synapse_graph.rules.recall import scope_token
 from synapse_graph.rules.slots import SIDE_SLOTS_FORMAT, SLOT_FORMAT, fact_slot, object_slot, predicate_slot
+from synapse_graph.rules.stems import fact_search_text, search_stems
 from synapse_graph.rules.timeparse import now_micros
 
 SCOPE_TOKEN_FORMAT = 4
+STEMS_FORMAT = 6
+PAGE = 5_000
 
 
 def needed(state: ScopeState) -> bool:
@@ -31,7 +34,8 @@ def upgrade(ctx: Context, state: ScopeState) -> Op[None]:
     """Format 2: give every fact its slot. Format 3: count candidates apart from believed facts.
     Format 4: give entities, aliases and live observations the scope's search token. Format 5: move the
     scope's state from its node to its STATE relationship (with the recount every upgrade ends with).
-    Format 6: give every fact its object's and its predicate's slots."""
+    Format 6: store the stems of observations and fact records (their search text). Format 7: give every fact
+    its object's and its predicate's slots."""
     if not needed(state):
         return
     if (state.format or 0) < SLOT_FORMAT:
@@ -45,5 +49,20 @@ def upgrade(ctx: Context, state: ScopeState) -> Op[None]:
             yield Write(Q.SET_SIDE_SLOTS, {"scope": ctx.scope, "slots": slots})
     if (state.format or 0) < SCOPE_TOKEN_FORMAT:
         yield Write(Q.SET_SCOPE_TOKENS, {"scope": ctx.scope, "scope_token": scope_token(ctx.scope)})
+    if (state.format or 0) < STEMS_FORMAT:
+        yield from stem_memories(ctx)
     yield Write(Q.RECOUNT_SCOPE, {"scope": ctx.scope, "format": STORE_FORMAT, "candidate": "candidate",
                                   "now": Instant(now_micros())})
+
+
+def stem_memories(ctx: Context) -> Op[None]:
+    """Store format 6: the search text of every observation and fact record of the scope, as stems."""
+    after = ""
+    while found := (yield Read(Q.UNSTEMMED_OBSERVATIONS, {"scope": ctx.scope, "after": after, "limit": PAGE})):
+        yield Write(Q.SET_OBSERVATION_SEARCH_TEXTS, {"scope": ctx.scope, "rows": [
+            {"id": r["id"], "search_text": search_stems(r["text"])} for r in found]})
+        after = found[-1]["id"]
+    while found := (yield Read(Q.UNSTEMMED_FACTS, {"scope": ctx.scope, "limit": PAGE})):
+        yield Write(Q.SET_FACT_SEARCH_TEXTS, {"scope": ctx.scope, "scope_token": scope_token(ctx.scope), "rows": [
+            {"id": r["id"], "search_text": fact_search_text(r["subject"], r["predicate"], r["object"], r["source"])}
+            for r in found]})

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from synapse_graph.catalogue import Q
@@ -23,12 +23,12 @@ from synapse_graph.engine.view import View
 from synapse_graph.engine.writes import Mutation
 from synapse_graph.instants import Instant, to_datetime
 from synapse_graph.models import Observation
-from synapse_graph.rules.recall import search_text, term_matches
+from synapse_graph.rules.stems import search_stems
 from synapse_graph.rules.timeline import Provenance
+from synapse_graph.shapes import OBSERVATION
 
 MAX_OBSERVATION_LENGTH = 10_000
 _NOT_WORD = re.compile(r"[\W_]+")
-RECALLED_OBSERVATIONS = 10
 _ALL = 1_000_000
 
 
@@ -48,8 +48,16 @@ def _current(ctx: Context, keys: list[str]) -> Op[list[dict[str, Any]]]:
     return (yield from _read(ctx, keys, history=False, known_at=None, limit=_ALL))
 
 
-Observed = tuple[Name, list[str], str | None]
-"""Texts to record about an entity, and the type the entity is created with if it is new."""
+Observed = tuple[Name, list[str], str | None, Instant | None]
+"""Texts to record about an entity, the type the entity is created with if it is new, and when what the texts
+tell happened or held (``valid_at``), if known."""
+
+
+def row(scope: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    """An observation as ``apply_plan`` creates it: its fields (:data:`~synapse_graph.shapes.OBSERVATION`, the
+    entity by key, instants in microseconds), its scope and its search text (the stems of its text)."""
+    return {**{f.name: values.get(f.name) for f in OBSERVATION}, "scope": scope,
+            "search_text": search_stems(values["text"])}
 
 
 def near_identity(text: str) -> str:
@@ -63,20 +71,20 @@ def observe(view: View, items: Sequence[Observed], provenance: Provenance
     entity holds already, or was given earlier in the call, or one near-identical to those (:func:`near_identity`)
     is not stored again. Returns each item's new observations, and the held ones such texts confirmed."""
     types: dict[str, str] = {}
-    for name, _, kind in items:
+    for name, _, kind, _ in items:
         if kind is not None:
             types.setdefault(name.key, kind)
-    keys = yield from view.resolve([name for name, _, _ in items], types)
-    entities = list(dict.fromkeys(keys[name.key] for name, _, _ in items))
+    keys = yield from view.resolve([name for name, _, _, _ in items], types)
+    entities = list(dict.fromkeys(keys[name.key] for name, _, _, _ in items))
     stored = [key for key in entities if key not in view.entities.created]
     have: dict[str, dict[str, dict[str, Any] | None]] = {key: {} for key in entities}
-    for row in ((yield from _current(view.ctx, stored)) if stored else []):
-        have[row["entity_key"]][near_identity(row["text"])] = row
+    for existing in ((yield from _current(view.ctx, stored)) if stored else []):
+        have[existing["entity_key"]][near_identity(existing["text"])] = existing
     confirmed: dict[str, Observation] = {}
     added: list[dict[str, Any]] = []
     made: list[list[dict[str, Any]]] = []
     position = dict.fromkeys(entities, 0)
-    for name, texts, _ in items:
+    for name, texts, _, valid_at in items:
         key, mine = keys[name.key], []
         for text in dict.fromkeys(texts):
             same = near_identity(text)
@@ -87,10 +95,10 @@ def observe(view: View, items: Sequence[Observed], provenance: Provenance
                 have[key][same] = None
                 position[key] += 1
                 # Ids start with the position in the call: observations recorded together keep their order.
-                mine.append({"id": f"{position[key] - 1:04x}{uuid.uuid4().hex[4:]}", "scope": view.ctx.scope,
-                             "entity": key, "text": text, "recorded_at": view.now, "source": provenance.source,
-                             "client": provenance.client, "session": provenance.session,
-                             "search_text": search_text(text)})
+                mine.append(row(view.ctx.scope, {
+                    "id": f"{position[key] - 1:04x}{uuid.uuid4().hex[4:]}", "entity": key, "text": text,
+                    "valid_at": valid_at, "recorded_at": view.now, "source": provenance.source,
+                    "client": provenance.client, "session": provenance.session}))
         made.append(mine)
         added += mine
     display = {key: view.entities.created[key]["name"] for key in entities if key in view.entities.created}
@@ -100,8 +108,9 @@ def observe(view: View, items: Sequence[Observed], provenance: Provenance
             "scope": view.ctx.scope, "keys": named}))})
     return Mutation.of(view, "observe", provenance, observe=added), [
         [Observation(id=o["id"], entity=display.get(o["entity"], name.display), text=o["text"],
+                     valid_at=None if o["valid_at"] is None else to_datetime(o["valid_at"]),
                      recorded_at=to_datetime(view.now), source=o["source"], client=o["client"], session=o["session"])
-         for o in mine] for (name, _, _), mine in zip(items, made, strict=True)], list(confirmed.values())
+         for o in mine] for (name, _, _, _), mine in zip(items, made, strict=True)], list(confirmed.values())
 
 
 def unobserve(view: View, entity: Name, texts: Iterable[str]) -> Op[tuple[Mutation | None, int]]:
@@ -125,16 +134,3 @@ def observations(ctx: Context, entity: Name | None, *, known_at: Instant | None,
         keys = [key]
     found = yield from _read(ctx, keys, history=history, known_at=known_at, limit=limit)
     return [rows.observation(row) for row in found]
-
-
-def matching_read(ctx: Context, keys: list[str], known_at: Instant | None) -> Read:
-    """The read :func:`matching_rows` ranks: the current observations of the entities."""
-    return _request(ctx, keys, history=False, known_at=known_at, limit=_ALL)
-
-
-def matching_rows(found: list[dict[str, Any]], terms: list[str]) -> list[Observation]:
-    """The rows of :func:`matching_read` that match words of a question, those matching most first."""
-    found = [row["observation"] for row in found]
-    scored = [(len(term_matches(row["text"], terms)), row) for row in found]
-    ranked = sorted((s for s in scored if s[0]), key=lambda s: (-s[0], s[1]["recorded_at"], s[1]["id"]))
-    return [rows.observation(row) for _, row in ranked[:RECALLED_OBSERVATIONS]]

@@ -16,6 +16,7 @@ from synapse_graph.catalogue import Q
 from synapse_graph.engine import digest as digests
 from synapse_graph.engine import (
     duplicates,
+    embeddings,
     erasure,
     inputs,
     migrations,
@@ -23,6 +24,7 @@ from synapse_graph.engine import (
     planning,
     reads,
     recall,
+    recalling,
     scope_rules,
     sessions,
     transfer,
@@ -37,7 +39,7 @@ from synapse_graph.engine.sessions import on_session as on_session
 from synapse_graph.engine.sessions import scoped as scoped
 from synapse_graph.engine.sessions import session_id as session_id
 from synapse_graph.engine.view import Ahead, View
-from synapse_graph.engine.writes import Mutation, apply, store_embeddings
+from synapse_graph.engine.writes import Mutation, apply
 from synapse_graph.errors import InvalidInputError
 from synapse_graph.growth import Growth
 from synapse_graph.instants import to_datetime
@@ -112,6 +114,7 @@ def write[T](ctx: Context, step: WriteStep[T]) -> Op[T]:
     else:
         view = yield from View.read_ahead(ctx, reads)
         state = view.state
+    embeddings.check(ctx, state)
     mutation, result = yield from step(view)
     if mutation is not None:
         yield from apply(ctx, state, mutation, view.now)
@@ -202,8 +205,8 @@ def own_scope(ctx: Context, scope: str | None) -> str:
 
 
 def observe(ctx: Context, entity: str, texts: Iterable[str], source: str | None, session: str | None,
-            entity_type: str | None = None) -> WriteStep[list[Observation]]:
-    checked, written_by = _observation_items(ctx, [(entity, texts, entity_type)], source, session)
+            entity_type: str | None = None, valid_at: TimeInput | None = None) -> WriteStep[list[Observation]]:
+    checked, written_by = _observation_items(ctx, [(entity, texts, entity_type, valid_at)], source, session)
 
     def step(view: View) -> Op[tuple[Mutation | None, list[Observation]]]:
         mutation, [made], confirmed = yield from observations.observe(view, checked, written_by)
@@ -211,8 +214,10 @@ def observe(ctx: Context, entity: str, texts: Iterable[str], source: str | None,
     return step
 
 
-type ObservationItem = tuple[str, Iterable[str]] | tuple[str, Iterable[str], str | None]
-"""What ``observe_many`` takes per entity: ``(entity, texts)``, or ``(entity, texts, entity_type)``."""
+type ObservationItem = (tuple[str, Iterable[str]] | tuple[str, Iterable[str], str | None]
+                        | tuple[str, Iterable[str], str | None, TimeInput | None])
+"""What ``observe_many`` takes per entity: ``(entity, texts)``, ``(entity, texts, entity_type)`` or
+``(entity, texts, entity_type, valid_at)``."""
 
 
 def observe_many(ctx: Context, items: object, source: str | None, session: str | None
@@ -229,16 +234,18 @@ def observe_many(ctx: Context, items: object, source: str | None, session: str |
 def _observation_items(ctx: Context, items: object, source: str | None, session: str | None
                        ) -> tuple[list[observations.Observed], Provenance]:
     if isinstance(items, str | bytes | Mapping) or not isinstance(items, Iterable):
-        raise InvalidInputError("observations must be a list of (entity, texts) or (entity, texts, entity_type) "
-                                "items, e.g. [('Dana', ['Speaks fluent Spanish'])]")
+        raise InvalidInputError("observations must be a list of (entity, texts) items, optionally with an entity "
+                                "type and a valid_at: e.g. [('Dana', ['Speaks fluent Spanish'])]")
     checked: list[observations.Observed] = []
     for item in items:
-        if not isinstance(item, tuple | list) or len(item) not in (2, 3):
-            raise InvalidInputError(f"an observation item is (entity, texts) or (entity, texts, entity_type), not "
-                                    f"{str(item)[:70]!r}")
-        entity, texts, *kind = item
+        if not isinstance(item, tuple | list) or len(item) not in (2, 3, 4):
+            raise InvalidInputError(f"an observation item is (entity, texts), (entity, texts, entity_type) or "
+                                    f"(entity, texts, entity_type, valid_at), not {str(item)[:70]!r}")
+        entity, texts, *more = item
+        kind, valid_at = (*more, None, None)[:2]
         checked.append((inputs.name(ctx, entity, "entity"), _observation_texts(ctx, texts),
-                        inputs.text(ctx, kind[0] if kind else None, "entity type", inputs.MAX_TYPE_LENGTH)))
+                        inputs.text(ctx, kind, "entity type", inputs.MAX_TYPE_LENGTH),
+                        inputs.time(valid_at, "valid_at")))
     return checked, inputs.provenance(ctx, source, None, session)
 
 
@@ -424,12 +431,15 @@ def stats(ctx: Context) -> Op[Stats]:
 
 
 def recall_facts(ctx: Context, query: str, *, as_of: TimeInput | None, known_at: TimeInput | None, hops: int,
-                 limit: int, min_score: float | None = None) -> Op[Recall]:
-    return recall.recall(ctx, inputs.query_text(query), as_of=inputs.time(as_of, "as_of"),
-                         known_at=inputs.time(known_at, "known_at"), hops=inputs.hops(hops),
-                         limit=inputs.limit(limit, 25),
-                         legs=["lexical"] if ctx.embedder is None else ["lexical", "vector"],
-                         min_score=None if min_score is None else checked_confidence(min_score, field="min_score"))
+                 limit: int, min_score: float | None = None, max_tokens: int | None = None,
+                 reference_time: TimeInput | None = None) -> Op[Recall]:
+    return recalling.recall(
+        ctx, inputs.query_text(query), as_of=inputs.time(as_of, "as_of"), known_at=inputs.time(known_at, "known_at"),
+        hops=inputs.hops(hops), limit=inputs.limit(limit, 25),
+        legs=["lexical"] if ctx.embedder is None else ["lexical", "vector"],
+        min_score=None if min_score is None else checked_confidence(min_score, field="min_score"),
+        max_tokens=None if max_tokens is None else whole_number(max_tokens, field="max_tokens", minimum=1),
+        reference_time=inputs.time(reference_time, "reference_time"))
 
 
 def search_entities(ctx: Context, text: str, limit: int) -> Op[list[EntryEntity]]:
@@ -464,15 +474,7 @@ def subgraph(ctx: Context, entities: Iterable[str], hops: int, *, as_of: TimeInp
 def reindex_embeddings(ctx: Context, batch_size: int) -> Op[int]:
     if ctx.embedder is None:
         raise InvalidInputError("no embedder configured: open the Memory with embedder=...")
-    model, size = ctx.embedder, inputs.limit(batch_size, 256, "batch_size")
-
-    def op() -> Op[int]:
-        done = 0
-        while found := (yield Read(Q.MISSING_EMBEDDINGS, {"scope": ctx.scope, "model": model, "limit": size})):
-            yield from store_embeddings(ctx, found)
-            done += len(found)
-        return done
-    return op()
+    return embeddings.backfill(ctx, inputs.limit(batch_size, 256, "batch_size"))
 
 
 # -- transfer -------------------------------------------------------------------------------------------

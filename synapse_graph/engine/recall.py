@@ -1,4 +1,5 @@
-"""Recall: entry entities from fulltext (and vectors), fused, then a temporal expansion."""
+"""Recall's entity-centric pieces: entry entities from fulltext (and vectors), fused, and the temporal expansion
+around them (the graph leg of :mod:`synapse_graph.engine.recalling`, and ``search_entities``/``subgraph``)."""
 
 from __future__ import annotations
 
@@ -6,18 +7,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from synapse_graph.catalogue import Q
-from synapse_graph.engine import observations, rows
+from synapse_graph.engine import rows
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.io import Embed, Op, Read, Reads
 from synapse_graph.engine.scope import ScopeState, state_of, state_read
-from synapse_graph.instants import Instant, to_datetime
-from synapse_graph.models import EntryEntity, Recall, RecalledFact
+from synapse_graph.instants import Instant
+from synapse_graph.models import EntryEntity, RecalledFact
 from synapse_graph.rules.distinct import past_belief_once
 from synapse_graph.rules.recall import (
     MAX_ENTRY_ENTITIES,
     Candidate,
     bm25_rank,
-    content_terms,
     predicate_terms,
     rrf,
     scope_token,
@@ -55,18 +55,35 @@ def state_and_term_hits(ctx: Context, terms: Sequence[str]) -> Op[Counted]:
     return state_of(state), counted
 
 
+def search_read(ctx: Context, terms: Sequence[str], hits: Mapping[str, int]) -> Read:
+    """The read of the fulltext candidates for entry entities (:func:`lexical_ranking` ranks its rows)."""
+    return Read(Q.SEARCH_LEXICAL, {"scope": ctx.scope, "scope_token": scope_token(ctx.scope), "terms": list(terms),
+                                   "entity_terms": searched_terms(terms, hits, CANDIDATES + 1), "limit": CANDIDATES})
+
+
+def ranking_of(terms: Sequence[str], found: list[dict[str, Any]], corpus_size: int
+               ) -> tuple[list[tuple[str, float]], dict[str, str]]:
+    """Entity keys by BM25 over the rows of :func:`search_read`, best first, and their names."""
+    names = {key: name for r in found for key, _, name in r["found"] if name is not None}
+    ranking = bm25_rank(terms, (Candidate(key, "", text or "") for r in found for key, text, _ in r["found"]),
+                        corpus_size=corpus_size)
+    return ranking, names
+
+
+def entries_of(terms: Sequence[str], found: list[dict[str, Any]], *, corpus_size: int,
+               limit: int = MAX_ENTRY_ENTITIES) -> list[EntryEntity]:
+    """Recall's entry entities from the rows of :func:`search_read` alone (the lexical leg, fused as one)."""
+    ranking, names = ranking_of(terms, found, corpus_size)
+    return entry_list({"lexical": ranking}, names, limit)
+
+
 def lexical_ranking(ctx: Context, terms: Sequence[str], ahead: Counted | None = None
                     ) -> Op[tuple[list[tuple[str, float]], dict[str, str]]]:
     """Entity keys by BM25 over the fulltext candidates, best first, and the names of those the
     entity index found (``ahead``: :func:`state_and_term_hits`, when already read)."""
     state, counted = ahead if ahead is not None else (yield from state_and_term_hits(ctx, terms))
-    searched = searched_terms(terms, {r["term"]: int(r["hits"]) for r in counted}, CANDIDATES + 1)
-    found = yield Read(Q.SEARCH_LEXICAL, {"scope": ctx.scope, "scope_token": scope_token(ctx.scope),
-                                          "terms": list(terms), "entity_terms": searched, "limit": CANDIDATES})
-    names = {key: name for r in found for key, _, name in r["found"] if name is not None}
-    ranking = bm25_rank(terms, (Candidate(key, "", text or "") for r in found for key, text, _ in r["found"]),
-                        corpus_size=state.entities)
-    return ranking, names
+    found = yield search_read(ctx, terms, {r["term"]: int(r["hits"]) for r in counted})
+    return ranking_of(terms, found, state.entities)
 
 
 def vector_ranking(ctx: Context, model: str, query: str, min_cosine: float = MIN_COSINE
@@ -95,12 +112,19 @@ def fuse(ctx: Context, legs: Mapping[str, list[tuple[str, float]]], limit: int =
          known: Mapping[str, str] | None = None) -> Op[list[EntryEntity]]:
     """The legs' rankings fused (RRF) into at most ``limit`` entities; ``known``: names already read."""
     fused = rrf({leg: [key for key, _ in ranking] for leg, ranking in legs.items()}, limit=limit)
-    scores = {leg: dict(ranking) for leg, ranking in legs.items()}
     names = {key: known[key] for key, _, _ in fused if known and key in known}
     missing = [key for key, _, _ in fused if key not in names]
     if missing:
         found = yield Read(Q.ENTITY_NAMES, {"scope": ctx.scope, "keys": missing})
         names.update({r["key"]: r["name"] for r in found})
+    return entry_list(legs, names, limit)
+
+
+def entry_list(legs: Mapping[str, list[tuple[str, float]]], names: Mapping[str, str],
+               limit: int = MAX_ENTRY_ENTITIES) -> list[EntryEntity]:
+    """The legs' rankings fused (RRF) into at most ``limit`` entities, those whose names are known."""
+    fused = rrf({leg: [key for key, _ in ranking] for leg, ranking in legs.items()}, limit=limit)
+    scores = {leg: dict(ranking) for leg, ranking in legs.items()}
     return [
         EntryEntity(
             name=names[key], key=key, score=score,
@@ -109,39 +133,6 @@ def fuse(ctx: Context, legs: Mapping[str, list[tuple[str, float]]], limit: int =
         )
         for key, score, ranks in fused if key in names
     ]
-
-
-def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant | None, hops: int, limit: int,
-           legs: list[str], min_score: float | None = None) -> Op[Recall]:
-    """Facts that answer a question: entry entities, then the facts around them, most relevant first.
-
-    With ``min_score``, facts that answer less of the question (:attr:`RecalledFact.score`) are left
-    out; when none is left, the result says it abstained rather than return weakly related facts.
-    """
-    terms = content_terms(query)
-    if not terms:  # the gate: small talk never touches the database
-        now = Instant(now_micros())
-        return Recall(query=query, as_of=to_datetime(now if as_of is None else as_of), legs=legs,
-                      skipped="no content words (empty question or small talk)")
-    ahead = yield from state_and_term_hits(ctx, terms)
-    state = ahead[0]
-    # The instant the facts are read at: now by the scope's clock, never before its last write
-    # (as cypher/fragments/read_clock.cypher takes it), so the answer names when its facts hold.
-    now = Instant(max(now_micros(), state.updated_at))
-    result = Recall(query=query, as_of=to_datetime(now if as_of is None else as_of), legs=legs)
-    entries = yield from entry_entities(ctx, query, terms, MAX_ENTRY_ENTITIES, ahead)
-    if not entries:
-        return result.model_copy(update={"entities": entries})
-    keys = [e.key for e in entries]
-    around, noted = yield Reads((expand_read(ctx, entries, hops=hops, as_of=now if as_of is None else as_of,
-                                             known_at=known_at, limit=limit),
-                                 observations.matching_read(ctx, keys, known_at)))
-    found = ranked(around, entries, hops=hops, known_at=known_at, limit=limit, terms=terms)
-    kept = found if min_score is None else [f for f in found if f.score >= min_score]
-    abstained = None if kept or not found else (
-        f"no fact answers at least {min_score:g} of the question (the best answers {max(f.score for f in found):.2f})")
-    return result.model_copy(update={"entities": entries, "facts": kept, "abstained": abstained,
-                                     "observations": observations.matching_rows(noted, terms)})
 
 
 def expand(ctx: Context, entries: Sequence[EntryEntity], *, hops: int, as_of: Instant | None,
@@ -161,12 +152,14 @@ def expand(ctx: Context, entries: Sequence[EntryEntity], *, hops: int, as_of: In
 
 
 def expand_read(ctx: Context, entries: Sequence[EntryEntity], *, hops: int, as_of: Instant | None,
-                known_at: Instant | None, limit: int) -> Read:
-    """The read of :func:`expand`: the facts around the entries, nearest then newest first."""
+                known_at: Instant | None, limit: int, vector: list[float] | None = None) -> Read:
+    """The read of :func:`expand`: the facts around the entries, nearest then newest first (with their cosines
+    to ``vector``, if given)."""
     return Read(Q.RECALL_EXPAND, {
         "scope": ctx.scope, "hops": hops, "as_of": as_of, "now": Instant(now_micros()), "history": False,
         "known_at": known_at, "limit": max(limit * 4, EXPAND_CANDIDATES), "statuses": ["believed"],
-        "entries": [{"key": e.key, "rank": rank} for rank, e in enumerate(entries)],
+        "entries": [{"key": e.key, "rank": rank} for rank, e in enumerate(entries)], "vector": vector,
+        "model": ctx.embedder,
     })
 
 

@@ -14,7 +14,17 @@ from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from synapse_graph.instants import to_datetime
-from synapse_graph.models import AuditEntry, Entity, Fact, FactLink, Observation, RecalledFact, ScopeRules
+from synapse_graph.models import (
+    AuditEntry,
+    Entity,
+    Fact,
+    FactLink,
+    Observation,
+    RecalledFact,
+    RecalledObservation,
+    RecallReason,
+    ScopeRules,
+)
 from synapse_graph.rules.timeline import Provenance, Record
 from synapse_graph.rules.trust import logged_facts
 from synapse_graph.shapes import ENTITY, FACT, OBSERVATION, Reader
@@ -61,9 +71,17 @@ def fact(row: Row, links: list[Row] | None = None) -> Fact:
     return Fact(**values)
 
 
-def recalled(row: Row, *, hop: int, entry: str, relevance: float, score: float, words: list[str]) -> RecalledFact:
+def recalled(row: Row, *, hop: int, entry: str | None, relevance: float, score: float, words: list[str],
+             rank: int = 0, why: RecallReason | None = None) -> RecalledFact:
     """A fact row that recall reached, with why."""
-    return RecalledFact(**_FACT(row), hop=hop, entry=entry, relevance=relevance, score=score, words=words)
+    return RecalledFact(**_FACT(row), hop=hop, entry=entry, relevance=relevance, score=score, words=words, rank=rank,
+                        why=why)
+
+
+def recalled_observation(row: Row, *, relevance: float, score: float, rank: int, why: RecallReason
+                         ) -> RecalledObservation:
+    """An observation row that recall found, with why."""
+    return RecalledObservation(**_OBSERVATION(row), relevance=relevance, score=score, rank=rank, why=why)
 
 
 def observation(row: Row) -> Observation:

@@ -13,11 +13,13 @@ from synapse_graph.instants import Instant
 from synapse_graph.models import ScopeRules
 from synapse_graph.rules.timeparse import now_micros
 
-STORE_FORMAT = 6
+STORE_FORMAT = 7
 """Format 2: every fact carries its slot. Format 3: candidates are counted apart from believed facts.
 Format 4: entities carry the scope's search token (Neo4j). Format 5: a scope's state is held by a STATE
 relationship of its node to itself, not by the node (cypher/fragments/scope_state_for_write.cypher).
-Format 6: every fact carries its object's and its predicate's slots too (rules/slots.py)."""
+Format 6: memories are searched by their stems: observations' search text holds stems, and fact records
+carry one (their sentence and source; rules/stems.py) with the scope's token on Neo4j.
+Format 7: every fact carries its object's and its predicate's slots too (rules/slots.py)."""
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,9 @@ class ScopeState:
     last_batch: str | None
     stored: ScopeRules | None
     """The rules stored with the scope, None if it never stored any."""
+    embedder: str | None = None
+    """The model whose vectors the scope holds (engine/embeddings.py), None if none yet."""
+    dimensions: int | None = None
 
     @property
     def rules(self) -> ScopeRules:
@@ -52,7 +57,8 @@ def state_from_row(row: dict[str, Any]) -> ScopeState:
     return ScopeState(
         version=row["version"], facts=row["facts"], candidates=row["candidates"] or 0, entities=row["entities"],
         tombstones=row["tombstones"], format=row["format"], updated_at=row["updated_at"] or 0,
-        last_batch=row["last_batch"], stored=stored_rules(row),
+        last_batch=row["last_batch"], stored=stored_rules(row), embedder=row.get("embedder"),
+        dimensions=row.get("dimensions"),
     )
 
 

@@ -39,7 +39,8 @@ def check_settings(*, scope: str, secrets: str, client: str, embedder: Embedder 
     if session is not None:
         sessions.scope_of(checked_scope, sessions.check_id(session))
     return Context(scope=checked_scope, client=name, secrets=probe.secrets,
-                   embedder=None if embedder is None else embedder.name, session=session)
+                   embedder=None if embedder is None else embedder.name,
+                   dimensions=None if embedder is None else embedder.dimensions, session=session)
 
 
 class MemoryOptions:

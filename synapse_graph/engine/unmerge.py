@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from synapse_graph.catalogue import Q
-from synapse_graph.engine import inputs
+from synapse_graph.engine import embeddings, inputs
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.import_lines import entity_of, record_of
 from synapse_graph.engine.io import Op, PlanOutdated, Read, Reads, Write
@@ -32,7 +32,6 @@ from synapse_graph.engine.writes import (
     audit_entry,
     creates,
     shared_apart,
-    store_embeddings,
 )
 from synapse_graph.errors import InvalidInputError, NotFoundError
 from synapse_graph.instants import Instant, to_iso
@@ -157,7 +156,8 @@ def unmerge(view: View, name: inputs.Name) -> Op[tuple[Mutation | None, UnmergeR
         "tombstones": [{**t, "scope": ctx.scope, "rejected_at": Instant(_micros(t["rejected_at"]))}
                        for t in kept["rejections"]],
     }
-    yield from _apply(ctx, view.state, mutation, parts, deleted, view.now)
+    spoken = {source: entity["name"], target: target_row["entity"]["name"]}
+    yield from _apply(ctx, view.state, mutation, parts, deleted, view.now, spoken)
     result = UnmergeResult(restored=entity["name"], kept=target_row["entity"]["name"], merged_at=kept["at"],
                            facts_restored=len(restored), observations_restored=len(moved_back),
                            aliases_restored=len(kept["aliases"]), later_facts=later,
@@ -166,7 +166,7 @@ def unmerge(view: View, name: inputs.Name) -> Op[tuple[Mutation | None, UnmergeR
 
 
 def _apply(ctx: Context, state: ScopeState, mutation: Mutation, parts: dict[str, Any], deleted: Sequence[Record],
-           now: Instant) -> Op[None]:
+           now: Instant, spoken: dict[str, str]) -> Op[None]:
     """Apply an unmerge with its audit entry, in one statement (the scope's version checked, as every write)."""
     facts = candidates = 0
     for record, sign in [*((r, 1) for r in mutation.plan.creates), *((r, -1) for r in deleted)]:
@@ -178,12 +178,13 @@ def _apply(ctx: Context, state: ScopeState, mutation: Mutation, parts: dict[str,
     params = {
         "scope": ctx.scope, "scope_token": scope_token(ctx.scope), "format": STORE_FORMAT, "version": state.version,
         "batch": uuid.uuid4().hex, "now": now, "fact_delta": facts, "candidate_delta": candidates, **parts,
-        "creates": creates(ctx.scope, mutation.plan.creates, {}, ())["creates"],
+        "creates": creates(ctx.scope, mutation.plan.creates, {}, (), spoken)["creates"],
         "audit": [shared_apart(audit_entry(ctx, mutation, now), SHARED_AUDIT_VALUES)],
     }
     if not (yield Write(Q.APPLY_UNMERGE, params, last=ctx.embedder is None)):
         raise PlanOutdated
-    yield from store_embeddings(ctx, parts["entities"])
+    # The restored entity's name and the restored records' sentences (observations kept their vectors).
+    yield from embeddings.store(ctx, entities=parts["entities"], facts=mutation.plan.creates, spoken=spoken)
 
 
 def _micros(iso: str) -> int:

@@ -95,6 +95,9 @@ class View:
         self.entity_ids: dict[str, Any] = {}
         """Node ids of stored entities the write found by key (the apply seeks them by id: valid while the
         scope's lock is held, as only a write to the scope deletes its entities)."""
+        self.spoken: dict[str, str] = {}
+        """How this write names the entities it resolved, by canonical key (the search text of its facts holds
+        their words as written: ``billingService`` splits into "billing service", its key does not)."""
 
     @classmethod
     def read_ahead(cls, ctx: Context, ahead: Ahead) -> Op[View]:
@@ -135,7 +138,11 @@ class View:
             self.entity_ids.update(entity_ids(row))
         found.update({k: self._aliases[k] for k in keys if k in self._aliases})
         found.update({k: k for k in keys if k in self.entities.created})
-        return {key: self.canonical(target) for key, target in found.items()}
+        canonical = {key: self.canonical(target) for key, target in found.items()}
+        for name in names:
+            if name.key in canonical:
+                self.spoken.setdefault(canonical[name.key], name.display)
+        return canonical
 
     def canonical(self, key: str) -> str:
         """Follow pending merges to the entity a key stands for now."""
@@ -152,6 +159,7 @@ class View:
         for key, name in by_key.items():
             if key not in canonical:
                 canonical[key] = key
+                self.spoken.setdefault(key, name.display)
                 kind = (types or {}).get(key)
                 checked = None if kind is None else text(self.ctx, kind, "entity type", MAX_TYPE_LENGTH)
                 self.entities.created[key] = entity_row(key, name.display, checked, self.now)

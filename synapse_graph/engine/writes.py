@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from synapse_graph.catalogue import Q
+from synapse_graph.engine import embeddings
 from synapse_graph.engine.context import Context
-from synapse_graph.engine.io import Embed, Op, PlanOutdated, Write
+from synapse_graph.engine.io import Op, PlanOutdated, Write
 from synapse_graph.engine.rows import record_values, rules_params
 from synapse_graph.engine.scope import STORE_FORMAT, ScopeState
 from synapse_graph.engine.view import EntityChanges, View
@@ -21,6 +22,7 @@ from synapse_graph.instants import Instant
 from synapse_graph.models import ScopeRules
 from synapse_graph.rules.recall import scope_token
 from synapse_graph.rules.slots import fact_slot, object_slot, predicate_slot
+from synapse_graph.rules.stems import fact_search_text
 from synapse_graph.rules.timeline import Plan, Provenance, Record
 from synapse_graph.rules.trust import audit_detail, stored_facts
 from synapse_graph.shapes import FACT, Storer, stored
@@ -54,12 +56,14 @@ class Mutation:
     """What else the audit entry says about this action."""
     entity_ids: dict[str, Any] = field(default_factory=dict)
     """Node ids of stored entities, by key, that new records may be created between (see View.entity_ids)."""
+    spoken: dict[str, str] = field(default_factory=dict)
+    """How the write names entities, by key (View.spoken), for the search text and embedding of new facts."""
 
     @classmethod
     def of(cls, view: View, action: str, provenance: Provenance, **more: Any) -> Mutation:
         """The mutation a view has collected."""
         return cls(action=action, provenance=provenance, plan=view.plan, entities=view.entities,
-                   entity_ids=view.entity_ids, **more)
+                   entity_ids=view.entity_ids, spoken=view.spoken, **more)
 
     def is_empty(self) -> bool:
         e = self.entities
@@ -121,14 +125,19 @@ def shared_apart(values: dict[str, Any], shared: tuple[str, ...]) -> dict[str, A
 _STORED = Storer(tuple(f for f in FACT if f.kind != "end"))
 
 
-def record_props(scope: str, record: Record) -> dict[str, Any]:
+def record_props(scope: str, record: Record, spoken: Mapping[str, str] | None = None) -> dict[str, Any]:
     """A record as the properties of its FACT relationship (:data:`~synapse_graph.shapes.FACT`, absent values
     left out). Its scope is its entities': every statement checks the subject's, so the relationship does not
     store it again; its slots index its (subject, predicate) timeline, its (object, predicate) and its predicate
-    in the scope (rules/slots.py)."""
+    in the scope (rules/slots.py); its search text the stems of its sentence (its entities as ``spoken`` names
+    them, else by key) and source (``rules/stems.py``)."""
+    said = spoken or {}
     return {"slot": fact_slot(scope, record.subject, record.predicate),
             "object_slot": object_slot(scope, record.object, record.predicate),
-            "predicate_slot": predicate_slot(scope, record.predicate), **_STORED(record_values(record))}
+            "predicate_slot": predicate_slot(scope, record.predicate),
+            "search_text": fact_search_text(said.get(record.subject, record.subject), record.predicate,
+                                            said.get(record.object, record.object), record.provenance.source),
+            **_STORED(record_values(record))}
 
 
 def updated_props(record: Record) -> dict[str, Any]:
@@ -144,8 +153,8 @@ server time per batch of 1,000 on a 1M FalkorDB store (66-73 -> 44-46 ms); a sub
 ~0.1-0.15 ms even when empty, so smaller writes keep the slim forms, which seek by key."""
 
 
-def creates(scope: str, records: list[Record], ids: Mapping[str, Any], deleted: Container[str]
-            ) -> dict[str, list[dict[str, Any]]]:
+def creates(scope: str, records: list[Record], ids: Mapping[str, Any], deleted: Container[str],
+            spoken: Mapping[str, str] | None = None) -> dict[str, list[dict[str, Any]]]:
     """New records as the apply statements take them: ``creates_by_id`` between two entities of known node
     id (sought by id; from :data:`SEEK_BY_ID_FROM` records on), ``creates`` the others (sought by key).
     Entities the write ``deleted`` (merged away) are never sought by id."""
@@ -155,7 +164,7 @@ def creates(scope: str, records: list[Record], ids: Mapping[str, Any], deleted: 
         ids = {}
     for record in records:
         row = {"subject": record.subject, "object": record.object,
-               **shared_apart(record_props(scope, record), SHARED_FACT_VALUES)}
+               **shared_apart(record_props(scope, record, spoken), SHARED_FACT_VALUES)}
         a, b = ids.get(record.subject), ids.get(record.object)
         if a is None or b is None or record.subject in deleted or record.object in deleted:
             by_key.append(row)
@@ -232,7 +241,7 @@ def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> 
         "alias_names": [{"key": k, "names": v} for k, v in changes.alias_names.items()],
         "expires": [r.id for r in plan.expires],
         "updates": [updated_props(r) for r in plan.updates],
-        **creates(ctx.scope, plan.creates, mutation.entity_ids, changes.merged),
+        **creates(ctx.scope, plan.creates, mutation.entity_ids, changes.merged, mutation.spoken),
         "tombstones": mutation.tombstones,
         "observe": mutation.observe,
         "sessions": mutation.sessions,  # times in them are Instants already (view.now)
@@ -244,18 +253,10 @@ def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> 
     name = statement(params)
     if name in LEFT_OUT:
         params = {k: v for k, v in params.items() if k not in LEFT_OUT[name]}
-    embed = ctx.embedder is not None and bool(changes.created)
+    observed = [o for o in mutation.observe if o.get("expired_at") is None]
+    recorded = [r for r in plan.creates if r.expired_at is None]
+    embed = ctx.embedder is not None and bool(changes.created or observed or recorded)
     if not (yield Write(name, params, last=not embed)):
         raise PlanOutdated
-    yield from store_embeddings(ctx, list(changes.created.values()))
-
-
-def store_embeddings(ctx: Context, entities: list[dict[str, Any]]) -> Op[None]:
-    """Embed the names of entities (with the memory's embedder, if it has one) and store the vectors."""
-    if ctx.embedder is None or not entities:
-        return
-    vectors = yield Embed(tuple(e["name"] for e in entities))
-    yield Write(Q.SET_EMBEDDINGS, {
-        "scope": ctx.scope, "model": ctx.embedder,
-        "rows": [{"key": e["key"], "vector": v} for e, v in zip(entities, vectors, strict=True)],
-    })
+    yield from embeddings.store(ctx, entities=list(changes.created.values()), observations=observed, facts=recorded,
+                                spoken=mutation.spoken)

@@ -28,6 +28,7 @@ from synapse_graph.models import (
     Fact,
     MemoryScope,
     Observation,
+    Observed,
     PurgeResult,
     Recall,
     RecalledFact,
@@ -82,15 +83,22 @@ class MemoryCalls:
     async def observe_many(self, items: Sequence[ObservationItem]) -> list[list[Observation]]:
         return await self.memory.observe_many(list(items))
 
+    async def observe(self, entity: str, texts: Sequence[str], *, valid_at: str | None, source: str | None,
+                      entity_type: str | None, memory_scope: MemoryScope | None = None) -> Observed:
+        made = await self.memory.observe(entity, list(texts), valid_at=valid_at, source=source,
+                                         entity_type=entity_type, memory_scope=memory_scope)
+        return made if isinstance(made, Observed) else Observed(made)
+
     async def unobserve(self, entity: str, texts: Sequence[str]) -> int:
         return await self.memory.unobserve(entity, list(texts))
 
     # -- reads -----------------------------------------------------------------------------------
 
     async def recall(self, query: str, *, as_of: str | None, known_at: str | None, hops: int, limit: int,
-                     min_score: float | None = None, memory_scope: MemoryScope | None = None) -> Recall:
+                     min_score: float | None = None, max_tokens: int | None = None,
+                     memory_scope: MemoryScope | None = None) -> Recall:
         return await self.memory.recall(query, as_of=as_of, known_at=known_at, hops=hops, limit=limit,
-                                        min_score=min_score, memory_scope=memory_scope)
+                                        min_score=min_score, max_tokens=max_tokens, memory_scope=memory_scope)
 
     async def facts(self, subject: str | None, predicate: str | None, object: str | None, *, as_of: str | None,
                     known_at: str | None, limit: int, include_history: bool = False,

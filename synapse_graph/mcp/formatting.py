@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from synapse_graph.errors import InvalidInputError
-from synapse_graph.models import EntryEntity, Fact, Observation, RecalledFact
+from synapse_graph.models import EntryEntity, Fact, Observation, RecalledFact, RecalledObservation
 from synapse_graph.rules.qualifiers import STALE_AFTER, age_text
 
 CHARS_PER_TOKEN = 4
@@ -44,6 +44,17 @@ def when(value: datetime | None, open_end: str = "now") -> str:
         return value.date().isoformat()
     spec = "microseconds" if value.microsecond else "seconds"
     return value.replace(tzinfo=None).isoformat(timespec=spec) + "Z"
+
+
+def moment(value: datetime | str | None) -> str | None:
+    """A time a result was read at (or given as), to the second: ``2026-12-02T06:45:22Z`` (a date alone at
+    midnight). Cursors keep the exact instant; the model needs no more than this."""
+    if value is None:
+        return None
+    at = datetime.fromisoformat(value) if isinstance(value, str) else value
+    if at.tzinfo is not None:
+        at = at.astimezone(UTC)
+    return when(at.replace(microsecond=0))
 
 
 @dataclass(frozen=True)
@@ -77,21 +88,28 @@ def fact_line(fact: Fact, qualifiers: Sequence[str]) -> str:
     end = "now]" if fact.invalid_at is None else f"{when(fact.invalid_at)})"
     line = f"{fact.subject} {fact.predicate} {fact.object}  [{when(fact.valid_at)} → {end}  conf {fact.confidence:g}"
     if isinstance(fact, RecalledFact):
-        line += f"  rel {fact.relevance:.2f}" + (f"  via {fact.entry}" if fact.hop > 1 else "")
+        line += f"  rel {fact.relevance:.2f}" + (f"  via {fact.entry}" if fact.hop > 1 and fact.entry else "")
     if fact.expired_at is not None:
         line += f"  superseded {when(fact.expired_at)}"
     if fact.pinned:
         line += "  pinned"
+    if fact.source:
+        line += f"  from {json.dumps(fact.source, ensure_ascii=False)}"
     if qualifiers:
         line += "  ⚠ " + "; ".join(qualifiers)
     return f"{line}  id {fact.id}"
 
 
 def observation_line(observation: Observation, qualifiers: Sequence[str]) -> str:
-    """``Dana: "Speaks fluent Spanish"  recorded 2024-03-01`` (the text quoted, so it stays one line)."""
+    """``Dana: "Visited Porto"  [2024-04-10]  recorded 2024-05-01`` (the text quoted, so it stays one line; the
+    time it is valid at, if known; the day it was recorded; a recalled one's relevance)."""
     text = json.dumps(observation.text, ensure_ascii=False)
-    line = f"{observation.entity}: {text}  recorded {when(observation.recorded_at)}"
-    return line + ("  ⚠ " + "; ".join(qualifiers) if qualifiers else "")
+    valid = "" if observation.valid_at is None else f"  [{when(observation.valid_at)}]"
+    line = f"{observation.entity}: {text}{valid}  recorded {observation.recorded_at.date().isoformat()}"
+    if isinstance(observation, RecalledObservation):
+        line += f"  rel {observation.relevance:.2f}"
+    line += "  ⚠ " + "; ".join(qualifiers) if qualifiers else ""
+    return f"{line}  id {observation.id}"
 
 
 def entity_line(entity: EntryEntity) -> str:

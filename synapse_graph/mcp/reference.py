@@ -12,9 +12,10 @@ one line of configuration and keeps their prompts.
 What the store adds (see :mod:`synapse_graph.mcp.reference_memory` for the mapping): a relation is a
 fact valid from its creation, and deleting one closes it, so history and ``as_of`` keep working
 through the native tools (``synapse-graph mcp`` on the same store and scope); observations keep
-when they were recorded and are found by recall; reads come in pages within the result budget
-instead of the whole graph at once. Deleting an entity erases it (``Memory.purge``), as the
-reference does: its facts' history goes with it.
+when they were recorded and are found by recall; ``add_observations`` takes one extension, an optional
+``validAt`` per entity (when what the contents tell happened or held: :data:`VALID_AT`); reads come in
+pages within the result budget instead of the whole graph at once. Deleting an entity erases it
+(``Memory.purge``), as the reference does: its facts' history goes with it.
 """
 
 from __future__ import annotations
@@ -60,6 +61,9 @@ _RELATION: dict[str, Any] = {"type": "object", "properties": {
     "to": {"type": "string", "description": "The name of the entity where the relation ends"},
     "relationType": {"type": "string", "description": "The type of the relation"},
 }, "required": ["from", "to", "relationType"]}
+VALID_AT = ("An extension of synapse-graph (optional): when what the contents tell happened or held, if known, "
+            "e.g. 2023-05-08 or 2023-05-08T14:00:00Z (UTC when no offset is given); recall then finds them for "
+            "questions about that time and 'when' questions.")
 _CURSOR: dict[str, Any] = {"type": "string", "description": (
     "nextCursor of the previous page, to continue it (repeat the other arguments unchanged).")}
 
@@ -79,6 +83,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "add_observations": _schema({"observations": _list_of({"type": "object", "properties": {
         "entityName": {"type": "string", "description": "The name of the entity to add the observations to"},
         "contents": {**_STRINGS, "description": "An array of observation contents to add"},
+        "validAt": {"type": "string", "description": VALID_AT},
     }, "required": ["entityName", "contents"]})}, ["observations"]),
     "delete_entities": _schema({"entityNames": {**_STRINGS, "description": "An array of entity names to delete"}},
                                ["entityNames"]),
@@ -127,6 +132,7 @@ class RelationsArgs(_Args):
 class ObservationsArg(_Args):
     entityName: str
     contents: list[str]
+    validAt: str | None = None
 
 
 class AddObservationsArgs(_Args):
@@ -292,7 +298,8 @@ async def add_observations(ctx: ToolContext, args: AddObservationsArgs) -> Answe
     for item in args.observations:  # all or nothing, as the reference: check every entity first
         if await ctx.calls.entity(item.entityName) is None:
             raise NotFoundError(f"Entity with name {item.entityName} not found")
-    added = await ctx.calls.observe_many([(item.entityName, item.contents) for item in args.observations])
+    added = await ctx.calls.observe_many([(item.entityName, item.contents, None, item.validAt)
+                                          for item in args.observations])
     results = [AddedOut(entityName=item.entityName, addedObservations=[o.text for o in new])
                for item, new in zip(args.observations, added, strict=True)]  # one write: all or nothing
     return _json_answer(_dump(results), ResultsOut(results=results))

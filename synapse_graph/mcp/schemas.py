@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Annotated, Any, Literal, Self
+from typing import Annotated, Any, ClassVar, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from synapse_graph.models import EntryEntity, Fact, Observation
+from synapse_graph.mcp.formatting import when
+from synapse_graph.models import EntryEntity, Fact, Observation, RecalledFact, RecalledObservation
 
 _TIME = ("ISO-8601, e.g. 2024-03-01 or 2024-03-01T09:30:00Z (other unambiguous forms such as 'March 5 2024' "
          "work too; UTC when no offset is given)")
@@ -58,12 +59,26 @@ class UpsertArgs(Arguments):
     memory_scope: MemoryScopeArg = _DURABLE_FIRST
 
 
+class ObservationsArgs(Arguments):
+    entity: Name
+    texts: list[Annotated[str, Field(min_length=1, max_length=10_000)]] = Field(
+        min_length=1, max_length=100, description=(
+            "What to remember about the entity, one observation each (1-100), e.g. 'Adopted a cat named Oliver'."))
+    valid_at: Time = Field(None, description=f"When what they tell happened or held, if known. {_TIME}")
+    source: str | None = Field(None, max_length=512, description="Where they come from, e.g. 'chat 2024-03-01'.")
+    entity_type: str | None = Field(None, max_length=200, description="The kind of a new entity, e.g. Person.")
+    memory_scope: MemoryScopeArg = _DURABLE_FIRST
+
+
 class RecallArgs(Arguments):
     query: str = Field(min_length=1, max_length=4000, description="The question or topic, in words.")
     as_of: Time = Field(None, description="Facts valid at this time (default now).")
     known_at: Time = Field(None, description="As the memory believed at this time (default now).")
     hops: Hops = 1
-    limit: int = _limit(25, 200)
+    limit: int = Field(default=25, ge=1, le=200, description=(
+        "At most this many memories (facts and observations together, pages included)."))
+    max_tokens: int | None = Field(None, ge=1, le=100_000, description=(
+        "Only as many memories as fit this many tokens (approximately), most relevant first."))
     min_score: float | None = Field(None, ge=0.0, le=1.0, description=(
         "Leave out facts that answer less than this share of the question (0..1, e.g. 0.5); if none is left, "
         "the result says it abstained instead of returning weakly related facts."))
@@ -159,57 +174,108 @@ class RejectArgs(ApproveArgs):
 
 
 class FactOut(BaseModel):
-    """One fact record. Validity is half-open: [valid_at, invalid_at); invalid_at null: still holds."""
+    """One fact record, as short as its text line: ``fact`` is [subject, PREDICATE, object]; ``valid`` when it holds
+    (UTC, a date alone is midnight): "start" while it still holds, else "start/end" (half-open). A value at its
+    default is left out (confidence 1, one confirmation, believed)."""
 
     id: str
-    subject: str
-    predicate: str
-    object: str
-    valid_at: datetime
-    invalid_at: datetime | None = None
-    recorded_at: datetime
-    expired_at: datetime | None = None
-    confidence: float
-    confirmations: int
-    confirmed_at: datetime | None = Field(None, description="When it was last written again, if ever.")
-    status: str = "believed"
+    fact: tuple[str, str, str] = Field(description="[subject, PREDICATE, object]")
+    valid: str = Field(description="'start' while it holds, else 'start/end' (half-open; UTC).")
+    superseded: str | None = Field(None, description="When the memory stopped believing it (history), if so.")
+    confidence: float | None = Field(None, description="How sure the writer was, 0..1 (absent: 1).")
+    confirmations: int | None = Field(None, description="How often it was written (absent: once).")
+    status: str | None = Field(None, description="candidate (unreviewed) or disputed (absent: believed).")
     source: str | None = None
-    flag: str | None = None
+    flag: str | None = Field(None, description="Why a candidate needs a closer look.")
     pinned: Literal[True] | None = Field(None, description="Present when the fact is pinned (see memory_digest).")
     qualifiers: list[str] | None = Field(None, description=(
         "Warnings to weigh before asserting the fact (stored long ago, disputed, unreviewed candidate, low "
         "confidence, no longer valid); absent when none applies."))
 
+    CARRIES: ClassVar[dict[str, tuple[str, ...]]] = {
+        "id": ("id",), "fact": ("subject", "predicate", "object"), "valid": ("valid_at", "invalid_at"),
+        "superseded": ("expired_at",), "confidence": ("confidence",), "confirmations": ("confirmations",),
+        "status": ("status",), "source": ("source",), "flag": ("flag",), "pinned": ("pinned",)}
+    """The stored fields (``shapes.FACT``) each field shows."""
+
     @classmethod
     def of(cls, fact: Fact, qualifiers: Sequence[str]) -> Self:
-        fields = fact.model_dump(include=set(cls.model_fields) - {"pinned", "qualifiers"})
-        return cls.model_validate({**fields, "pinned": True if fact.pinned else None,
-                                   "qualifiers": list(qualifiers) or None})
+        return cls.model_validate({**cls._fields(fact), "qualifiers": list(qualifiers) or None})
+
+    @staticmethod
+    def _fields(fact: Fact) -> dict[str, Any]:
+        return {
+            "id": fact.id, "fact": (fact.subject, fact.predicate, fact.object), "valid": validity(fact),
+            "superseded": _when(fact.expired_at), "confidence": None if fact.confidence == 1.0 else fact.confidence,
+            "confirmations": None if fact.confirmations == 1 else fact.confirmations,
+            "status": None if fact.status == "believed" else fact.status, "source": fact.source, "flag": fact.flag,
+            "pinned": True if fact.pinned else None}
+
+
+def validity(fact: Fact) -> str:
+    """``2020-01-01`` while a fact holds, ``2020-01-01/2022-05-01`` once it ended (half-open, UTC)."""
+    return when(fact.valid_at) + ("" if fact.invalid_at is None else f"/{when(fact.invalid_at)}")
 
 
 class RecalledFactOut(FactOut):
-    """A recalled fact, with the hop it was found at, the entry entity it was reached from, its relevance."""
+    """A recalled fact: its relevance (it orders the memories) and, at two hops, the entity the question names
+    it was reached through (the share of the question it answers, which min_score compares, is left out as
+    from the text line: the model does not need it)."""
 
-    hop: int
-    entry: str
     relevance: float
-    score: float = Field(description="The share of the question the fact answers, 0..1 (min_score compares it).")
+    via: str | None = None
+
+    @classmethod
+    def of(cls, fact: Fact, qualifiers: Sequence[str]) -> Self:
+        if not isinstance(fact, RecalledFact):
+            raise TypeError(f"a recalled fact is needed, not {type(fact).__name__}")
+        return cls.model_validate({**cls._fields(fact), "qualifiers": list(qualifiers) or None,
+                                   "relevance": round(fact.relevance, 2), "via": fact.entry if fact.hop > 1 else None})
 
 
 class ObservationOut(BaseModel):
-    """Free text recorded about an entity."""
+    """Free text recorded about an entity: ``valid`` when what it tells happened or held, if known; ``recorded``
+    the day it was recorded (UTC)."""
 
     id: str
     entity: str
     text: str
-    recorded_at: datetime
+    valid: str | None = None
+    recorded: str
     source: str | None = None
     qualifiers: list[str] | None = Field(None, description="Warnings to weigh (stored long ago); absent if none.")
 
+    CARRIES: ClassVar[dict[str, tuple[str, ...]]] = {
+        "id": ("id",), "entity": ("entity",), "text": ("text",), "valid": ("valid_at",), "recorded": ("recorded_at",),
+        "source": ("source",)}
+    """The stored fields (``shapes.OBSERVATION``) each field shows."""
+
     @classmethod
     def of(cls, observation: Observation, qualifiers: Sequence[str]) -> Self:
-        return cls.model_validate({**observation.model_dump(include=set(cls.model_fields) - {"qualifiers"}),
-                                   "qualifiers": list(qualifiers) or None})
+        return cls.model_validate({**cls._fields(observation), "qualifiers": list(qualifiers) or None})
+
+    @staticmethod
+    def _fields(observation: Observation) -> dict[str, Any]:
+        return {"id": observation.id, "entity": observation.entity, "text": observation.text,
+                "valid": _when(observation.valid_at), "recorded": observation.recorded_at.date().isoformat(),
+                "source": observation.source}
+
+
+class RecalledObservationOut(ObservationOut):
+    """A recalled observation, with its relevance (it orders the memories)."""
+
+    relevance: float
+
+    @classmethod
+    def of(cls, observation: Observation, qualifiers: Sequence[str]) -> Self:
+        if not isinstance(observation, RecalledObservation):
+            raise TypeError(f"a recalled observation is needed, not {type(observation).__name__}")
+        return cls.model_validate({**cls._fields(observation), "qualifiers": list(qualifiers) or None,
+                                   "relevance": round(observation.relevance, 2)})
+
+
+def _when(value: datetime | None) -> str | None:
+    return None if value is None else when(value)
 
 
 class EntityOut(BaseModel):
@@ -242,18 +308,25 @@ class FactsResult(Listed):
     facts: list[FactOut]
 
 
+class UsageOut(BaseModel):
+    items: int = Field(description="Memories this answer holds.")
+    tokens: int = Field(description="Their approximate tokens, as lines of text.")
+    ms: float = Field(description="Milliseconds recall took.")
+    left_out: int | None = Field(None, description="Memories left out to fit max_tokens, if any.")
+
+
 class RecallResult(Listed):
     notice: str
     query: str
-    as_of: datetime
-    known_at: str
+    as_of: str = Field(description="The facts hold at this time (UTC).")
+    known_at: str | None = Field(None, description="As the memory believed at this time, when asked for.")
     skipped: str | None = Field(None, description="Why the memory was not searched (small talk, no content words).")
-    abstained: str | None = Field(None, description="Why no fact is returned although some were found: none "
+    abstained: str | None = Field(None, description="Why no memory is returned although some were found: none "
                                                     "answers min_score of the question.")
-    entities: list[EntityOut]
-    facts: list[RecalledFactOut]
-    observations: list[ObservationOut] = Field(default_factory=list, description=(
-        "Observations about the entry entities that match words of the question (first page only)."))
+    entities: list[str] = Field(default_factory=list, description="The entities the question names.")
+    memories: list[RecalledFactOut | RecalledObservationOut] = Field(description=(
+        "Facts (subject, predicate, object) and observations (entity, text), most relevant first."))
+    usage: UsageOut | None = None
 
 
 class SubgraphResult(Listed):
@@ -282,9 +355,17 @@ class WriteOut(BaseModel):
     closed: int
     entities_created: int
     aliases_merged: int
-    possible_duplicates: list[DuplicateOut] = Field(default_factory=list, description=(
+    possible_duplicates: list[DuplicateOut] | None = Field(None, description=(
         "Entities this save created that are probably ones the memory holds already (keep, other, score, evidence, "
         "merge_call): ask the user before merging them."))
+
+
+class ObservationsOut(BaseModel):
+    added: int = Field(description="Observations recorded now.")
+    skipped: int = Field(description="Texts the entity held already (or given twice), not recorded again.")
+    observations: list[ObservationOut]
+    possible_duplicates: list[DuplicateOut] | None = Field(None, description=(
+        "The entity this save created is probably one the memory holds already: ask the user before merging."))
 
 
 class ForgetOut(BaseModel):
@@ -299,7 +380,7 @@ class FeedbackOut(BaseModel):
 class DigestResult(BaseModel):
     notice: str
     scope: str
-    as_of: datetime
+    as_of: str
     pinned: list[FactOut] = Field(description="Facts pinned because the user wants them always in mind.")
     about_user: list[FactOut] = Field(description="The most confirmed and most recent facts about the user.")
     entities: list[str] = Field(description="The scope's most connected entities (the user aside).")

@@ -26,6 +26,7 @@ from synapse_graph.mcp.formatting import (
     encode_cursor,
     entity_line,
     fact_line,
+    moment,
     observation_line,
     page_size,
     when,
@@ -44,6 +45,8 @@ from synapse_graph.mcp.schemas import (
     ForgetArgs,
     ForgetOut,
     ObservationOut,
+    ObservationsArgs,
+    ObservationsOut,
     PendingArgs,
     PinArgs,
     PurgeArgs,
@@ -51,6 +54,7 @@ from synapse_graph.mcp.schemas import (
     QueryFactsArgs,
     RecallArgs,
     RecalledFactOut,
+    RecalledObservationOut,
     RecallResult,
     RejectArgs,
     ReviewOut,
@@ -59,10 +63,11 @@ from synapse_graph.mcp.schemas import (
     SubgraphArgs,
     SubgraphResult,
     UpsertArgs,
+    UsageOut,
     WriteOut,
 )
 from synapse_graph.mcp.time_tools import changed_since_last_session, time_tools
-from synapse_graph.models import RECALL_NOTICE, Fact, Triple
+from synapse_graph.models import RECALL_NOTICE, Fact, RecalledFact, RecalledObservation, Triple
 from synapse_graph.rules.qualifiers import STALE_AFTER
 
 
@@ -156,7 +161,7 @@ def _facts_page(ctx: ToolContext, tool: str, args: Arguments, snap: Snapshot, he
 
     def make(page: list[Any], cursor: str | None) -> BaseModel:
         return FactsResult(total=len(rows), offset=snap.offset, next_cursor=cursor, notice=RECALL_NOTICE,
-                           as_of=as_of, known_at=snap.known_at or "", facts=page)
+                           as_of=moment(as_of), known_at=moment(snap.known_at) or "", facts=page)
 
     return _listing(ctx, tool, args, snap, head, rows, make)
 
@@ -178,7 +183,30 @@ async def upsert_graph_triples(ctx: ToolContext, args: UpsertArgs) -> Answer:
         text += f", {result.aliases_merged} alias(es) merged"
     text += warning_lines(result.possible_duplicates, review=ctx.review)
     return Answer(text, WriteOut(**result.model_dump(exclude={"possible_duplicates"}), possible_duplicates=[
-        duplicate_out(p, review=ctx.review) for p in result.possible_duplicates]))
+        duplicate_out(p, review=ctx.review) for p in result.possible_duplicates] or None))
+
+
+async def add_observations(ctx: ToolContext, args: ObservationsArgs) -> Answer:
+    where = " in the session's memory" if ctx.calls.reads_session(args.memory_scope, default="durable") else ""
+    added = await ctx.calls.observe(args.entity, args.texts, valid_at=args.valid_at, source=args.source,
+                                    entity_type=args.entity_type, memory_scope=args.memory_scope)
+    skipped = len(args.texts) - len(added)
+    proposals = added.possible_duplicates
+    text = f"recorded {len(added)} new observation(s) about {args.entity}{where}"
+    text += f" ({skipped} held already, not recorded again)" if skipped else ""
+    text += "".join(f"\n{observation_line(o, [])}" for o in added) + warning_lines(proposals, review=ctx.review)
+    duplicates = [duplicate_out(p, review=ctx.review) for p in proposals] or None
+    return Answer(text, ObservationsOut(added=len(added), skipped=skipped, possible_duplicates=duplicates,
+                                        observations=[ObservationOut.of(o, []) for o in added]))
+
+
+def _memory_row(trust: Trust, memory: RecalledFact | RecalledObservation) -> tuple[str, BaseModel]:
+    """A recalled memory as its line and its data, with the qualifiers that apply to it now."""
+    if isinstance(memory, RecalledFact):
+        qualifiers = trust.of(memory)
+        return fact_line(memory, qualifiers), RecalledFactOut.of(memory, qualifiers)
+    qualifiers = trust.of_observation(memory)
+    return observation_line(memory, qualifiers), RecalledObservationOut.of(memory, qualifiers)
 
 
 async def recall_context(ctx: ToolContext, args: RecallArgs) -> Answer:
@@ -186,32 +214,31 @@ async def recall_context(ctx: ToolContext, args: RecallArgs) -> Answer:
     snap = _snapshot(tool, args, args.as_of, args.known_at)
     in_session = ctx.calls.reads_session(args.memory_scope, default="session")
     recall = await ctx.calls.recall(args.query, as_of=snap.as_of, known_at=snap.known_at, hops=args.hops,
-                                    limit=args.limit, min_score=args.min_score, memory_scope=args.memory_scope)
-    entities = [EntityOut.of(e) for e in recall.entities]
-    rows = _fact_rows(ctx, recall.facts, RecalledFactOut)
+                                    limit=args.limit, min_score=args.min_score, max_tokens=args.max_tokens,
+                                    memory_scope=args.memory_scope)
     trust = ctx.trust()
-    notes = [(observation_line(o, q), ObservationOut.of(o, q)) for o in recall.observations
-             for q in (trust.of_observation(o),)]
+    rows = [_memory_row(trust, m) for m in recall.memories]
     head = f"recall {args.query[:200]!r}, {_times('now' if args.as_of is None else when(recall.as_of), args.known_at)}"
     if in_session:
         head += ", in this session's memory only (memory_scope='durable' for the long-term memory)"
     if recall.skipped:
         head += f"; nothing recalled: {recall.skipped}"
-    elif not entities:
-        head += "; no entity in the memory matches the question"
-    else:
-        head += f"; entry entities: {', '.join(e.name for e in entities)}"
+    elif recall.entities:
+        head += f"; naming {', '.join(e.name for e in recall.entities)}"
     if recall.abstained:
         head += f"; abstained: {recall.abstained}"
-    first_page = [f"observations matching the question ({len(notes)}):", *(line for line, _ in notes)] if notes else []
+    usage = None if recall.usage is None else UsageOut(**recall.usage.model_dump(exclude={"left_out"}),
+                                                        left_out=recall.usage.left_out or None)
+    first_page = [f"usage: {recall.usage}"] if recall.usage is not None and not recall.skipped else []
 
     def make(page: list[Any], cursor: str | None) -> BaseModel:
         return RecallResult(total=len(rows), offset=snap.offset, next_cursor=cursor, notice=recall.notice,
-                            query=recall.query, as_of=recall.as_of, known_at=snap.known_at or "",
-                            skipped=recall.skipped, abstained=recall.abstained, entities=entities, facts=page,
-                            observations=[item for _, item in notes] if snap.offset == 0 else [])
+                            query=recall.query, as_of=moment(recall.as_of) or "", known_at=args.known_at,
+                            skipped=recall.skipped, abstained=recall.abstained,
+                            entities=[e.name for e in recall.entities], memories=page,
+                            usage=usage if snap.offset == 0 else None)
 
-    quiet = recall.skipped or recall.abstained or not entities
+    quiet = recall.skipped or recall.abstained
     return _listing(ctx, tool, args, snap, head, rows, make, empty="" if quiet else "none", first_page=first_page)
 
 
@@ -260,7 +287,7 @@ async def query_subgraph(ctx: ToolContext, args: SubgraphArgs) -> Answer:
 
     def make(page: list[Any], cursor: str | None) -> BaseModel:
         return SubgraphResult(total=len(rows), offset=snap.offset, next_cursor=cursor, notice=RECALL_NOTICE,
-                              as_of=snap.as_of or "", known_at=snap.known_at or "", facts=page)
+                              as_of=moment(snap.as_of) or "", known_at=moment(snap.known_at) or "", facts=page)
 
     return _listing(ctx, tool, args, snap, head, rows, make)
 
@@ -305,7 +332,7 @@ async def memory_digest(ctx: ToolContext, args: DigestArgs) -> Answer:
             text += (f"\n{len(rows) - shown} more left out to fit the result budget: call memory_digest with a "
                      "smaller limit, or query_facts")
         data = DigestResult(
-            notice=RECALL_NOTICE, scope=digest.scope, as_of=digest.as_of, entities=digest.entities,
+            notice=RECALL_NOTICE, scope=digest.scope, as_of=moment(digest.as_of) or "", entities=digest.entities,
             omitted=len(rows) - shown, changed_since=since,
             changed=[line for section, line, _ in kept if section == news],
             **{key: [out for section, _, out in kept if section == title and out is not None]
@@ -372,13 +399,21 @@ TOOLS: tuple[ToolSpec, ...] = (
         "stays in history. The batch is written all or nothing.",
         UpsertArgs, WriteOut, upsert_graph_triples, read_only=False),
     ToolSpec(
-        "recall_context", "Recall facts",
-        "Facts relevant to a question in words, most relevant first: the entities it names, then the facts around "
-        "them (hops 1 or 2), valid now or at as_of, and observations about those entities that match the words. "
-        "Use it before answering anything that may depend on what was learned in earlier conversations. Facts "
-        "with qualifiers (stored long ago, disputed, unreviewed, low confidence) call for hedging, not "
-        "asserting. With min_score, it abstains rather than return facts that answer little of the question."
-        + _DATA,
+        "add_observations", "Save observations",
+        "Save free-text observations about one entity (a person, project, place...), e.g. 'Adopted a cat named "
+        "Oliver'. Give valid_at when you know when it happened (e.g. the day it was said to happen): recall then "
+        "finds it for questions about that time and 'when' questions. Texts the entity holds already are "
+        "skipped.",
+        ObservationsArgs, ObservationsOut, add_observations, read_only=False, idempotent=True),
+    ToolSpec(
+        "recall_context", "Recall memories",
+        "Memories relevant to a question in words, most relevant first: facts (valid now or at as_of) and "
+        "observations, found by their words, their meaning, the entities the question names (and the facts "
+        "around them, hops 1 or 2) and the time it names ('last May', 'in 2022'). Use it before answering "
+        "anything that may depend on what was learned in earlier conversations; max_tokens keeps the answer "
+        "within a budget. Memories with qualifiers (stored long ago, disputed, unreviewed, low confidence) call "
+        "for hedging, not asserting. With min_score, it abstains rather than return memories that answer little "
+        "of the question." + _DATA,
         RecallArgs, RecallResult, recall_context),
     ToolSpec(
         "query_facts", "Look up facts",

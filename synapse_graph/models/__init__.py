@@ -5,7 +5,16 @@ from synapse_graph.models.audit import AuditEntry
 from synapse_graph.models.changes import Change, Changes, Diff
 from synapse_graph.models.entities import Entity, EntityPage, Observation
 from synapse_graph.models.facts import Fact, FactLink, Period, TimeInput, Triple, TrustState
-from synapse_graph.models.recall import RECALL_NOTICE, Digest, EntryEntity, Recall, RecalledFact
+from synapse_graph.models.recall import (
+    RECALL_NOTICE,
+    Digest,
+    EntryEntity,
+    Recall,
+    RecalledFact,
+    RecalledObservation,
+    RecallReason,
+    RecallUsage,
+)
 from synapse_graph.models.results import (
     AliasResult,
     DuplicateProposal,
@@ -43,7 +52,10 @@ __all__ = [
     "Period",
     "PurgeResult",
     "Recall",
+    "RecallReason",
+    "RecallUsage",
     "RecalledFact",
+    "RecalledObservation",
     "ScopeRules",
     "Session",
     "Stats",

@@ -20,6 +20,8 @@ class Observation(Readable, BaseModel):
     entity: str
     """The entity's name."""
     text: str
+    valid_at: datetime | None = None
+    """When what it tells happened or held (``Memory.observe(..., valid_at=...)``), if the writer said."""
     recorded_at: datetime
     expired_at: datetime | None = None
     """When it was forgotten (``Memory.unobserve``): history keeps it."""
@@ -28,7 +30,8 @@ class Observation(Readable, BaseModel):
     session: str | None = None
 
     def __str__(self) -> str:
-        return f"{self.entity}: {self.text}  (recorded {render.time_text(self.recorded_at)})"
+        when = "" if self.valid_at is None else f"{render.time_text(self.valid_at)}, "
+        return f"{self.entity}: {self.text}  ({when}recorded {render.time_text(self.recorded_at)})"
 
 
 class Entity(Readable, BaseModel):

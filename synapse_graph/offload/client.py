@@ -39,7 +39,7 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 
 
 @functools.cache
-def _opener() -> urllib.request.OpenerDirector:
+def opener() -> urllib.request.OpenerDirector:
     """No proxy (the environment's HTTP_PROXY must not see conversations) and no redirects.
 
     Built on first use: its HTTPS handler loads the system's CA certificates (tens of milliseconds),
@@ -69,22 +69,25 @@ def is_loopback_host(host: str) -> bool:
         return False
 
 
-def check_endpoint(url: str, *, allow_remote: bool = False) -> str:
-    """The base URL without a trailing slash, if it is an http(s) URL on loopback (or remote is allowed)."""
+def check_endpoint(url: str, *, allow_remote: bool = False, carries: str = "conversations carry code and secrets",
+                   allow_option: str = ALLOW_REMOTE_OPTION, key_env: str = "SYNAPSE_OFFLOAD_API_KEY",
+                   posts_to: str = "/v1/chat/completions") -> str:
+    """The base URL without a trailing slash, if it is an http(s) URL on loopback (or remote is allowed).
+    ``carries``, ``allow_option``, ``key_env`` and ``posts_to`` word the errors for the endpoint's user."""
     if not isinstance(url, str) or not url.strip():
         raise ConfigurationError("the model URL is empty; give the endpoint's base URL, e.g. http://127.0.0.1:8080")
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ConfigurationError(
             f"model URL {url!r} is not an http(s) URL with a host; e.g. http://127.0.0.1:8080 "
-            "(the client posts to <url>/v1/chat/completions)"
+            f"(the client posts to <url>{posts_to})"
         )
     if parts.username or parts.password:
-        raise ConfigurationError("put the model's API key in SYNAPSE_OFFLOAD_API_KEY, not in the URL")
+        raise ConfigurationError(f"put the model's API key in {key_env}, not in the URL")
     if not allow_remote and not is_loopback_host(parts.hostname):
         raise ConfigurationError(
-            f"model URL host {parts.hostname!r} is not on this machine: conversations carry code and secrets, "
-            f"so only loopback endpoints are used unless {ALLOW_REMOTE_OPTION} is set"
+            f"model URL host {parts.hostname!r} is not on this machine: {carries}, "
+            f"so only loopback endpoints are used unless {allow_option} is set"
         )
     base = url.strip().rstrip("/")
     return base[: -len("/v1")] if base.endswith("/v1") else base
@@ -172,7 +175,7 @@ class OpenAIChatClient:
         data = json.dumps(self.request_body(messages)).encode("utf-8")
         request = urllib.request.Request(endpoint, data=data, headers=headers, method="POST")  # noqa: S310 (checked)
         try:
-            with _opener().open(request, timeout=self.timeout) as response:
+            with opener().open(request, timeout=self.timeout) as response:
                 raw = response.read(MAX_RESPONSE_BYTES + 1)
         except urllib.error.HTTPError as exc:
             detail = exc.read(2000).decode("utf-8", "replace").strip()

@@ -84,6 +84,11 @@ class Window:
         at = _aware(instant)
         return (self.start is None or self.start <= at) and (self.end is None or at < self.end)
 
+    def overlaps(self, start: datetime, end: datetime | None) -> bool:
+        """Whether ``[start, end)`` (``None``: open) meets the window."""
+        return (self.end is None or _aware(start) < self.end) and (
+            end is None or self.start is None or _aware(end) > self.start)
+
 
 @dataclass(frozen=True, slots=True)
 class AskedTime:
@@ -95,6 +100,18 @@ class AskedTime:
     def contains(self, instant: datetime) -> bool:
         """Whether an instant lies in every window the question names (True when it names none)."""
         return all(w.contains(instant) for w in self.windows)
+
+    def overlaps(self, start: datetime, end: datetime | None) -> bool:
+        """Whether an interval ``[start, end)`` (``None``: open) meets every window the question names."""
+        return all(w.overlaps(start, end) for w in self.windows)
+
+    def span(self) -> tuple[datetime | None, datetime | None] | None:
+        """The intersection of the windows as ``(start, end)`` (``None`` ends open), or None if it names none."""
+        if not self.windows:
+            return None
+        starts = [w.start for w in self.windows if w.start is not None]
+        ends = [w.end for w in self.windows if w.end is not None]
+        return max(starts, default=None), min(ends, default=None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 def approx_tokens(text: str) -> int:
     """An upper-leaning estimate of the tokens a text takes: ``ceil(ascii / 4) + other characters``, at least 1."""
-    other = sum(1 for char in text if not char.isascii())
-    return max(1, math.ceil((len(text) - other) / 4) + other)
+    ascii_chars = len(text) if text.isascii() else len(text.encode("ascii", "ignore"))
+    return max(1, math.ceil(ascii_chars / 4) + len(text) - ascii_chars)
 
 
 @dataclass(frozen=True, slots=True)

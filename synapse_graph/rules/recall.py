@@ -100,9 +100,14 @@ def scope_token(scope: str) -> str:
     return "s" + hashlib.sha256(scope.encode("utf-8")).hexdigest()[:24]
 
 
+def possessives_out(text: str) -> str:
+    """The text without the "s" of possessives ("Okafor's team" -> "Okafor team")."""
+    return _POSSESSIVE.sub(r"\1", text)
+
+
 def content_terms(query: str) -> list[str]:
     """The words of a question that can find entities; empty for small talk and empty questions."""
-    terms = [w for w in words(_POSSESSIVE.sub(r"\1", query)) if w not in STOPWORDS and len(w) <= MAX_TERM_LENGTH]
+    terms = [w for w in words(possessives_out(query)) if w not in STOPWORDS and len(w) <= MAX_TERM_LENGTH]
     if all(t in SMALL_TALK for t in terms):
         return []
     return list(dict.fromkeys(t for t in terms if t not in SMALL_TALK))[:MAX_TERMS]

@@ -14,7 +14,7 @@ from hashlib import blake2b
 
 SLOT_FORMAT = 2
 """Store format that has ``slot`` on every fact (stores written before it are back-filled on open)."""
-SIDE_SLOTS_FORMAT = 6
+SIDE_SLOTS_FORMAT = 7
 """Store format that has ``object_slot`` and ``predicate_slot`` on every fact (back-filled on open)."""
 
 

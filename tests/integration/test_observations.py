@@ -35,16 +35,16 @@ def test_observe_records_new_texts_once_and_forgetting_keeps_history(memory: Mem
     assert before.tzinfo is not None
 
 
-def test_recall_finds_entities_by_their_observations(memory: Memory) -> None:
+def test_recall_finds_observations_by_their_words_with_their_entity(memory: Memory) -> None:
     memory.upsert(("Dana", "WORKS_AT", "Acme"))
     memory.observe("Dana", ["Speaks fluent Spanish", "Prefers morning meetings"])
     memory.observe("Kim", ["Allergic to peanuts"])
     recall = memory.recall("who speaks Spanish?")
-    assert [e.name for e in recall.entities][:1] == ["Dana"]
-    assert texts(recall.observations) == ["Speaks fluent Spanish"]
-    assert ("Dana", "WORKS_AT", "Acme") in {(f.subject, f.predicate, f.object) for f in recall.facts}
+    assert [(o.entity, o.text) for o in recall.observations] == [("Dana", "Speaks fluent Spanish")]
+    assert recall.memories[0] == recall.observations[0] and recall.observations[0].rank == 1
+    assert ("Dana", "WORKS_AT", "Acme") in {(f.subject, f.predicate, f.object) for f in memory.recall("Dana").facts}
     memory.unobserve("Dana", ["Speaks fluent Spanish"])
-    assert "Dana" not in [e.name for e in memory.recall("who speaks Spanish?").entities]
+    assert texts(memory.recall("who speaks Spanish?").observations) == []
 
 
 def test_observations_count_toward_the_fact_quota(make_memory: MakeMemory) -> None:

@@ -397,16 +397,15 @@ def test_the_vector_leg_finds_a_paraphrase(vector_memory: Memory, make_memory: C
     )
     result = memory.recall("automobile")
     assert result.legs == ["lexical", "vector"]
-    assert entity_names(result)[0] == "car"
-    [car] = [e for e in result.entities if e.name == "car"]
-    assert car.lexical_rank is None and car.vector_rank == 1 and car.vector_score is not None
-    assert triples(result)[0] == ("Dana", "OWNS", "car")
+    assert triples(result)[0] == ("Dana", "OWNS", "car")  # the fact's sentence is near the question's meaning
+    assert result.facts[0].why is not None and result.facts[0].why.legs == ["vector"]
+    assert [e.name for e in memory.search_entities("automobile")][:1] == ["car"]  # and the name, by its vector
     lexical_only = make_memory(scope=memory.scope)
     assert lexical_only.recall("automobile").legs == ["lexical"]
     assert lexical_only.recall("automobile").facts == []  # no shared word: only the vector leg finds it
 
 
-def test_reindex_embeddings_backfills_entities_written_without_an_embedder(
+def test_reindex_embeddings_backfills_what_was_written_without_an_embedder(
     make_memory: Callable[..., Memory], embedder: Embedder
 ) -> None:
     scope = f"test-{uuid.uuid4().hex[:12]}"
@@ -414,7 +413,7 @@ def test_reindex_embeddings_backfills_entities_written_without_an_embedder(
     memory = make_memory(scope=scope, embedder=embedder)
     try:
         assert memory.recall("automobile").facts == []
-        assert memory.reindex_embeddings() == 2
+        assert memory.reindex_embeddings() == 3  # Dana's and the car's names, and the fact's sentence
         assert memory.reindex_embeddings() == 0
         assert triples(memory.recall("automobile")) == [("Dana", "OWNS", "car")]
     finally:
@@ -431,8 +430,8 @@ def test_other_scopes_cannot_crowd_a_scope_out_of_the_vector_leg(make_memory: Ca
         crowd.upsert([Triple(subject=f"car{'!' * i}", predicate="IS_A", object="vehicle") for i in range(1, 61)])
         mine.upsert(Triple(subject="Dana", predicate="OWNS", object="my car"))
         result = mine.recall("automobile")
-        assert "my car" in entity_names(result)
         assert ("Dana", "OWNS", "my car") in triples(result)
+        assert "my car" in [e.name for e in mine.search_entities("automobile")]
     finally:
         for memory in (crowd, mine):
             memory.purge(scope=memory.scope)
@@ -480,8 +479,8 @@ def test_expired_observations_cannot_crowd_live_ones_out_of_the_lexical_leg(memo
         assert memory.unobserve(f"Box {i}", ["kept the zeppelin model here"]) == 1
     memory.observe("Dana", ["builds a zeppelin model"])
     result = memory.recall("zeppelin")
-    assert [e.name for e in result.entities] == ["Dana"]
-    assert [o.text for o in result.observations] == ["builds a zeppelin model"]
+    assert [(o.entity, o.text) for o in result.observations] == [("Dana", "builds a zeppelin model")]
+    assert result.observations[0].why is not None and result.observations[0].why.words == ["zeppelin"]
 
 # -- both backends ------------------------------------------------------------------------------
 

@@ -32,8 +32,9 @@ from tests.ci import unavailable
 
 SYNAPSE_GRAPH = Path(sys.executable).with_name("synapse-graph")
 NODE_TOOLS = Path(sys.prefix) / "node-tools" / "node_modules" / ".bin"
-NATIVE_TOOLS = ["upsert_graph_triples", "recall_context", "query_facts", "fact_history", "search_graph_nodes",
-                "query_subgraph", "forget", "memory_feedback", "memory_digest", "pin_fact", "what_changed"]
+NATIVE_TOOLS = ["upsert_graph_triples", "add_observations", "recall_context", "query_facts", "fact_history",
+                "search_graph_nodes", "query_subgraph", "forget", "memory_feedback", "memory_digest", "pin_fact",
+                "what_changed"]
 REFERENCE_TOOLS = ["create_entities", "create_relations", "add_observations", "delete_entities",
                    "delete_observations", "delete_relations", "read_graph", "search_nodes", "open_nodes"]
 Serve = Callable[..., AbstractAsyncContextManager[Client]]

@@ -50,7 +50,7 @@ def test_an_observation_is_one_quoted_line_and_can_be_old() -> None:
     note = Observation(id="o1", entity="Dana", text='Speaks "fluent" Spanish\nand Basque',
                        recorded_at=datetime(2023, 1, 5, tzinfo=UTC))
     assert observation_line(note, Trust(datetime(2023, 2, 1, tzinfo=UTC)).of_observation(note)) == (
-        'Dana: "Speaks \\"fluent\\" Spanish\\nand Basque"  recorded 2023-01-05')
+        'Dana: "Speaks \\"fluent\\" Spanish\\nand Basque"  recorded 2023-01-05  id o1')
     assert Trust(datetime(2024, 2, 1, tzinfo=UTC)).of_observation(note) == ["stored 1 year ago — may be outdated"]
 
 

@@ -87,7 +87,7 @@ def test_http_server_checks_the_token_and_the_host(embedded_server: ServerComman
             assert not saved.is_error
             found = await client.call_tool("query_facts", {"subject": "Dana"})
             assert found.structured_content is not None
-            assert [f["object"] for f in found.structured_content["facts"]] == ["Acme"]
+            assert [f["fact"][2] for f in found.structured_content["facts"]] == ["Acme"]
 
     with http_server(embedded_server, port, env={"SYNAPSE_MCP_TOKEN": token}, log=tmp_path / "server.log"):
         anyio.run(main)

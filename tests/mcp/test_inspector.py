@@ -31,11 +31,11 @@ def test_inspector_lists_and_calls_the_tools(embedded_server: ServerCommand, nod
         {"triples": [{"subject": "Dana", "predicate": "LIVES_IN", "object": "Paris", "valid_at": "2019-03-01"},
                      {"subject": "Dana", "predicate": "LIVES_IN", "object": "London", "valid_at": "2022-09-15"}]}))
     assert saved["structuredContent"] == {"created": 2, "confirmed": 0, "closed": 0, "entities_created": 3,
-                                          "aliases_merged": 0, "possible_duplicates": []}
+                                          "aliases_merged": 0}
 
     recalled = inspector("--method", "tools/call", "--tool-name", "recall_context",
                          "--tool-arg", "query=where does Dana live", "--tool-arg", "as_of=2020-01-01")
-    assert [(f["subject"], f["object"]) for f in recalled["structuredContent"]["facts"]] == [("Dana", "Paris")]
+    assert [(f["fact"][0], f["fact"][2]) for f in recalled["structuredContent"]["memories"]] == [("Dana", "Paris")]
     assert recalled["content"][0]["text"].startswith(RECALL_NOTICE) and not recalled.get("isError")
 
     refused = inspector("--method", "tools/call", "--tool-name", "recall_context", "--tool-arg", "hops=3", code=5)

@@ -67,6 +67,9 @@ def test_tools_have_the_reference_names_input_schemas_and_annotations(node_tools
             if their.name in ("read_graph", "search_nodes", "open_nodes"):  # the one addition: pages
                 assert schema["properties"].pop("cursor")["type"] == "string"
                 assert "cursor" not in schema.get("required", [])
+            if their.name == "add_observations":  # the one extension: when the observations happened, if known
+                item = schema["properties"]["observations"]["items"]
+                assert item["properties"].pop("validAt")["type"] == "string" and "validAt" not in item["required"]
             assert schema == their.input_schema, their.name
             assert my.annotations == their.annotations, their.name
             assert my.title == their.title and my.description.startswith(their.description), their.name
@@ -136,14 +139,15 @@ def test_relations_are_facts_closed_not_erased(ours: Target) -> None:
             history = await client.call_tool("fact_history", {"subject": "Alice"})
             assert history.structured_content is not None
             facts = history.structured_content["facts"]
-            intervals = {(f["predicate"], f["object"]): (f["valid_at"], f.get("invalid_at")) for f in facts}
+            intervals = {tuple(f["fact"][1:]): (f["valid"].partition("/")[0], f["valid"].partition("/")[2] or None)
+                         for f in facts}
             assert set(intervals) == {("WORKS_AT", "Acme"), ("WORKS_AT", "Globex"), ("IS_FRIEND_OF", "Globex")}
             assert intervals[("WORKS_AT", "Globex")][1] is None
             assert intervals[("WORKS_AT", "Acme")][1] and intervals[("IS_FRIEND_OF", "Globex")][1]
             began = intervals[("WORKS_AT", "Acme")][0]  # as it held, and as the memory believed it, back then
             then = await client.call_tool("query_facts", {"subject": "Alice", "as_of": began, "known_at": began})
             assert then.structured_content is not None
-            assert {(f["predicate"], f["object"]) for f in then.structured_content["facts"]} == {
+            assert {tuple(f["fact"][1:]) for f in then.structured_content["facts"]} == {
                 ("WORKS_AT", "Acme"), ("IS_FRIEND_OF", "Globex")}  # one call, one write: both held from then
 
     anyio.run(native)
@@ -171,7 +175,7 @@ def test_observations_are_recalled_count_in_the_quota_and_keep_their_history(our
             async with ours.native() as client:
                 found = await client.call_tool("recall_context", {"query": "who speaks Spanish"})
                 assert found.structured_content is not None
-                assert [o["text"] for o in found.structured_content["observations"]] == ["Speaks fluent Spanish"]
+                assert [m.get("text") for m in found.structured_content["memories"]] == ["Speaks fluent Spanish"]
 
         anyio.run(recall)
     finally:

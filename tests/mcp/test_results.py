@@ -65,11 +65,12 @@ def test_long_listings_come_in_pages_within_the_budget_and_lose_nothing(make_mem
                 ("recall_context", {"query": "who knows Dana", "limit": 200}),
                 ("query_subgraph", {"entities": ["Dana"], "limit": 500}),
             ):
-                listing = await pages(client, tool, arguments)
-                ids = [f["id"] for page in listing for f in page["facts"]]
+                key = "memories" if tool == "recall_context" else "facts"
+                listing = await pages(client, tool, arguments, key)
+                ids = [f["id"] for page in listing for f in page[key]]
                 assert len(listing) > 3, f"{tool}: {len(listing)} pages"
                 assert len(ids) == len(set(ids)) and set(ids) == expected, tool
-                assert [page["offset"] for page in listing] == [sum(len(p["facts"]) for p in listing[:i])
+                assert [page["offset"] for page in listing] == [sum(len(p[key]) for p in listing[:i])
                                                                  for i in range(len(listing))]
                 assert {page["total"] for page in listing} == {150}
 
@@ -148,14 +149,14 @@ def test_erasure_and_review_are_tools_only_when_a_human_enabled_them(make_memory
             assert names == [*NATIVE_TOOLS, "purge_entity", "pending_facts", "approve_fact", "reject_fact",
                              "duplicate_entities", "merge_duplicate", "keep_distinct", "unmerge_entity"]
             _, pending = await call(trusted, "pending_facts", {})
-            assert {f["object"]: f["status"] for f in pending["facts"]} == {"opera": "candidate", "jazz": "candidate"}
+            assert {f["fact"][2]: f["status"] for f in pending["facts"]} == {"opera": "candidate", "jazz": "candidate"}
             await call(trusted, "approve_fact", {"fact_id": candidates["opera"]})
             await call(trusted, "reject_fact", {"fact_id": candidates["jazz"], "reason": "the user said no"})
             _, liked = await call(trusted, "query_facts", {"subject": "Dana", "predicate": "LIKES"})
-            assert {f["object"] for f in liked["facts"]} == {"tea", "opera"}
+            assert {f["fact"][2] for f in liked["facts"]} == {"tea", "opera"}
             _, erased = await call(trusted, "purge_entity", {"entity": "Acme"})
             assert (erased["entities"], erased["facts"]) == (1, 1)
             _, left = await call(trusted, "fact_history", {"subject": "Dana"})
-            assert "Acme" not in {f["object"] for f in left["facts"]}
+            assert "Acme" not in {f["fact"][2] for f in left["facts"]}
 
     anyio.run(main)

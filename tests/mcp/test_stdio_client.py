@@ -57,8 +57,8 @@ def test_tools_are_listed_with_their_schemas(server: ServerCommand) -> None:
                     assert schema["type"] == "object"
                 assert tool.input_schema["additionalProperties"] is False
             recall = next(t for t in tools if t.name == "recall_context")
-            assert {"query", "as_of", "known_at", "hops", "limit", "min_score", "memory_scope", "cursor"} == set(
-                recall.input_schema["properties"])
+            assert {"query", "as_of", "known_at", "hops", "limit", "max_tokens", "min_score", "memory_scope",
+                    "cursor"} == set(recall.input_schema["properties"])
             assert recall.input_schema["properties"]["hops"]["enum"] == [1, 2]
             assert client.server_info is not None and client.server_info.name == "synapse-graph"
 
@@ -85,32 +85,30 @@ def test_write_in_one_session_then_read_in_new_server_processes(server: ServerCo
             session = await Session.open(client)
             now = await session.call("recall_context", {"query": "where does Dana live?"})
             assert now["text"].startswith(RECALL_NOTICE) and now["notice"] == RECALL_NOTICE
-            assert ("Dana", "LIVES_IN", "London") in {(f["subject"], f["predicate"], f["object"]) for f in now["facts"]}
-            assert "Paris" not in {f["object"] for f in now["facts"]}
+            assert ("Dana", "LIVES_IN", "London") in {tuple(f["fact"]) for f in now["memories"] if "fact" in f}
+            assert "Paris" not in {f["fact"][2] for f in now["memories"] if "fact" in f}
             assert "Dana LIVES_IN London  [2022-09-15T09:30:00Z → now]" in now["text"]
             then = await session.call("recall_context", {"query": "where does Dana live?", "as_of": "2020-06-01"})
-            objects = {f["object"] for f in then["facts"]}
+            objects = {f["fact"][2] for f in then["memories"] if "fact" in f}
             assert "Paris" in objects and "London" not in objects
 
             past = await session.call("query_facts", {"subject": "Dana", "as_of": "2020-06-01"})
-            assert {(f["predicate"], f["object"]) for f in past["facts"]} == {("LIVES_IN", "Paris"),
-                                                                               ("WORKS_AT", "Acme")}
+            assert {tuple(f["fact"][1:]) for f in past["facts"]} == {("LIVES_IN", "Paris"), ("WORKS_AT", "Acme")}
             history = await session.call("fact_history", {"subject": "Dana", "predicate": "LIVES_IN"})
-            assert [(f["object"], f.get("invalid_at")) for f in history["facts"]] == [
-                ("Paris", "2022-09-15T09:30:00Z"), ("London", None)]
+            assert [(f["fact"][2], f["valid"]) for f in history["facts"]] == [
+                ("Paris", "2019-03-01/2022-09-15T09:30:00Z"), ("London", "2022-09-15T09:30:00Z")]
 
             found = await session.call("search_graph_nodes", {"query": "dana"})
             assert found["entities"][0]["name"] == "Dana"
             around = await session.call("query_subgraph", {"entities": ["Berlin"], "hops": 2})
-            assert ("Dana", "WORKS_AT", "Acme") in {(f["subject"], f["predicate"], f["object"])
-                                                    for f in around["facts"]}
+            assert ("Dana", "WORKS_AT", "Acme") in {tuple(f["fact"]) for f in around["facts"]}
 
             ended = await session.call("forget", {"subject": "Dana", "predicate": "WORKS_AT", "object": "Acme"})
             assert ended["ended"] == 1
             current = await session.call("query_facts", {"subject": "Dana"})
-            assert {f["object"] for f in current["facts"]} == {"London"}
+            assert {f["fact"][2] for f in current["facts"]} == {"London"}
             kept = await session.call("fact_history", {"subject": "Dana", "predicate": "WORKS_AT"})
-            assert [f["object"] for f in kept["facts"]] == ["Acme"] and "invalid_at" in kept["facts"][0]
+            assert [f["fact"][2] for f in kept["facts"]] == ["Acme"] and "/" in kept["facts"][0]["valid"]
 
             london = current["facts"][0]["id"]
             judged = await session.call("memory_feedback", {"fact_id": london, "verdict": "stale"})
@@ -171,7 +169,7 @@ def test_bad_arguments_are_tool_errors_that_say_what_to_fix(server: ServerComman
             assert hostile["facts"] == []
             # Nothing of the refused batches was written, and the server still answers.
             facts = await session.call("query_facts", {"subject": "Dana", "as_of": "2020-01-01"})
-            assert [(f["predicate"], f["object"]) for f in facts["facts"]] == [("LIVES_IN", "Paris")]
+            assert [tuple(f["fact"][1:]) for f in facts["facts"]] == [("LIVES_IN", "Paris")]
             assert (await session.call("query_facts", {"subject": "Dana"}))["total"] == 1
 
     anyio.run(main)

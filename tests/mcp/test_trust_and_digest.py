@@ -58,14 +58,14 @@ def test_facts_carry_their_qualifiers_in_both_channels(make_memory: Callable[...
     async def main() -> None:
         async with serve(memory, ServerOptions(allow_review=True)) as client:
             text, data = await call(client, "query_facts", {"subject": "Dana"})
-            qualifiers = {f["object"]: f.get("qualifiers") for f in data["facts"]}
+            qualifiers = {f["fact"][2]: f.get("qualifiers") for f in data["facts"]}
             assert qualifiers == {"Paris": [stale], "Acme": None, "jazz": ["low confidence (0.30)"], "Bob": None}
-            paris = next(f["id"] for f in data["facts"] if f["object"] == "Paris")
+            paris = next(f["id"] for f in data["facts"] if f["fact"][2] == "Paris")
             assert line_of(text, "Paris").endswith(f"⚠ {stale}  id {paris}")
             assert "⚠" not in line_of(text, "Acme")
 
             _, recalled = await call(client, "recall_context", {"query": "where does Dana live"})
-            assert [f["qualifiers"] for f in recalled["facts"] if f["object"] == "Paris"] == [[stale]]
+            assert [f["qualifiers"] for f in recalled["memories"] if f["fact"][2] == "Paris"] == [[stale]]
 
             _, judged = await call(client, "memory_feedback", {"fact_id": knows, "verdict": "wrong"})
             assert judged["fact"]["qualifiers"][0] == "disputed: feedback said it is stale or wrong"
@@ -76,7 +76,7 @@ def test_facts_carry_their_qualifiers_in_both_channels(make_memory: Callable[...
         # The threshold is the server's option: with a longer one the old fact is not called old.
         async with serve(memory, ServerOptions(stale_after=timedelta(days=100 * 365))) as patient:
             _, data = await call(patient, "query_facts", {"subject": "Dana", "predicate": "LIVES_IN"})
-            assert [(f["object"], f.get("qualifiers")) for f in data["facts"]] == [("Paris", None)]
+            assert [(f["fact"][2], f.get("qualifiers")) for f in data["facts"]] == [("Paris", None)]
 
         async with serve(memory) as client:
             await call(client, "upsert_graph_triples", {"triples": [
@@ -102,15 +102,16 @@ def test_recall_abstains_below_min_score_and_shows_matching_observations(make_me
     async def main() -> None:
         async with serve(memory) as client:
             text, data = await call(client, "recall_context", {"query": vague, "min_score": 0.9})
-            assert data["facts"] == [] and data["total"] == 0
-            assert data["abstained"].startswith("no fact answers at least 0.9 of the question")
+            assert data["memories"] == [] and data["total"] == 0
+            assert data["abstained"].startswith("no memory answers at least 0.9 of the question")
             assert f"abstained: {data['abstained']}" in text
             _, loose = await call(client, "recall_context", {"query": vague, "min_score": 0.0})
-            assert {f["object"] for f in loose["facts"]} == {"London", "Acme"}
-            assert all(0 <= f["score"] <= 1 for f in loose["facts"])
+            assert {f["fact"][2] for f in loose["memories"] if "fact" in f} == {"London", "Acme"}
+            assert [f["relevance"] for f in loose["memories"]] == sorted((f["relevance"] for f in loose["memories"]),
+                                                                         reverse=True)
 
             text, spoken = await call(client, "recall_context", {"query": "does Dana speak Spanish"})
-            assert [o["text"] for o in spoken["observations"]] == ["Speaks fluent Spanish"]
+            assert [o["text"] for o in spoken["memories"] if "text" in o] == ["Speaks fluent Spanish"]
             assert 'Dana: "Speaks fluent Spanish"  recorded ' in text
 
     anyio.run(main)
@@ -137,7 +138,7 @@ def test_the_digest_is_the_library_digest_pinned_first_capped_and_deterministic(
             ids = [f["id"] for key in ("pinned", "about_user", "about_entities") for f in digest[key]]
             assert ids[0] == bikes.id and sorted(ids) == sorted(expected)
             assert ids == [f.id for f in memory.digest(limit=20).facts]
-            assert {f["object"] for f in digest["about_user"]} == {"Lisbon", "Acme"}
+            assert {f["fact"][2] for f in digest["about_user"]} == {"Lisbon", "Acme"}
             assert text.startswith(RECALL_NOTICE) and "\npinned:\n  Acme MAKES bikes" in text
             assert (await call(client, "memory_digest", {}))[1]["pinned"] == digest["pinned"]  # the same again
 
@@ -149,11 +150,11 @@ def test_the_digest_is_the_library_digest_pinned_first_capped_and_deterministic(
             assert (await call(client, "memory_digest", {}))[1]["pinned"] == []
             assert "no-such-id" in await error(client, "pin_fact", {"fact_id": "no-such-id"})
 
-        async with serve(memory, ServerOptions(max_result_tokens=500)) as small:
+        async with serve(memory, ServerOptions(max_result_tokens=300)) as small:
             text, cut = await call(small, "memory_digest", {"limit": 200})
             kept = sum(len(cut[k]) for k in ("pinned", "about_user", "about_entities"))
             assert cut["omitted"] > 0 and kept + cut["omitted"] == len(memory.digest(limit=200).facts)
-            assert len(text) + len(json.dumps(cut, ensure_ascii=False, separators=(",", ":"))) <= 500 * 4
+            assert len(text) + len(json.dumps(cut, ensure_ascii=False, separators=(",", ":"))) <= 300 * 4
             assert f"{cut['omitted']} more left out to fit the result budget" in text
 
     anyio.run(main)
@@ -171,7 +172,7 @@ def test_a_busy_scope_is_a_tool_error_that_says_to_call_again(make_memory: Calla
                     {"subject": "Dana", "predicate": "LIKES", "object": "tea"}]})
                 assert "nothing was written" in message and "call again" in message
                 _, read = await call(client, "query_facts", {"subject": "Dana"})  # reads do not wait
-                assert [f["object"] for f in read["facts"]] == ["Paris"]
+                assert [f["fact"][2] for f in read["facts"]] == ["Paris"]
             _, saved = await call(client, "upsert_graph_triples", {"triples": [
                 {"subject": "Dana", "predicate": "LIKES", "object": "tea"}]})
             assert saved["created"] == 1

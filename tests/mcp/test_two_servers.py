@@ -48,6 +48,6 @@ def test_two_stdio_servers_on_one_store_lose_nothing(server: ServerCommand) -> N
     anyio.run(main)
     expected = {f"note {name}-{i:02d}" for name in "ab" for i in range(N)}
     for name in "ab":
-        objects = [f["object"] for f in seen[name]]
+        objects = [f["fact"][2] for f in seen[name]]
         assert len(objects) == 2 * N and set(objects) == expected, name
         assert {f["source"] for f in seen[name]} == {"a", "b"}

@@ -108,6 +108,8 @@ DIALECT_FORMS = {
     ("falkordb", "recall/vector_index"), ("neo4j", "recall/vector_index"),
     ("falkordb", "recall/search_lexical"), ("neo4j", "recall/search_lexical"),  # fulltext procedures and
     ("falkordb", "recall/term_hits"), ("neo4j", "recall/term_hits"),  # query languages differ
+    ("falkordb", "recall/memory_lexical"), ("neo4j", "recall/memory_lexical"),
+    ("falkordb", "recall/memory_lexical_each"), ("neo4j", "recall/memory_lexical_each"),
     ("falkordb", "migrations/set_scope_tokens"),  # no search token to set
 }
 
@@ -141,7 +143,7 @@ def test_neo4j_apply_plan_converts_every_instant_of_its_rows() -> None:
     converted = re.findall(r"datetime\((x[.\w]*)\)", query(Q.APPLY_PLAN, "neo4j"))
     assert set(converted) == {
         "x.created_at", "x.updated_at", "x.props.valid_at", "x.props.invalid_at", "x.props.recorded_at",
-        "x.props.expired_at", "x.props.confirmed_at", "x.confirmed_at", "x.recorded_at", "x.expired_at",
+        "x.props.expired_at", "x.props.confirmed_at", "x.confirmed_at", "x.valid_at", "x.recorded_at", "x.expired_at",
         "x.registered_at", "x.expires_at", "x.revoked_at",
         "x.rejected_at", "x.props.at"}
 

@@ -15,7 +15,8 @@ import synapse_graph
 from synapse_graph import growth, models
 
 
-@pytest.mark.parametrize("name", ["Recall", "RecalledFact", "EntryEntity", "AuditEntry"])
+@pytest.mark.parametrize("name", ["Recall", "RecalledFact", "RecalledObservation", "RecallReason", "RecallUsage",
+                                  "EntryEntity", "AuditEntry"])
 def test_the_result_models_of_recall_and_audit_are_exported(name: str) -> None:
     assert name in synapse_graph.__all__
     assert getattr(synapse_graph, name) is getattr(models, name)
@@ -40,8 +41,8 @@ def _topics(module: ModuleType) -> list[ModuleType]:
     return [importlib.import_module(f"{module.__name__}.{sub.name}") for sub in pkgutil.iter_modules(module.__path__)]
 
 
-@pytest.mark.parametrize(("module", "some"), [(models, {"Recall", "AuditEntry"}), (growth, {"Growth", "GrowthPoint"})],
-                         ids=["models", "growth"])
+@pytest.mark.parametrize(("module", "some"), [(models, {"Recall", "RecalledObservation", "AuditEntry"}),
+                                              (growth, {"Growth", "GrowthPoint"})], ids=["models", "growth"])
 def test_every_public_model_is_exported(module: ModuleType, some: set[str]) -> None:
     defined = {name for topic in _topics(module) for name, value in vars(topic).items()
                if inspect.isclass(value) and issubclass(value, BaseModel) and value.__module__ == topic.__name__

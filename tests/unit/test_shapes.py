@@ -18,6 +18,7 @@ from synapse_graph.engine.context import Context
 from synapse_graph.engine.import_lines import EXPORT_FORMAT, read_lines
 from synapse_graph.engine.inputs import entity_row
 from synapse_graph.instants import to_datetime
+from synapse_graph.mcp.formatting import when
 from synapse_graph.mcp.schemas import FactOut, ObservationOut, RecalledFactOut
 from synapse_graph.models import Entity, Fact, Observation, RecalledFact
 from synapse_graph.rules.timeline import Provenance, Record
@@ -69,9 +70,11 @@ def test_the_typed_classes_declare_the_tables_fields_in_table_order() -> None:
     assert (*record[:at], *(f.name for f in fields(Provenance)), *record[at + 1:]) == names(FACT)
     assert declared(Observation) == names(OBSERVATION)
     assert declared(Entity) == names(ENTITY)
-    assert set(declared(FactOut)) - {"qualifiers"} == set(names(FACT, shown=True))
-    assert set(declared(RecalledFactOut)) - set(declared(FactOut)) == {"hop", "entry", "relevance", "score"}
-    assert set(declared(ObservationOut)) - {"qualifiers"} == set(names(OBSERVATION, shown=True))
+    for out, table in ((FactOut, FACT), (ObservationOut, OBSERVATION)):
+        assert set(declared(out)) - {"qualifiers"} == set(out.CARRIES)
+        assert sorted(name for carried in out.CARRIES.values() for name in carried) == sorted(names(table, shown=True))
+    assert set(declared(RecalledFactOut)) - set(declared(FactOut)) == {"via", "relevance"}
+    assert declared(RecalledFact)[len(FACT):] == (*LINKS, "hop", "entry", "relevance", "score", "words", "rank", "why")
     for table, model in ((FACT, Fact), (OBSERVATION, Observation), (ENTITY, Entity)):
         for f in table:
             annotation = model.model_fields[f.name].annotation
@@ -107,10 +110,15 @@ def test_a_fact_row_reads_stores_exports_and_imports_every_field() -> None:
     fact = rows.fact(row)
     assert fact.model_dump() == {**{f.name: shown(f, row) for f in FACT}, "replaces": None, "replaced_by": None}
     out = FactOut.of(fact, []).model_dump(exclude={"qualifiers"})
-    assert out == {name: fact.model_dump()[name] for name in names(FACT, shown=True)}
+    assert out["fact"] == (fact.subject, fact.predicate, fact.object)
+    assert out["valid"] == f"{when(fact.valid_at)}/{when(fact.invalid_at)}"
+    assert out["superseded"] == when(fact.expired_at)
+    same = ("id", "confidence", "confirmations", "status", "source", "flag", "pinned")
+    assert {name: out[name] for name in same} == {name: fact.model_dump()[name] for name in same}
 
     props = writes.record_props(CTX.scope, record)
-    assert set(props) == {f.name for f in FACT if f.kind != "end"} | {"slot", "object_slot", "predicate_slot"}
+    assert set(props) == {f.name for f in FACT if f.kind != "end"} | {"slot", "object_slot", "predicate_slot",
+                                                                      "search_text"}
     assert all(props[f.name] == stored(f, values[f.name]) for f in FACT if f.kind != "end")
     assert set(writes.updated_props(record)) == {"id"} | {f.name for f in FACT if f.updated}
 
@@ -137,7 +145,9 @@ def test_an_observation_row_reads_exports_and_imports_every_field() -> None:
     observation = rows.observation(row)
     assert observation.model_dump() == {f.name: shown(f, row) for f in OBSERVATION}
     out = ObservationOut.of(observation, []).model_dump(exclude={"qualifiers"})
-    assert out == {name: observation.model_dump()[name] for name in names(OBSERVATION, shown=True)}
+    assert out == {"id": observation.id, "entity": observation.entity, "text": observation.text,
+                   "valid": when(observation.valid_at), "recorded": observation.recorded_at.date().isoformat(),
+                   "source": observation.source}
     line = transfer.observation_line(row)
     assert tuple(line) == names(OBSERVATION)
     imported = read_lines(CTX, [json.dumps({"kind": "header", "format": EXPORT_FORMAT}),

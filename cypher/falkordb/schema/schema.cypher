@@ -1,6 +1,8 @@
 // FalkorDB's own: each dialect says its indexes and constraints in syntax of its own.
 // FalkorDB: unique constraints are created by the driver with GRAPH.CONSTRAINT
-// (they need these exact-match indexes first); this file holds the indexes.
+// (they need these exact-match indexes first); this file holds the indexes. FalkorDB indexes each property of
+// a label on its own (ON (o.scope, o.id) indexes both): a statement naming a property indexed already fails
+// as a whole ("already indexed", which the driver tolerates), so a second property is indexed alone.
 CREATE INDEX FOR (e:Entity) ON (e.scope, e.key);
 CREATE INDEX FOR (a:Alias) ON (a.scope, a.key);
 CREATE INDEX FOR (s:Scope) ON (s.scope);
@@ -15,7 +17,11 @@ CALL db.idx.fulltext.createNodeIndex({label: 'Alias', stopwords: []}, {field: 's
 CREATE INDEX FOR (t:Tombstone) ON (t.scope, t.subject);
 CREATE INDEX FOR (o:Observation) ON (o.scope, o.entity);
 CREATE INDEX FOR (n:Session) ON (n.scope, n.id);
-CREATE INDEX FOR (o:Observation) ON (o.scope, o.id);
+CREATE INDEX FOR (o:Observation) ON (o.id);
 CALL db.idx.fulltext.createNodeIndex({label: 'Observation', stopwords: []}, {field: 'search_text', nostem: true})
 ;
+// Facts as sentences (their search text holds stems already: rules/stems.py), for recall's full-text leg.
+CREATE FULLTEXT INDEX FOR ()-[r:FACT]-() ON (r.search_text) OPTIONS {stopwords: [], nostem: true};
+// Observations valid in a window a question names (recall's window leg).
+CREATE INDEX FOR (o:Observation) ON (o.valid_at);
 CREATE INDEX FOR (a:Audit) ON (a.scope, a.at)

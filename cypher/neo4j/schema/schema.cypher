@@ -31,6 +31,13 @@ CREATE INDEX observation_id IF NOT EXISTS FOR (o:Observation) ON (o.scope, o.id)
 CREATE FULLTEXT INDEX observation_scoped_search IF NOT EXISTS FOR (n:Observation) ON EACH [n.search_text, n.scope_token]
 OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace'}}
 ;
+// Facts as sentences (their search text holds stems already: rules/stems.py) for recall's full-text leg, with the
+// scope's token while they are current, as observations.
+CREATE FULLTEXT INDEX fact_scoped_search IF NOT EXISTS FOR ()-[r:FACT]-() ON EACH [r.search_text, r.scope_token]
+OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace'}}
+;
+// Observations valid in a window a question names (recall's window leg).
+CREATE INDEX observation_valid IF NOT EXISTS FOR (o:Observation) ON (o.scope, o.valid_at);
 CREATE INDEX tombstone_fact IF NOT EXISTS FOR (t:Tombstone) ON (t.scope, t.subject, t.predicate, t.object);
 CREATE INDEX audit_scope IF NOT EXISTS FOR (a:Audit) ON (a.scope, a.at)
 ;
@@ -38,3 +45,5 @@ CREATE INDEX audit_scope IF NOT EXISTS FOR (a:Audit) ON (a.scope, a.at)
 CALL db.awaitIndex('entity_scoped_search', 600)
 ;
 CALL db.awaitIndex('observation_scoped_search', 600)
+;
+CALL db.awaitIndex('fact_scoped_search', 600)

@@ -1,0 +1,369 @@
+"""Recall: the memories (facts and observations) that answer a question, from four legs fused (issue 28).
+
+The design and its measurements: ``docs/recall-design.md``. Two round trips, three when the scope holds facts
+(reads that do not depend on each other go together: a pipeline on FalkorDB, one read transaction on Neo4j):
+
+1. the scope's state, how many names each word of the question matches (``term_hits``) and whether the scope
+   holds facts at all (``has_facts``); with an embedder, the question less the words that name an entity is
+   embedded next (a name weighs on an embedding more than what is asked about it);
+2. the entities the words name (``search_lexical``), and one request for the memories: those holding the
+   question's stems (``memory_lexical``; stem by stem in a larger scope, ``memory_lexical_each``) with their
+   cosines, ranked by BM25 in Python (the lexical leg); the best by cosine (the vector leg) and among those
+   valid in the time the question names (the window leg; without an embedder, the lexical leg's best there);
+3. the facts around the entities the question names (``recall_expand``, the graph leg), when the scope holds
+   facts, with the names of the entities the other legs' observations are about;
+
+then :func:`synapse_graph.rules.fusion.fuse`, ``min_score``, ``limit`` over facts and observations together, and
+``max_tokens`` (:func:`synapse_graph.rules.budget.pack`).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+
+from synapse_graph.catalogue import Q
+from synapse_graph.engine import embeddings, rows
+from synapse_graph.engine.context import Context
+from synapse_graph.engine.io import Embed, Op, Read, Reads
+from synapse_graph.engine.recall import entries_of, expand_read, matched_words, ranked, search_read, term_hits
+from synapse_graph.engine.scope import state_of, state_read
+from synapse_graph.instants import MAX_MICROS, MIN_MICROS, Instant, from_datetime, to_datetime
+from synapse_graph.models import EntryEntity, Recall, RecalledFact, RecalledObservation, RecallReason, RecallUsage
+from synapse_graph.rules.asked_time import AskedTime, asked_time
+from synapse_graph.rules.budget import approx_tokens, pack
+from synapse_graph.rules.fusion import Candidate, Fused, Weights, fuse
+from synapse_graph.rules.recall import content_terms, scope_token, term_matches, words
+from synapse_graph.rules.stems import bm25, matched, term_stems
+from synapse_graph.rules.timeparse import now_micros
+
+SMALL_SCOPE = 1_000
+"""A scope holding fewer memories than this is searched for all the question's stems at once, every match
+coming back (``memory_lexical``); a larger one stem by stem, :data:`POOL` matches of each at most
+(``memory_lexical_each``), so a stem most memories hold costs no pass over them all."""
+POOL = 200
+"""Memories of each kind the full-text leg reads per stem of the question in a larger scope; BM25 scores them
+here (FalkorDB's full-text score is not BM25), a stem that fills the pool counting as that common."""
+DEPTH = 50
+"""Memories each leg keeps (the vector and window legs read as many)."""
+NAMING_HITS = 3
+"""A word of the question that matches the names of at most this many entities names them: it is left out
+of the question the vector leg embeds (a word many names share is left in)."""
+NAMED_SHARE = 0.5
+"""An entry entity is one the question names when its name holds a word of it and its BM25 score is at least
+this share of the best entry's."""
+_DAY = 86_400_000_000
+WITHOUT_EMBEDDER = Weights(lexical=1.0, vector=0.0)
+"""Without an embedder the lexical leg ranks alone (with the same bonuses, and the graph leg for facts)."""
+
+
+@dataclass
+class _Question:
+    """A question as recall reads it."""
+
+    text: str
+    terms: list[str]
+    stems: list[str]
+    at: Instant
+    """The instant facts are read at (``as_of``, or now by the scope's clock)."""
+    known_at: Instant | None
+    asked: AskedTime
+    hops: int
+
+
+@dataclass
+class _Found:
+    """What the legs found: candidates for fusion and, by key (``o:<id>``, ``f:<id>``), the memories whole."""
+
+    candidates: list[Candidate] = field(default_factory=list)
+    rows: dict[str, tuple[str, dict[str, Any], list[str]]] = field(default_factory=dict)
+    """key -> (kind, the memory's row, its stems)."""
+    legs: dict[str, set[str]] = field(default_factory=dict)
+    graph: dict[str, RecalledFact] = field(default_factory=dict)
+    """Facts the graph leg reached, with how (hop, entry) and how relevant through the entities."""
+    names: dict[str, str] = field(default_factory=dict)
+    """Entity names by key, for observations (the full-text leg reads them without)."""
+
+    def add(self, key: str, leg: str, kind: str, memory: dict[str, Any], stems: str | None,
+            **scores: float | None) -> None:
+        self.rows.setdefault(key, (kind, memory, (stems or "").split()))
+        if kind == "observation" and memory.get("entity") is not None:
+            self.names.setdefault(memory["entity_key"], memory["entity"])
+        self.candidates.append(_candidate(key, kind, memory, **scores))
+        self.legs.setdefault(key, set()).add(leg)
+
+
+@dataclass(frozen=True)
+class _Chosen:
+    """The memories to return, best first, with the share of the question each answers."""
+
+    keys: list[str]
+    fused: list[Fused]
+    scores: list[float]
+    abstained: str | None = None
+
+
+def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant | None, hops: int, limit: int,
+           legs: list[str], min_score: float | None = None, max_tokens: int | None = None,
+           reference_time: Instant | None = None) -> Op[Recall]:
+    """The memories that answer a question, most relevant first (see the module's docstring)."""
+    started = time.perf_counter()
+    terms = content_terms(query)
+    if not terms:  # the gate: small talk never touches the database
+        now = Instant(now_micros())
+        return Recall(query=query, as_of=to_datetime(now if as_of is None else as_of), legs=legs,
+                      skipped="no content words (empty question or small talk)",
+                      usage=RecallUsage(items=0, tokens=0, ms=_ms(started)))
+    state_rows, counted, holding = yield Reads((state_read(ctx), term_hits(ctx, terms),
+                                                Read(Q.HAS_FACTS, {"scope": ctx.scope})))
+    state = state_of(state_rows)
+    embeddings.check(ctx, state)
+    # The instant the facts are read at: now by the scope's clock, never before its last write
+    # (as cypher/fragments/read_clock.cypher takes it), so the answer names when its facts hold.
+    at = as_of if as_of is not None else Instant(max(now_micros(), state.updated_at))
+    reference = to_datetime(reference_time if reference_time is not None else at)
+    question = _Question(query, terms, term_stems(terms), at, known_at, asked_time(query, reference), hops)
+    window = _window(question.asked)
+    hits = {r["term"]: int(r["hits"]) for r in counted}
+    vector = None
+    if ctx.embedder is not None:
+        naming = [t for t in terms if 0 < hits.get(t, 0) <= NAMING_HITS]
+        [vector] = yield Embed((_without(query, naming) or query,))
+    small = state.facts < SMALL_SCOPE  # believed records and observations: at most this many match
+    names, legged = yield Reads((search_read(ctx, terms, hits), Read(
+        Q.MEMORY_LEXICAL if small else Q.MEMORY_LEXICAL_EACH, {
+            "scope": ctx.scope, "scope_token": scope_token(ctx.scope), "stems": question.stems,
+            "pool": SMALL_SCOPE if small else POOL, "as_of": at, "known_at": known_at, "vector": vector,
+            "model": ctx.embedder, "k": DEPTH, "start": None if window is None else window[0],
+            "end": None if window is None else window[1]})))
+    entries = entries_of(terms, names, corpus_size=state.entities)
+    named = _named(entries, terms)
+    found = _Found(names={e.key: e.name for e in entries})
+    _lexical(found, [r for r in legged if r["leg"] == "lexical"], question, corpus_size=max(state.facts, 1),
+             window=window if ctx.embedder is None else None)
+    _vectors(found, [r for r in legged if r["leg"] != "lexical"])
+    if entries and holding[0]["facts"] > 0:  # the graph leg, and the names of what the other legs found
+        around, known = yield Reads((
+            expand_read(ctx, entries, hops=hops, as_of=at, known_at=known_at, limit=limit, vector=vector),
+            _names_read(ctx, found, found.rows)))
+        found.names.update({r["key"]: r["name"] for r in known})
+        _graph(found, around, entries, question)
+    chosen = _fused(found, question, named, limit=limit, min_score=min_score, vectors=vector is not None)
+    if missing := [k for k in chosen.keys if k.startswith("o:")
+                   and found.rows[k][1]["entity_key"] not in found.names]:
+        found.names.update({r["key"]: r["name"] for r in (yield _names_read(ctx, found, missing))})
+    return _answer(found, chosen, question, entries, named, legs=legs, max_tokens=max_tokens, started=started)
+
+
+# -- the question --------------------------------------------------------------------------------------------
+
+
+def _window(asked: AskedTime) -> tuple[Instant, Instant] | None:
+    """The time the question names as instants (open ends as the first and last instants), or None."""
+    span = asked.span()
+    if span is None:
+        return None
+    start, end = span
+    return (Instant(MIN_MICROS) if start is None else Instant(from_datetime(start)),
+            Instant(MAX_MICROS) if end is None else Instant(from_datetime(end)))
+
+
+def _named(entries: Sequence[EntryEntity], terms: Sequence[str]) -> set[str]:
+    """The entry entities the question names: their name holds a word of it, and they matched it strongly."""
+    best = max((e.lexical_score or 0.0 for e in entries), default=0.0)
+    return {e.key for e in entries
+            if best > 0 and (e.lexical_score or 0.0) >= NAMED_SHARE * best and term_matches(e.name, terms)}
+
+
+_TOKEN = re.compile(r"[^\W_]+(?:['’][sS])?")
+
+
+def _without(query: str, naming: Sequence[str]) -> str:
+    """The question without the words that name an entity: what is left to match the memories' meaning ("What
+    did Caroline research?" embedded whole is near every sentence about Caroline; without her name, near the
+    sentences about research: 0.657 -> 0.686 at recall@10 on LoCoMo)."""
+    dropped = set(naming)
+    if not dropped:
+        return query
+    kept = _TOKEN.sub(lambda m: "" if (parts := words(m.group())) and set(parts) <= dropped else m.group(), query)
+    return re.sub(r"\s+", " ", kept).strip()
+
+
+# -- the legs ------------------------------------------------------------------------------------------------
+
+
+def _key(kind: str, memory: Mapping[str, Any]) -> str:
+    return f"{kind[0]}:{memory['id']}"
+
+
+def _candidate(key: str, kind: str, memory: Mapping[str, Any], **scores: float | None) -> Candidate:
+    """A memory as fusion sees it: its scores, the entities it is about, its episode and time."""
+    fact = kind == "fact"
+    entities = [memory["subject_key"], memory["object_key"]] if fact else [memory["entity_key"]]
+    valid_at = memory.get("valid_at")
+    return Candidate(key, entities=frozenset(entities), valid_at=_datetime(valid_at),
+                     episode=_episode(memory.get("session"), valid_at, memory["recorded_at"]), fact=fact,
+                     invalid_at=_datetime(memory.get("invalid_at") if fact else None), **scores)
+
+
+def _episode(session: str | None, valid_at: int | None, recorded_at: int | None) -> str | None:
+    """What a memory was told in: its agent session, else the day it is valid at, else the day it was recorded."""
+    if session:
+        return f"session:{session}"
+    instant = valid_at if valid_at is not None else recorded_at
+    return None if instant is None else f"day:{instant // _DAY}"
+
+
+@lru_cache(maxsize=4096)
+def _datetime(instant: int | None) -> datetime | None:
+    """An instant as a datetime (many memories share one: those told together)."""
+    return None if instant is None else to_datetime(instant)
+
+
+def _lexical(found: _Found, lexical: list[dict[str, Any]], question: _Question, *, corpus_size: int,
+             window: tuple[Instant, Instant] | None) -> None:
+    """The lexical leg's candidates (and, given a ``window``, the window leg's: those valid in it) by BM25 of
+    their stems, the best :data:`DEPTH` of each, with the cosines the read computed for every match."""
+    pool: dict[str, dict[str, Any]] = {}
+    counted: dict[str, int] = {}
+    for r in lexical:
+        pool.setdefault(_key(r["kind"], r["memory"]), r)
+        if r["stem"] is not None:  # asked stem by stem: how many it matched, as far as read
+            counted[r["stem"]] = counted.get(r["stem"], 0) + 1
+    scores = bm25(question.stems, {key: (r["stems"] or "").split() for key, r in pool.items()},
+                  corpus_size=corpus_size, counted=counted)
+    best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+    legs = [("lexical", best[:DEPTH])]
+    if window is not None:
+        legs.append(("window", [(k, s) for k, s in best
+                                if window[0] <= (pool[k]["memory"].get("valid_at") or MIN_MICROS - 1) < window[1]
+                                ][:DEPTH]))
+    for leg, chosen in legs:
+        for key, score in chosen:
+            r = pool[key]
+            cosine = None if r["cosine"] is None else float(r["cosine"])
+            found.add(key, leg, r["kind"], r["memory"], r["stems"], lexical=score, vector=cosine)
+
+
+def _vectors(found: _Found, answer: list[dict[str, Any]]) -> None:
+    """The vector or window leg's memories, whole, with their cosines."""
+    for r in answer:
+        found.add(_key(r["kind"], r["memory"]), r["leg"], r["kind"], r["memory"], r["stems"],
+                  vector=float(r["cosine"]))
+
+
+def _graph(found: _Found, answer: list[dict[str, Any]], entries: Sequence[EntryEntity], question: _Question) -> None:
+    """The graph leg: facts around the named entities, scored by their relevance through them."""
+    by_id = {r["fact"]["id"]: r for r in answer}
+    for fact in ranked(answer, entries, hops=question.hops, known_at=question.known_at, limit=len(answer),
+                       terms=question.terms):
+        r = by_id[fact.id]
+        key = _key("fact", r["fact"])
+        found.graph[key] = fact
+        found.add(key, "graph", "fact", r["fact"], r["stems"], graph=fact.relevance,
+                  vector=None if r["cosine"] is None else float(r["cosine"]))
+
+
+def _names_read(ctx: Context, found: _Found, keys: Iterable[str]) -> Read:
+    """The names of the entities of observations (by key) whose names no leg read."""
+    missing = sorted({found.rows[k][1]["entity_key"] for k in keys if k.startswith("o:")} - found.names.keys())
+    return Read(Q.ENTITY_NAMES, {"scope": ctx.scope, "keys": missing})
+
+
+# -- the answer ------------------------------------------------------------------------------------------------
+
+
+def _fused(found: _Found, question: _Question, named: set[str], *, limit: int, min_score: float | None,
+           vectors: bool) -> _Chosen:
+    """The fused ranking, cut by ``min_score`` and ``limit``."""
+    asked = question.asked
+    fused = fuse(found.candidates, named=named, in_window=asked.contains if asked.windows else None,
+                 overlaps=asked.overlaps if asked.windows else None, asks_when=asked.asks_when,
+                 weights=Weights() if vectors else WITHOUT_EMBEDDER)
+    if min_score is None:
+        kept = [(f, _score(found, f.key, question)) for f in fused[:limit]]
+        return _Chosen([f.key for f, _ in kept], [f for f, _ in kept], [s for _, s in kept])
+    scored = [(f, _score(found, f.key, question)) for f in fused]
+    kept = [(f, s) for f, s in scored if s >= min_score][:limit]
+    abstained = None if kept or not scored else (
+        f"no memory answers at least {min_score:g} of the question (the best answers "
+        f"{max(s for _, s in scored):.2f})")
+    return _Chosen([f.key for f, _ in kept], [f for f, _ in kept], [s for _, s in kept], abstained)
+
+
+def _answer(found: _Found, chosen: _Chosen, question: _Question, entries: list[EntryEntity], named: set[str], *,
+            legs: list[str], max_tokens: int | None, started: float) -> Recall:
+    """The chosen memories, within ``max_tokens``, as a :class:`Recall`."""
+    names = {e.key: e.name for e in entries}
+    by_key: dict[str, list[Candidate]] = {}
+    for c in found.candidates:
+        by_key.setdefault(c.key, []).append(c)
+    memories = [_memory(f, score, found, question, names, named, by_key[f.key], rank)
+                for rank, (f, score) in enumerate(zip(chosen.fused, chosen.scores, strict=True), start=1)]
+    costs = [approx_tokens(str(m)) for m in memories]
+    left_out = 0
+    ranked_memories = memories
+    if max_tokens is not None:
+        packed = pack(list(range(len(memories))), max_tokens, lambda i: costs[i])
+        costs, left_out = [costs[i] for i in packed.kept], packed.left_out
+        ranked_memories = [memories[i].model_copy(update={"rank": rank}) for rank, i in enumerate(packed.kept, 1)]
+    return Recall(
+        query=question.text, as_of=to_datetime(question.at), legs=legs, entities=entries,
+        abstained=chosen.abstained, facts=[m for m in ranked_memories if isinstance(m, RecalledFact)],
+        observations=[m for m in ranked_memories if isinstance(m, RecalledObservation)],
+        usage=RecallUsage(items=len(ranked_memories), tokens=sum(costs), ms=_ms(started), left_out=left_out))
+
+
+def _score(found: _Found, key: str, question: _Question) -> float:
+    """The share of the question a memory answers (``min_score`` compares it): for a fact, the share of the
+    question's words its names, types and predicate (or its entry entity) match; for an observation, the share
+    of the question's stems it, or its entity's name, holds."""
+    kind, memory, stems = found.rows[key]
+    if kind == "fact":
+        through = found.graph.get(key)
+        if through is not None:
+            return through.score
+        return round(len(matched_words(memory, "", question.terms)) / len(question.terms), 6) if question.terms else 1.0
+    if not question.stems:
+        return 1.0
+    held = set(matched(stems, question.stems)) | _name_stems(found.names.get(memory["entity_key"], ""),
+                                                           tuple(question.terms))
+    return round(len(held & set(question.stems)) / len(question.stems), 6)
+
+
+@lru_cache(maxsize=1024)
+def _name_stems(name: str, terms: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(term_stems(term_matches(name, terms)))
+
+
+def _memory(fused: Fused, score: float, found: _Found, question: _Question, names: Mapping[str, str],
+            named: set[str], scores: Sequence[Candidate], rank: int) -> RecalledFact | RecalledObservation:
+    kind, memory, stems = found.rows[fused.key]
+    about = sorted(frozenset().union(*(c.entities for c in scores)) & named)
+    why = RecallReason(legs=sorted(found.legs.get(fused.key, ())), words=matched(stems, question.stems),
+                       entity=names.get(about[0]) if about else None, lexical=_best(c.lexical for c in scores),
+                       vector=_best(c.vector for c in scores), graph=_best(c.graph for c in scores),
+                       entity_bonus=fused.entity, time_bonus=fused.time, episode_bonus=round(fused.episode, 6))
+    relevance = round(fused.score, 9)
+    if kind == "observation":
+        whole = {**memory, "entity": found.names.get(memory["entity_key"], memory["entity_key"])}
+        return rows.recalled_observation(whole, relevance=relevance, score=score, rank=rank, why=why)
+    through = found.graph.get(fused.key)
+    if through is not None:
+        return through.model_copy(update={"relevance": relevance, "why": why, "rank": rank})
+    return rows.recalled(memory, hop=0, entry=None, relevance=relevance, score=score, rank=rank, why=why,
+                         words=matched_words(memory, "", question.terms))
+
+
+def _best(values: Iterable[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return max(present) if present else None
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 2)
