@@ -24,7 +24,7 @@ from synapse_graph.engine.operations import ObservationItem, WriteStep
 from synapse_graph.engine.scope import lock_init
 from synapse_graph.engine.sessions import DEFAULT_TTL as DEFAULT_SESSION_TTL
 from synapse_graph.engine.settings import MemoryOptions
-from synapse_graph.engine.transfer import import_chunks
+from synapse_graph.engine.transfer import CheckedExport, import_chunks
 from synapse_graph.engine.trust import AuditFilters
 from synapse_graph.errors import ConfigurationError, NotFoundError
 from synapse_graph.graphiti.facade import AsyncGraphitiImports
@@ -326,8 +326,8 @@ class AsyncMemory(AsyncDuplicateReview, MemoryOptions, AsyncGraphitiImports, Asy
         """See :meth:`Memory.export`."""
         return iter(await self._read(ops.export(self._ctx, scope)))
 
-    async def import_(self, lines: Iterable[str] | str | os.PathLike[str], *, batch_size: int = 2_000,
-                      progress: Any = None) -> WriteResult:
+    async def import_(self, lines: Iterable[str] | str | os.PathLike[str] | CheckedExport, *,
+                      batch_size: int = 2_000, progress: Any = None) -> WriteResult:
         """See :meth:`Memory.import_`."""
         file, chunks = import_chunks(self._ctx, lines, batch_size)
         created, version = await self._write(ops.import_names(self._ctx, file))

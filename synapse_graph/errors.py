@@ -77,6 +77,18 @@ class InvalidImportError(InvalidInputError):
         self.line = line
 
 
+class ConflictingValuesError(InvalidInputError):
+    """One write gave an entity two values of a single-valued predicate from the same instant: written
+    together one of them would hold for no time, so the whole write is refused and nothing is written.
+
+    ``indexes``: the positions (in the caller's list) of every triple in such a conflict.
+    """
+
+    def __init__(self, message: str, indexes: tuple[int, ...] = ()) -> None:
+        super().__init__(message)
+        self.indexes = indexes
+
+
 class NotFoundError(SynapseError, LookupError):
     """What a call named does not exist (a fact id, a session, a store to read)."""
 

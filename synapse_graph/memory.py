@@ -17,7 +17,7 @@ from synapse_graph.engine.operations import ObservationItem, WriteStep
 from synapse_graph.engine.scope import lock_init
 from synapse_graph.engine.sessions import DEFAULT_TTL as DEFAULT_SESSION_TTL
 from synapse_graph.engine.settings import MemoryOptions
-from synapse_graph.engine.transfer import import_chunks
+from synapse_graph.engine.transfer import CheckedExport, import_chunks
 from synapse_graph.engine.trust import AuditFilters
 from synapse_graph.errors import ConfigurationError, NotFoundError
 from synapse_graph.graphiti.facade import GraphitiImports
@@ -380,11 +380,12 @@ class Memory(DuplicateReview, MemoryOptions, GraphitiImports, TimeQuestions):
         history, observations, sessions, rejections and the audit log."""
         return iter(self._read(ops.export(self._ctx, scope)))
 
-    def import_(self, lines: Iterable[str] | str | os.PathLike[str], *, batch_size: int = 2_000,
+    def import_(self, lines: Iterable[str] | str | os.PathLike[str] | CheckedExport, *, batch_size: int = 2_000,
                 progress: Any = None) -> WriteResult:
         """Restore an export (a path or an iterable of JSON lines) into this memory's scope, losslessly.
 
-        Every line is checked first (:class:`InvalidImportError` names a line that could make the store lie).
+        Every line is checked first (:class:`InvalidImportError` names a line that could make the store lie); an
+        export :func:`~synapse_graph.check_export` checked for this scope is imported without being read again.
         Records keep their ids and times. A scope holding anything but (part of) this export is refused (see
         docs/import.md); importing again completes or repeats it. ``progress(0)`` after the entities, then
         ``progress(n)`` after each chunk of ``batch_size`` records (one transaction each)."""

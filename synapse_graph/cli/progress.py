@@ -30,11 +30,18 @@ class Interrupted(Exception):
 class ImportProgress:
     """Progress of one import, and the Ctrl-C that stops it between two writes (a context manager)."""
 
-    def __init__(self, lines: Sequence[str], entities: int, facts: int, console: Console, *, show: bool) -> None:
-        self._lines, self.entities, self.facts = lines, entities, facts
+    def __init__(self, lines: Sequence[str] | None, entities: int, facts: int, console: Console, *, show: bool
+                 ) -> None:
+        """``lines``: those the import reads (shown as they are read), or None for an export read and checked
+        already (:func:`~synapse_graph.check_export`), where what is left is writing."""
+        self._lines, self.entities, self.facts = lines or [], entities, facts
         self._bar = Progress(console=console, transient=True, disable=not show)
-        self._task = self._bar.add_task(f"reading {len(lines):,} lines", total=len(lines))
-        self.phase = "reading"
+        if lines is None:
+            self._task = self._bar.add_task(f"writing {entities:,} entities", total=None)
+            self.phase = "entities"
+        else:
+            self._task = self._bar.add_task(f"reading {len(lines):,} lines", total=len(lines))
+            self.phase = "reading"
         self.facts_written = 0
         self.stop_asked = False
         self._previous: Any = None

@@ -96,13 +96,13 @@ def import_command(
     if file_format != "synapse-graph":
         fail("UsageError", f"--format must be synapse-graph, reference-memory or graphiti, not {file_format!r}",
              as_json)
-    lines = file.read_text(encoding="utf-8").splitlines()
-    held = check_export(lines, scope=scope)  # every line, before a store is opened (or created) for it
-    progress = ImportProgress(lines, held.entities, held.facts, _console(sys.stderr),
+    # Every line is read and checked once, before a store is opened (or created) for it; the import reuses it.
+    checked = check_export(file, scope=scope)
+    progress = ImportProgress(None, checked.entities, checked.facts, _console(sys.stderr),
                               show=not as_json and sys.stderr.isatty())  # piped: no stray blank line
     try:
         with _open(db, scope, user, password, max_facts=max_facts, max_entities=max_entities) as memory, progress:
-            result = memory.import_(progress.lines(), progress=progress.written)
+            result = memory.import_(checked, progress=progress.written)
     except Interrupted:
         interrupted_exit(progress.said(str(file), scope), as_json, _console(sys.stderr))
         raise typer.Exit(INTERRUPTED_EXIT) from None

@@ -63,6 +63,8 @@ class CheckedTriple:
     less still)."""
     provenance: Provenance | None = None
     """Its own provenance, if not the batch's (a promoted fact keeps the model that extracted it)."""
+    index: int = 0
+    """Its position in the caller's list of triples (named when the batch is refused)."""
 
 
 @dataclass(frozen=True)
@@ -297,7 +299,7 @@ def batch(ctx: Context, triples: object, *, replace: bool, valid_at: TimeInput |
         checked.append(CheckedTriple(
             subject=subject, predicate=predicate, object=obj, valid_at=start, invalid_at=end,
             confidence=confidence(triple.confidence, label), single_valued=replace,
-            subject_type=kinds[0], object_type=kinds[1], provenance=own,
+            subject_type=kinds[0], object_type=kinds[1], provenance=own, index=index,
         ))
     return Batch(tuple(checked), tuple(aliases), written_by, frozenset(found))
 

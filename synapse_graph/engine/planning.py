@@ -15,6 +15,7 @@ from synapse_graph.engine import unmerge
 from synapse_graph.engine.inputs import Batch, CheckedTriple, Name
 from synapse_graph.engine.io import Op, Read
 from synapse_graph.engine.view import Ahead, SlotKey, View
+from synapse_graph.errors import ConflictingValuesError
 from synapse_graph.instants import Instant, to_iso
 from synapse_graph.models import AliasResult, WriteResult
 from synapse_graph.rules.timeline import Plan, TimelinePlanner, Write, merge_plan
@@ -89,19 +90,48 @@ def facts(view: View, batch: Batch) -> Op[Plan]:
     # Believed facts and candidates live in separate timelines: a candidate never closes a believed value.
     believed = TimelinePlanner([r for r in current if r.status != "candidate"], now=now)
     candidates = TimelinePlanner([r for r in current if r.status == "candidate"], now=now)
+    writes: list[tuple[CheckedTriple, Write]] = []
     for subject, t, obj in keyed:
         flag = rejected.get((subject, t.predicate, obj))
         written_by = t.provenance or batch.provenance
         # Facts a model extracted are believed only from `candidate_below` up; direct writes always are.
         candidate = t.status == "candidate" or flag is not None or (
             written_by.model is not None and t.confidence < rules.candidate_below)
-        (candidates if candidate else believed).add(Write(
+        writes.append((t, Write(
             subject=subject, predicate=t.predicate, object=obj, valid_at=now if t.valid_at is None else t.valid_at,
             invalid_at=t.invalid_at, confidence=t.confidence,
             single_valued=(subject, t.predicate) in single and not candidate, provenance=written_by,
             status="candidate" if candidate else t.status, flag=flag,
-        ))
+        )))
+    one_value_each(writes)
+    for _, write in writes:
+        (believed if write.status != "candidate" else candidates).add(write)
     return Plan.joined(believed.plan(), candidates.plan())
+
+
+def one_value_each(writes: list[tuple[CheckedTriple, Write]]) -> None:
+    """Refuse a batch giving an entity two believed values of a single-valued predicate from one instant
+    (:class:`ConflictingValuesError` naming both): written together the first would hold for no time and
+    leave no trace. Values from different instants are a timeline (the earlier is closed where the later
+    begins); candidates keep a timeline of their own, where values never close each other."""
+    first: dict[tuple[str, str, int], tuple[CheckedTriple, str]] = {}
+    clashes: list[tuple[CheckedTriple, CheckedTriple]] = []
+    for t, write in writes:
+        if write.single_valued:
+            held, value = first.setdefault((write.subject, write.predicate, write.valid_at), (t, write.object))
+            if value != write.object:
+                clashes.append((held, t))
+    if not clashes:
+        return
+    held, t = clashes[0]
+    more = f" (and {len(clashes) - 1} more such pairs)" if len(clashes) > 1 else ""
+    when = "now" if t.valid_at is None else f"at {to_iso(t.valid_at)}"
+    raise ConflictingValuesError(
+        f"triples {held.index} and {t.index} give {t.subject.display!r} two values of single-valued {t.predicate} "
+        f"from the same instant ({when}): {held.object.display!r} and {t.object.display!r}{more}. Written together "
+        "one would hold for no time; give each value its own valid_at (the earlier is closed where the later "
+        "begins), or write only the one that holds. Nothing was written",
+        tuple(sorted({x.index for pair in clashes for x in pair})))
 
 
 def rejections(view: View, keyed: set[tuple[str, str, str]]) -> Op[dict[tuple[str, str, str], str]]:

@@ -18,6 +18,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from pydantic import PrivateAttr
+
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import rows
 from synapse_graph.engine.context import Context
@@ -230,19 +232,41 @@ def import_records(ctx: Context, chunk: list[Record], view: View, version: int) 
     return Mutation.of(view, "import", Provenance(client=ctx.client))
 
 
-def import_chunks(ctx: Context, source: Iterable[str] | str | os.PathLike[str], batch_size: int
+class CheckedExport(ExportSummary):
+    """An export checked whole (:func:`~synapse_graph.check_export`): what it holds, and its lines as read, so
+    :meth:`Memory.import_ <synapse_graph.Memory.import_>` given it into the scope (and secrets mode) it was
+    checked for does not read and check the file again."""
+
+    _file: ImportFile = PrivateAttr(default_factory=ImportFile)
+    _checked_for: tuple[str, str] = PrivateAttr(default=("", ""))
+
+    @classmethod
+    def of(cls, ctx: Context, file: ImportFile) -> CheckedExport:
+        checked = cls(entities=len(file.entities), facts=len(file.records), observations=len(file.observations),
+                      rejections=len(file.tombstones), audit_entries=len(file.audit), sessions=len(file.sessions))
+        checked._file, checked._checked_for = file, (ctx.scope, ctx.secrets)
+        return checked
+
+    def read_for(self, ctx: Context) -> ImportFile:
+        """The lines as read, for an import into ``ctx``'s scope; refused for another (its names and secrets
+        were checked under that scope's rules)."""
+        scope, secrets = self._checked_for
+        if (ctx.scope, ctx.secrets) != (scope, secrets):
+            raise InvalidImportError(
+                f"this export was checked for scope {scope!r} with secrets={secrets!r}, not for scope {ctx.scope!r} "
+                f"with secrets={ctx.secrets!r}; check it for this memory with check_export(path, scope="
+                f"{ctx.scope!r}, secrets={ctx.secrets!r}), or give import_ the path or the lines")
+        return self._file
+
+
+def import_chunks(ctx: Context, source: Iterable[str] | str | os.PathLike[str] | CheckedExport, batch_size: int
                   ) -> tuple[ImportFile, list[list[Record]]]:
-    """Read and check a whole import, then cut its records into chunks of one transaction each."""
+    """Read and check a whole import (unless given checked for this scope), then cut its records into chunks of
+    one transaction each."""
     batch_size = count(batch_size, field="batch_size", minimum=1)
-    file = read_lines(ctx, lines_of(source))
+    file = source.read_for(ctx) if isinstance(source, CheckedExport) else read_lines(ctx, lines_of(source))
     records = [record for _, record in file.records]
     return file, [records[i:i + batch_size] for i in range(0, len(records), batch_size)]
-
-
-def summary(file: ImportFile) -> ExportSummary:
-    """What a checked export holds."""
-    return ExportSummary(entities=len(file.entities), facts=len(file.records), observations=len(file.observations),
-                         rejections=len(file.tombstones), audit_entries=len(file.audit), sessions=len(file.sessions))
 
 
 def lines_of(source: Iterable[str] | str | os.PathLike[str]) -> Iterator[str]:

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, Protocol, Self
 
-from synapse_graph.errors import InvalidInputError, OffloadQueueFullError
+from synapse_graph.errors import ConflictingValuesError, InvalidInputError, OffloadQueueFullError
 from synapse_graph.models import MemoryScope, Triple, WriteResult
 from synapse_graph.offload.client import ChatClient
 from synapse_graph.offload.grounding import ungrounded_user_facts
@@ -292,13 +292,24 @@ class Offloader:
             return self.memory.upsert(batch, source=SOURCE, model=job.model, session=job.session, valid_at=reference,
                                       memory_scope=into)
 
+        refused: dict[int, str] = {}
         try:
             return write(triples), {}
+        except ConflictingValuesError as exc:
+            # Two values of a single-valued predicate from one instant: the model contradicts itself, and
+            # neither is written (the job's problems name the triples); the others go in as one batch.
+            refused = {index: type(exc).__name__ for index in exc.indexes}
+            rest = [t for i, t in enumerate(triples) if i not in refused]
+            try:
+                return (write(rest) if rest else WriteResult()), refused
+            except InvalidInputError:
+                pass
         except InvalidInputError:
             pass  # find the triples it refuses; the others still go in
         total = WriteResult()
-        refused: dict[int, str] = {}
         for index, triple in enumerate(triples):
+            if index in refused:
+                continue
             try:
                 one = write(triple)
             except InvalidInputError as exc:

@@ -104,7 +104,7 @@ def test_ctrl_c_says_what_was_imported_and_the_same_import_finishes_it(tmp_path:
     code, shown = interrupt_in_a_terminal(["import", str(export), "--db", str(db), "--scope", "stopped", *QUOTAS],
                                           writing)
     assert code == 130, shown
-    assert f"reading {2 * FACTS + 2:,} lines" in shown and f"writing {FACTS + 1:,} entities" in shown, shown
+    assert f"writing {FACTS + 1:,} entities" in shown, shown  # read and checked before, once
     said = re.search(r"interrupted: imported the ([\d,]+) entities and ([\d,]+) of ([\d,]+) fact records of (.+?) "
                      r"into scope 'stopped'; run the same import again to finish it", " ".join(shown.split()))
     assert said, shown

@@ -168,6 +168,28 @@ def test_an_export_is_checked_whole_without_a_store(make_memory: MakeMemory, bac
         check_export(tmp_path / "missing.jsonl")
 
 
+def test_an_export_checked_for_a_scope_is_imported_there_without_being_read_again(
+        make_memory: MakeMemory, backend_name: str, tmp_path: Path) -> None:
+    lines = source_export(make_memory, backend_name)
+    export = tmp_path / "export.jsonl"
+    export.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    by_path, target = make_memory(), make_memory()
+    checked = check_export(export, scope=target.scope)
+    export.unlink()  # what the check read is what is imported
+    other = make_memory()
+    with pytest.raises(InvalidImportError, match="checked for scope"):
+        other.import_(checked)  # checked under another scope's rules: refused, nothing written
+    assert other.stats().entities == 0
+    restored = target.import_(checked)
+    export.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    assert restored == by_path.import_(export)
+    assert restored.created == checked.facts > 0
+    def held(memory: Memory) -> list[Line]:  # all but the header (its scope) and the import's own audit entry
+        return [line for line in snapshot(memory) if line["kind"] != "header"
+                and not (line["kind"] == "audit" and line["action"] == "import")]
+    assert held(target) == held(by_path) != []
+
+
 @pytest.mark.parametrize("depth", [100, 1_000, 100_000])
 def test_deeply_nested_json_is_refused_naming_the_line(make_memory: MakeMemory, backend_name: str,
                                                        depth: int) -> None:

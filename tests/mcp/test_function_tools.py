@@ -247,3 +247,14 @@ def test_arguments_that_are_no_object_are_refused_and_nothing_is_written(memory:
     assert memory.stats().facts == 0
     with pytest.raises(TypeError, match="acall"):
         call(json.loads("{}"), "memory_digest", {})  # type: ignore[arg-type]
+
+
+def test_two_values_of_one_relation_at_one_instant_are_a_tool_error_and_nothing_is_written(memory: Memory) -> None:
+    memory.upsert(("Dana", "LIVES_IN", "Paris"), valid_at="2020-01-01")
+    result = run_tool(memory, "upsert_graph_triples", {"triples": [
+        {"subject": "Dana", "predicate": "WORKS_AT", "object": "Acme"},
+        {"subject": "Ed", "predicate": "USES", "object": "helix"},
+        {"subject": "Dana", "predicate": "WORKS_AT", "object": "Globex"}]})
+    assert result.is_error and result.data is None
+    assert all(word in result.text for word in ("'Dana'", "WORKS_AT", "'Acme'", "'Globex'", "Nothing was written"))
+    assert memory.stats().facts == 1 and memory.entity("Ed") is None

@@ -264,3 +264,20 @@ def test_an_endpoint_error_quoting_the_prompt_is_logged_as_its_status_only(offlo
     logged = job_log.path.read_text()
     assert "Oslo" not in logged and "4711-2231" not in logged and "durable facts" not in logged
     assert "Oslo" not in (job.error or "")
+
+
+def test_a_reply_giving_two_values_at_one_instant_writes_the_rest_and_names_the_pair(
+        memory: Memory, offload: Any, job_log: FileJobLog) -> None:
+    reply = json.dumps({"triples": [
+        {"subject": "Ed", "predicate": "WORKS_AT", "object": "Acme", "confidence": 0.9},
+        {"subject": "Ed", "predicate": "USES", "object": "helix", "confidence": 0.9},
+        {"subject": "Ed", "predicate": "WORKS_AT", "object": "Globex", "confidence": 0.9}]})
+    offloader, _ = offload([reply])
+    job = offloader.wait(offloader.submit([{"role": "user", "text": "Ed uses helix at work"}]), timeout=30)
+    # The model contradicted itself: neither value is believed, the pair is named in the job, the rest is written.
+    assert (job.status, job.created, job.dropped) == ("done", 1, 2)
+    assert [p for p in job.problems if "ConflictingValuesError" in p] == [
+        "triple 0 refused by the memory: ConflictingValuesError",
+        "triple 2 refused by the memory: ConflictingValuesError"]
+    assert [f.object for f in memory.facts("Ed", include_candidates=True)] == ["helix"]
+    assert "Globex" not in job_log.path.read_text()  # the log names the triples, never their values

@@ -40,6 +40,7 @@ must equal the model's, and so must the believed facts valid at a set of instant
 
 from __future__ import annotations
 
+import copy
 import logging
 import math
 import os
@@ -56,7 +57,7 @@ from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 
-from synapse_graph import Fact, Memory, Triple
+from synapse_graph import ConflictingValuesError, Fact, Memory, Triple
 from synapse_graph.aio import AsyncMemory
 from tests.adapters import Blocking, EventLoopThread
 from tests.property import time_reference as timeref
@@ -490,6 +491,14 @@ class MemoryMachine(RuleBasedStateMachine):
             for s, p, o, (start, end) in batch
         ]
         merged = 0
+        if self._refused(batch, replace, same_as, confidence):
+            every: dict[str, Any] = {"include_history": True, "include_candidates": True, "include_disputed": True,
+                                     "limit": 10_000}
+            before = self.memory.facts(**every)
+            with pytest.raises(ConflictingValuesError):
+                self.memory.upsert(triples if len(triples) > 1 else triples[0], replace=replace, **kwargs)
+            assert self.memory.facts(**every) == before
+            return
         if same_as is not None:
             # An alias anywhere in the batch is recorded before the batch's facts are written.
             position, canonical, alias = same_as
@@ -514,6 +523,23 @@ class MemoryMachine(RuleBasedStateMachine):
         ]
         if same_as is not None:
             self._check_names()
+
+    def _refused(self, batch: list[tuple[str, str, str, tuple[int, int | None]]], replace: bool,
+                 same_as: tuple[int, str, str] | None, confidence: float | None) -> bool:
+        """True if the batch gives an entity two believed values of a single-valued predicate from one instant
+        (refused whole: written together one would hold for no time)."""
+        probe = copy.deepcopy(self.model)
+        if same_as is not None:
+            probe.alias(same_as[1], same_as[2])
+        extracted = confidence is not None and confidence < CANDIDATE_BELOW
+        values: dict[tuple[str | None, str, int], str | None] = {}
+        for s, p, o, (start, _) in batch:
+            subject, obj = probe.resolve(s, create=True), probe.resolve(o, create=True)
+            believed = not extracted and (subject, p, obj) not in probe.tombstones
+            single = (replace or p in probe.single_valued) and believed
+            if single and values.setdefault((subject, p, start), obj) != obj:
+                return True
+        return False
 
     @rule(write=writes, replace=st.booleans(), shared=st.booleans(), style=time_styles, confidence=confidences)
     def upsert(
