@@ -89,12 +89,9 @@ def drive[T](op: Op[T], runner: StatementRunner, embedder: Embedder | None) -> T
             if isinstance(request, Read):
                 answer = runner.read(request.name, request.params)
             elif isinstance(request, Reads):
-                many = getattr(runner, "read_many", None)
-                answer = many([(r.name, r.params) for r in request.requests]) if many is not None else [
-                    runner.read(r.name, r.params) for r in request.requests]
+                answer = runner.read_many([(r.name, r.params) for r in request.requests])
             elif isinstance(request, Write):
-                last = getattr(runner, "write_last", None) if request.last else None
-                answer = (last or runner.write)(request.name, request.params)
+                answer = (runner.write_last if request.last else runner.write)(request.name, request.params)
             else:
                 answer = _embedder(embedder).embed(list(request.texts))
     except StopIteration as done:
@@ -110,12 +107,9 @@ async def drive_async[T](op: Op[T], runner: AsyncStatementRunner, embedder: Embe
             if isinstance(request, Read):
                 answer = await runner.read(request.name, request.params)
             elif isinstance(request, Reads):
-                many = getattr(runner, "read_many", None)
-                answer = (await many([(r.name, r.params) for r in request.requests]) if many is not None else [
-                    await runner.read(r.name, r.params) for r in request.requests])
+                answer = await runner.read_many([(r.name, r.params) for r in request.requests])
             elif isinstance(request, Write):
-                last = getattr(runner, "write_last", None) if request.last else None
-                answer = await (last or runner.write)(request.name, request.params)
+                answer = await (runner.write_last if request.last else runner.write)(request.name, request.params)
             else:
                 answer = await asyncio.to_thread(_embedder(embedder).embed, list(request.texts))
     except StopIteration as done:
