@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterable, Iterator
 from datetime import datetime, timedelta
@@ -376,8 +377,15 @@ class Memory(DuplicateReview, MemoryOptions, GraphitiImports):
     # -- export and import --------------------------------------------------------------------------------
     def export(self, *, scope: str | None = None) -> Iterator[str]:
         """The scope as JSON Lines: a header, its rules, entities, aliases, every fact record with its
-        history, observations, sessions, rejections and the audit log."""
-        return iter(self._read(ops.export(self._ctx, scope)))
+        history, observations, sessions, rejections and the audit log.
+
+        Streamed: the header is read at once, the rest a page at a time as the lines are consumed, so a
+        large scope never sits in memory whole. A write to the scope while it is exported raises
+        ConcurrencyConflictError at the next page (every line given describes the state the export began in).
+        """
+        pages = ops.export(self._ctx, scope)
+        head = self._read(next(pages))
+        return itertools.chain(head, (line for page in pages for line in self._read(page)))
 
     def import_(self, lines: Iterable[str] | str | os.PathLike[str], *, batch_size: int = 2_000,
                 progress: Any = None) -> WriteResult:
