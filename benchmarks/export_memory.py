@@ -4,7 +4,7 @@ Builds (once) an embedded FalkorDB store holding one scope of ``--facts`` fact r
 generated lines: ``facts / 5`` entities, five facts each), then exports it in fresh processes, once per
 code tree given (``--code DIR``, e.g. a ``git archive`` of the commit before, beside this tree), each
 consumer counting the lines without keeping them. Reports per tree: Python's peak traced allocation
-(tracemalloc) and, in a second run without tracing, the peak resident set growth and the seconds taken.
+(tracemalloc, with ``--trace``) and, in a run without tracing, the peak resident set growth and the seconds.
 """
 
 from __future__ import annotations
@@ -63,18 +63,20 @@ def lines(facts: int) -> list[str]:
 def build(store: Path, facts: int) -> None:
     from synapse_graph import Memory
 
-    if store.exists():
+    built = store.with_name(store.name + ".built")
+    if built.exists():
         return
     with Memory(str(store), scope=SCOPE, max_facts=10 * facts, max_entities=10 * facts) as memory:
         memory.import_(lines(facts), batch_size=5_000)
+    built.touch()
 
 
-def measure(store: Path, code: Path) -> dict[str, Any]:
+def measure(store: Path, code: Path, modes: tuple[str, ...]) -> dict[str, Any]:
     env = {**os.environ, "PYTHONPATH": str(code)}
     found: dict[str, Any] = {"code": str(code)}
-    for mode in ("trace", "rss"):  # the seconds and RSS of the untraced run are kept
-        done = subprocess.run([sys.executable, "-c", _MEASURE, str(store), mode, SCOPE], env=env, check=True,
-                              capture_output=True, text=True)
+    for mode in modes:  # the seconds and RSS of the untraced run are kept
+        done = subprocess.run([sys.executable, "-c", _MEASURE, str(store.resolve()), mode, SCOPE], env=env,
+                              cwd=code, check=True, capture_output=True, text=True)  # cwd: first on sys.path
         run = json.loads(done.stdout.strip().splitlines()[-1])
         found.update({k: v for k, v in run.items() if v is not None})
     return found
@@ -86,10 +88,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--store", type=Path, required=True, help="where the store is built (reused if present)")
     parser.add_argument("--code", type=Path, action="append", default=[],
                         help="a source tree to export with (repeat; default: this one)")
+    parser.add_argument("--trace", action="store_true", help="also run traced (tracemalloc: slow)")
     args = parser.parse_args(argv)
     build(args.store, args.facts)
+    modes = ("trace", "rss") if args.trace else ("rss",)
     for code in args.code or [Path(__file__).resolve().parent.parent]:
-        print(json.dumps({"facts": args.facts, **measure(args.store, code)}), flush=True)
+        print(json.dumps({"facts": args.facts, **measure(args.store, code, modes)}), flush=True)
 
 
 if __name__ == "__main__":
