@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import os
 from collections.abc import Iterable, Iterator
 from datetime import datetime, timedelta
@@ -13,7 +12,7 @@ from synapse_graph.backends import Backend, open_backend
 from synapse_graph.engine import operations as ops
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import TripleInput
-from synapse_graph.engine.io import Op, drive, run_write
+from synapse_graph.engine.io import Op, drive, drive_pages, run_write
 from synapse_graph.engine.operations import ObservationItem, WriteStep
 from synapse_graph.engine.scope import lock_init
 from synapse_graph.engine.sessions import DEFAULT_TTL as DEFAULT_SESSION_TTL
@@ -377,15 +376,9 @@ class Memory(DuplicateReview, MemoryOptions, GraphitiImports):
     # -- export and import --------------------------------------------------------------------------------
     def export(self, *, scope: str | None = None) -> Iterator[str]:
         """The scope as JSON Lines: a header, its rules, entities, aliases, every fact record with its
-        history, observations, sessions, rejections and the audit log.
-
-        Streamed: the header is read at once, the rest a page at a time as the lines are consumed, so a
-        large scope never sits in memory whole. A write to the scope while it is exported raises
-        ConcurrencyConflictError at the next page (every line given describes the state the export began in).
-        """
-        pages = ops.export(self._ctx, scope)
-        head = self._read(next(pages))
-        return itertools.chain(head, (line for page in pages for line in self._read(page)))
+        history, observations, sessions, rejections and the audit log; streamed a page at a time (see
+        docs/import.md: a write to the scope meanwhile raises ConcurrencyConflictError at the next page)."""
+        return drive_pages(ops.export(self._ctx, scope), self._backend, self.embedder)
 
     def import_(self, lines: Iterable[str] | str | os.PathLike[str], *, batch_size: int = 2_000,
                 progress: Any = None) -> WriteResult:

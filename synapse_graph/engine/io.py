@@ -14,9 +14,10 @@ of one scope queue instead of racing.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,6 +97,13 @@ def drive[T](op: Op[T], runner: StatementRunner, embedder: Embedder | None) -> T
                 answer = _embedder(embedder).embed(list(request.texts))
     except StopIteration as done:
         return done.value  # type: ignore[no-any-return]
+
+
+def drive_pages[T](pages: Iterator[Op[list[T]]], runner: StatementRunner, embedder: Embedder | None) -> Iterator[T]:
+    """Run a paged operation: its first page now (its errors raise here), each later one once the items
+    before it are consumed."""
+    first = drive(next(pages), runner, embedder)
+    return itertools.chain(first, (item for page in pages for item in drive(page, runner, embedder)))
 
 
 async def drive_async[T](op: Op[T], runner: AsyncStatementRunner, embedder: Embedder | None) -> T:
