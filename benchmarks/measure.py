@@ -132,12 +132,11 @@ class TimedBackend:
     def read_many(self, requests: list[tuple[str, Any]]) -> list[list[dict[str, Any]]]:
         """Reads the backend runs together, timed as one entry named after them all (``a + b``)."""
         name = " + ".join(str(n) for n, _ in requests)
-        many = getattr(self.inner, "read_many", None)
         started = time.perf_counter()
         self.current = name
         found: list[list[dict[str, Any]]] = []
         try:
-            found = many(requests) if many is not None else [self.inner.read(n, p) for n, p in requests]
+            found = self.inner.read_many(requests)
         finally:
             self._add(name, time.perf_counter() - started, sum(len(rows) for rows in found))
         return found
@@ -189,12 +188,12 @@ class _TimedSession:
     def write(self, name: str, params: Any) -> list[dict[str, Any]]:
         return self.probe._timed(self.inner.write, name, params)
 
-    def __getattr__(self, name: str) -> Any:
-        """``write_last`` (a write that releases the lock with it), where the session has one, timed as a statement."""
-        if name != "write_last":
-            raise AttributeError(name)
-        call = getattr(self.inner, name)
-        return lambda statement, params: self.probe._timed(call, statement, params)
+    def write_last(self, name: str, params: Any) -> list[dict[str, Any]]:
+        """A write that may release the lock with it (FalkorDB), timed as a statement."""
+        return self.probe._timed(self.inner.write_last, name, params)
+
+    def read_many(self, requests: list[tuple[str, Any]]) -> list[list[dict[str, Any]]]:
+        return [self.read(n, p) for n, p in requests]
 
 
 def timed_backend(memory: Memory) -> TimedBackend:

@@ -323,8 +323,11 @@ class AsyncMemory(AsyncDuplicateReview, MemoryOptions, AsyncGraphitiImports, Asy
         return await self._read(ops.reindex_embeddings(self._ctx, batch_size))
 
     async def export(self, *, scope: str | None = None) -> Iterator[str]:
-        """See :meth:`Memory.export`."""
-        return iter(await self._read(ops.export(self._ctx, scope)))
+        """See :meth:`Memory.export` (the lines are read a page at a time, then given together)."""
+        lines: list[str] = []
+        for page in ops.export(self._ctx, scope):
+            lines += await self._read(page)
+        return iter(lines)
 
     async def import_(self, lines: Iterable[str] | str | os.PathLike[str] | CheckedExport, *,
                       batch_size: int = 2_000, progress: Any = None) -> WriteResult:

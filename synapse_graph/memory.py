@@ -12,7 +12,7 @@ from synapse_graph.backends import Backend, open_backend
 from synapse_graph.engine import operations as ops
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import TripleInput
-from synapse_graph.engine.io import Op, drive, run_write
+from synapse_graph.engine.io import Op, drive, drive_pages, run_write
 from synapse_graph.engine.operations import ObservationItem, WriteStep
 from synapse_graph.engine.scope import lock_init
 from synapse_graph.engine.sessions import DEFAULT_TTL as DEFAULT_SESSION_TTL
@@ -377,8 +377,9 @@ class Memory(DuplicateReview, MemoryOptions, GraphitiImports, TimeQuestions):
     # -- export and import --------------------------------------------------------------------------------
     def export(self, *, scope: str | None = None) -> Iterator[str]:
         """The scope as JSON Lines: a header, its rules, entities, aliases, every fact record with its
-        history, observations, sessions, rejections and the audit log."""
-        return iter(self._read(ops.export(self._ctx, scope)))
+        history, observations, sessions, rejections and the audit log; streamed a page at a time (see
+        docs/import.md: a write to the scope meanwhile raises ConcurrencyConflictError at the next page)."""
+        return drive_pages(ops.export(self._ctx, scope), self._backend, self.embedder)
 
     def import_(self, lines: Iterable[str] | str | os.PathLike[str] | CheckedExport, *, batch_size: int = 2_000,
                 progress: Any = None) -> WriteResult:

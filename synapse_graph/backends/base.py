@@ -7,11 +7,16 @@ natively (Neo4j ``DATETIME``). Writes to one scope go through :meth:`Backend.loc
 statements of one write run while the backend holds that scope's write lock, so writers of
 a scope queue instead of racing. Each database has a synchronous and an asyncio backend
 with the same shape.
+
+The protocols below are the whole contract. A backend subclasses them (``class MyBackend(Backend)``)
+to inherit the default of each optional capability (:meth:`StatementRunner.read_many`,
+:meth:`StatementRunner.write_last`) and overrides the ones its database does better; mypy checks
+it defines the rest.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from typing import Any, Protocol
 
@@ -20,6 +25,10 @@ Params = Mapping[str, Any]
 
 DEFAULT_LOCK_TIMEOUT_S = 60.0
 """How long a writer waits for a scope's write lock before :class:`~synapse_graph.errors.ScopeBusyError`."""
+
+
+Requests = Sequence[tuple[str, Params]]
+"""Independent read statements with their parameters."""
 
 
 class StatementRunner(Protocol):
@@ -31,13 +40,25 @@ class StatementRunner(Protocol):
     def write(self, name: str, params: Params) -> list[Row]:
         """Run a writing statement and return its rows."""
 
+    def read_many(self, requests: Requests) -> list[list[Row]]:
+        """Run independent reads and return the rows of each, in order.
+
+        Default: one after the other. A backend that can runs them in one round trip (FalkorDB: a
+        pipeline; Neo4j: one read transaction).
+        """
+        return [self.read(name, params) for name, params in requests]
+
+    def write_last(self, name: str, params: Params) -> list[Row]:
+        """:meth:`write` for an operation's last statement (no statement follows, whatever its answer).
+
+        Default: :meth:`write`. A locked runner may release the scope's lock in the same round trip
+        (FalkorDB does).
+        """
+        return self.write(name, params)
+
 
 class Backend(StatementRunner, Protocol):
-    """A connection to one graph database (synchronous).
-
-    A backend may also offer ``read_many(requests: list[tuple[name, params]]) -> list[rows]``,
-    running independent reads in one round trip; without it they run one after the other.
-    """
+    """A connection to one graph database (synchronous)."""
 
     dialect: str
     """Which ``cypher/<dialect>/`` files override the shared statements."""
@@ -70,6 +91,14 @@ class AsyncStatementRunner(Protocol):
 
     async def write(self, name: str, params: Params) -> list[Row]:
         """Run a writing statement and return its rows."""
+
+    async def read_many(self, requests: Requests) -> list[list[Row]]:
+        """See :meth:`StatementRunner.read_many` (default: one after the other)."""
+        return [await self.read(name, params) for name, params in requests]
+
+    async def write_last(self, name: str, params: Params) -> list[Row]:
+        """See :meth:`StatementRunner.write_last` (default: :meth:`write`)."""
+        return await self.write(name, params)
 
 
 class AsyncBackend(AsyncStatementRunner, Protocol):

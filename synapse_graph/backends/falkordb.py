@@ -13,7 +13,7 @@ import contextlib
 import os
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
@@ -25,7 +25,15 @@ from redis.retry import Retry
 
 from synapse_graph.backends import falkordb_steps as steps
 from synapse_graph.backends.aof import shown
-from synapse_graph.backends.base import Params, Row
+from synapse_graph.backends.base import (
+    AsyncBackend,
+    AsyncStatementRunner,
+    Backend,
+    Params,
+    Requests,
+    Row,
+    StatementRunner,
+)
 from synapse_graph.backends.embedded import EmbeddedServer
 from synapse_graph.backends.falkordb_wire import (
     RETRY_DELAYS_S,
@@ -76,7 +84,7 @@ def _connect_error(exc: Exception, shown: str) -> SynapseError:
     return BackendUnavailableError(f"cannot connect to FalkorDB at {shown}: {exc}")
 
 
-class _LockedRunner:
+class _LockedRunner(StatementRunner):
     """Statements run while holding a scope's lock; renews the lease during long writes.
 
     The lock is taken with the first statement: a first read rides in the same round trip as the
@@ -139,7 +147,7 @@ class _LockedRunner:
         return reply_rows(reply, backend.location)
 
 
-class FalkorDBBackend:
+class FalkorDBBackend(Backend):
     """Runs catalogue statements on one FalkorDB graph."""
 
     dialect = DIALECT
@@ -189,7 +197,7 @@ class FalkorDBBackend:
     def write(self, name: str, params: Params) -> list[Row]:
         return self._statement(name, params, read_only=False)
 
-    def read_many(self, requests: Sequence[tuple[str, Params]]) -> list[list[Row]]:
+    def read_many(self, requests: Requests) -> list[list[Row]]:
         """Independent reads in one round trip (a pipeline)."""
         return pipeline_rows(self._pipeline(read_commands(self.graph, self.dialect, requests)), self.location)
 
@@ -213,25 +221,24 @@ class FalkorDBBackend:
             self._server.stop()
             self._server = None
 
-    def drive(self, procedure: steps.Steps) -> Any:
+    def drive[T](self, procedure: steps.Steps[T]) -> T:
         """Run a multi-command procedure; the server's error replies go back into it."""
         reply: Any = None
         try:
             while True:
-                step = procedure.send(reply)
-                if step[0] == steps.SLEEP:
-                    time.sleep(step[1])
-                    reply = None
-                    continue
-                if step[0] == steps.PIPELINE:
-                    reply = self._pipeline(step[1])
-                    continue
-                try:
-                    reply = self._execute(*step)
-                except redis.ResponseError as exc:
-                    reply = exc
+                match procedure.send(reply):
+                    case steps.Send(command):
+                        try:
+                            reply = self._execute(*command)
+                        except redis.ResponseError as exc:
+                            reply = exc
+                    case steps.Pipeline(commands):
+                        reply = self._pipeline(list(commands))
+                    case steps.Sleep(seconds):
+                        time.sleep(seconds)
+                        reply = None
         except StopIteration as done:
-            return done.value
+            return done.value  # type: ignore[no-any-return]
 
     def command(self, name: str, params: Params, *, read_only: bool) -> steps.Command:
         """The redis command that runs a catalogue statement on this graph."""
@@ -258,7 +265,7 @@ class FalkorDBBackend:
         raise AssertionError("unreachable")  # pragma: no cover
 
 
-class _AsyncLockedRunner:
+class _AsyncLockedRunner(AsyncStatementRunner):
     """The asyncio twin of :class:`_LockedRunner`."""
 
     def __init__(self, backend: AsyncFalkorDBBackend, scope: str, token: str, timeout: float) -> None:
@@ -312,7 +319,7 @@ class _AsyncLockedRunner:
         return reply_rows(reply, backend.location)
 
 
-class AsyncFalkorDBBackend:
+class AsyncFalkorDBBackend(AsyncBackend):
     """The asyncio twin of :class:`FalkorDBBackend`, on ``redis.asyncio``."""
 
     dialect = DIALECT
@@ -356,7 +363,7 @@ class AsyncFalkorDBBackend:
     async def write(self, name: str, params: Params) -> list[Row]:
         return await self._statement(name, params, read_only=False)
 
-    async def read_many(self, requests: Sequence[tuple[str, Params]]) -> list[list[Row]]:
+    async def read_many(self, requests: Requests) -> list[list[Row]]:
         """Independent reads in one round trip (a pipeline)."""
         return pipeline_rows(await self._pipeline(read_commands(self.graph, self.dialect, requests)), self.location)
 
@@ -379,24 +386,23 @@ class AsyncFalkorDBBackend:
             server, self._server = self._server, None
             await asyncio.to_thread(server.stop)
 
-    async def drive(self, procedure: steps.Steps) -> Any:
+    async def drive[T](self, procedure: steps.Steps[T]) -> T:
         reply: Any = None
         try:
             while True:
-                step = procedure.send(reply)
-                if step[0] == steps.SLEEP:
-                    await asyncio.sleep(step[1])
-                    reply = None
-                    continue
-                if step[0] == steps.PIPELINE:
-                    reply = await self._pipeline(step[1])
-                    continue
-                try:
-                    reply = await self._execute(*step)
-                except redis.ResponseError as exc:
-                    reply = exc
+                match procedure.send(reply):
+                    case steps.Send(command):
+                        try:
+                            reply = await self._execute(*command)
+                        except redis.ResponseError as exc:
+                            reply = exc
+                    case steps.Pipeline(commands):
+                        reply = await self._pipeline(list(commands))
+                    case steps.Sleep(seconds):
+                        await asyncio.sleep(seconds)
+                        reply = None
         except StopIteration as done:
-            return done.value
+            return done.value  # type: ignore[no-any-return]
 
     def command(self, name: str, params: Params, *, read_only: bool) -> steps.Command:
         return command(self.graph, query(name, self.dialect), params, read_only=read_only)

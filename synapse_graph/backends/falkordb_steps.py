@@ -1,8 +1,8 @@
 """FalkorDB procedures that take several commands, written once for both backends (sans I/O).
 
-Each procedure is a generator that yields redis commands (tuples) and receives each reply, or
-the ``redis.ResponseError`` the server answered with, so the sync and asyncio backends run the
-same logic with their own client.
+Each procedure is a generator that yields steps (:class:`Send` a command, :class:`Pipeline` several
+in one round trip, :class:`Sleep`) and receives each reply, or the ``redis.ResponseError`` the server
+answered with, so the sync and asyncio backends run the same logic with their own client.
 
 The scope lock: FalkorDB has no transaction spanning statements, so the writers of a scope queue
 on a lock held by the server: a list per scope holds the waiting writers' tokens in arrival order
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Generator
+from dataclasses import dataclass
 from typing import Any
 
 import redis
@@ -28,13 +29,34 @@ from synapse_graph.catalogue import Q, data, query, statements
 from synapse_graph.errors import BackendError, ConcurrencyConflictError, ScopeBusyError
 
 Command = tuple[Any, ...]
-Steps = Generator[Command, Any, Any]
+"""A redis command as ``execute_command(*command)`` takes it."""
 
-SLEEP = "synapse:sleep"
-"""A pseudo-command: the backend pauses for the given seconds (``time.sleep`` or ``asyncio.sleep``)."""
-PIPELINE = "synapse:pipeline"
-"""A pseudo-command: the backend sends the given commands in one round trip (the server runs them in
-order); the reply is the list of their replies, an error reply as the ``redis.ResponseError``."""
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """Send one command; the reply is the server's, an error reply as the ``redis.ResponseError``."""
+
+    command: Command
+
+
+@dataclass(frozen=True, slots=True)
+class Pipeline:
+    """Send the commands in one round trip (the server runs them in order); the reply is the list of
+    their replies, an error reply as the ``redis.ResponseError``."""
+
+    commands: tuple[Command, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Sleep:
+    """Pause (``time.sleep`` or ``asyncio.sleep``); the reply is None."""
+
+    seconds: float
+
+
+Step = Send | Pipeline | Sleep
+type Steps[T] = Generator[Step, Any, T]
+"""A procedure: yields steps, receives their replies, returns its result."""
 LEASE_S = 10.0
 """How long a writer's lease lives without being renewed (a dead writer blocks its scope at most this long)."""
 RENEW_AFTER_S = LEASE_S / 3
@@ -81,13 +103,13 @@ def lock_keys(graph: str, scope: str) -> tuple[str, str, str]:
     return f"{base}:queue", f"{base}:lease:", f"{base}:wake:"
 
 
-def acquire(graph: str, scope: str, token: str, timeout: float, location: str) -> Steps:
+def acquire(graph: str, scope: str, token: str, timeout: float, location: str) -> Steps[None]:
     """Join the scope's queue and wait until this writer is at its head; ScopeBusyError after ``timeout``."""
     queue, lease, wake = lock_keys(graph, scope)
     deadline = time.monotonic() + timeout
     while True:
-        held, head_left_ms = yield ("EVAL", _ACQUIRE, 3, queue, lease + token, wake + token, token,
-                                    int(LEASE_S * 1000), lease)
+        held, head_left_ms = yield Send(("EVAL", _ACQUIRE, 3, queue, lease + token, wake + token, token,
+                                         int(LEASE_S * 1000), lease))
         if held == 1:
             return
         remaining = deadline - time.monotonic()
@@ -101,16 +123,18 @@ def acquire(graph: str, scope: str, token: str, timeout: float, location: str) -
         # head's lease runs out (the head may have died: nobody would wake us).
         head_left = head_left_ms / 1000 + 0.002 if head_left_ms >= 0 else RENEW_AFTER_S
         wait_ms = max(1, int(1000 * min(remaining, RENEW_AFTER_S, head_left)))
-        yield ("XREAD", "BLOCK", wait_ms, "STREAMS", wake + token, "0-0")
+        yield Send(("XREAD", "BLOCK", wait_ms, "STREAMS", wake + token, "0-0"))
 
 
-def acquire_with(graph: str, scope: str, token: str, timeout: float, location: str, first: Command) -> Steps:
+def acquire_with(graph: str, scope: str, token: str, timeout: float, location: str, first: Command) -> Steps[Any]:
     """:func:`acquire`, with the writer's first statement (a read) sent in the same round trip: the server
     runs it after the lock's script, so it ran holding the lock when the script granted it (the
     uncontended case: one round trip instead of two). Otherwise its reply is dropped, and the statement
     runs again once the lock is had. Returns the statement's reply."""
     procedure = acquire(graph, scope, token, timeout, location)
-    granted, reply = yield (PIPELINE, [next(procedure), first])
+    lock = next(procedure)
+    assert isinstance(lock, Send)
+    granted, reply = yield Pipeline((lock.command, first))
     answer: Any = granted
     ran_holding = True
     while True:
@@ -120,21 +144,21 @@ def acquire_with(graph: str, scope: str, token: str, timeout: float, location: s
             break
         ran_holding = False
         answer = yield step
-    return reply if ran_holding else (yield first)
+    return reply if ran_holding else (yield Send(first))
 
 
-def then_release(graph: str, scope: str, token: str, last: Command) -> Steps:
+def then_release(graph: str, scope: str, token: str, last: Command) -> Steps[Any]:
     """Run a writer's last statement and release its lock in the same round trip (the server runs the
     release after the statement); returns the statement's reply."""
-    reply, _ = yield (PIPELINE, [last, _release(graph, scope, token)])
+    reply, _ = yield Pipeline((last, _release(graph, scope, token)))
     return reply
 
 
-def renew(graph: str, scope: str, token: str) -> Steps:
+def renew(graph: str, scope: str, token: str) -> Steps[bool]:
     """Keep a holder's lease alive during a long write; False if it lost the lock (it was paused longer
     than its lease, or ran a statement longer than that, and the next writer went ahead)."""
     queue, lease, _ = lock_keys(graph, scope)
-    return (yield ("EVAL", _RENEW, 2, queue, lease + token, token, int(LEASE_S * 1000))) == 1
+    return bool((yield Send(("EVAL", _RENEW, 2, queue, lease + token, token, int(LEASE_S * 1000)))) == 1)
 
 
 def lost_lock(scope: str, location: str) -> ConcurrencyConflictError:
@@ -144,9 +168,9 @@ def lost_lock(scope: str, location: str) -> ConcurrencyConflictError:
         f"{LEASE_S:g} s lease and another writer went ahead; the write is planned again")
 
 
-def release(graph: str, scope: str, token: str) -> Steps:
+def release(graph: str, scope: str, token: str) -> Steps[None]:
     """Leave the queue (holding or not) and wake the next writer."""
-    yield _release(graph, scope, token)
+    yield Send(_release(graph, scope, token))
 
 
 def _release(graph: str, scope: str, token: str) -> Command:
@@ -154,32 +178,32 @@ def _release(graph: str, scope: str, token: str) -> Command:
     return ("EVAL", _RELEASE, 2, queue, lease + token, token, wake)
 
 
-def ensure_schema(graph: str, dialect: str, vector_dimensions: int | None, location: str) -> Steps:
+def ensure_schema(graph: str, dialect: str, vector_dimensions: int | None, location: str) -> Steps[None]:
     """Indexes (no IF NOT EXISTS on FalkorDB: "already indexed" is fine), then the unique constraints,
     which FalkorDB creates by command and builds in the background: wait until they hold."""
     schema: list[tuple[str, dict[str, Any]]] = [(s, {}) for s in statements(Q.SCHEMA, dialect)]
     if vector_dimensions is not None:
         schema.append((query(Q.VECTOR_INDEX, dialect), {"dimensions": vector_dimensions}))
     for text, params in schema:
-        reply = yield command(graph, text, params, read_only=False)
+        reply = yield Send(command(graph, text, params, read_only=False))
         _tolerate(reply, location, "already indexed", "creating the schema")
-    existing = yield command(graph, "CALL db.constraints()", {}, read_only=True)
+    existing = yield Send(command(graph, "CALL db.constraints()", {}, read_only=True))
     have = {(row[1], tuple(row[2])) for row in _table(existing, location)}
     for constraint in data("schema/constraints", dialect):
         label, properties = constraint["label"], tuple(constraint["properties"])
         if (label, properties) in have:
             continue
-        reply = yield ("GRAPH.CONSTRAINT", "CREATE", graph, "UNIQUE", "NODE", label, "PROPERTIES", len(properties),
-                       *properties)
+        reply = yield Send(("GRAPH.CONSTRAINT", "CREATE", graph, "UNIQUE", "NODE", label, "PROPERTIES",
+                            len(properties), *properties))
         _tolerate(reply, location, "already exists", "creating a unique constraint")
     for _ in range(500):
-        states = [row[4] for row in _table((yield command(graph, "CALL db.constraints()", {}, read_only=True)),
+        states = [row[4] for row in _table((yield Send(command(graph, "CALL db.constraints()", {}, read_only=True))),
                                             location)]
         if all(state == "OPERATIONAL" for state in states):
             return
         if any(state == "FAILED" for state in states):
             raise BackendError(f"a unique constraint failed to build on {location}: duplicate data?")
-        yield (SLEEP, 0.01)
+        yield Sleep(0.01)
     raise BackendError(f"unique constraints on {location} are still being built; try again")
 
 

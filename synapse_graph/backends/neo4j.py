@@ -13,7 +13,7 @@ scope node's write lock, held until commit.
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
 from datetime import datetime
 from functools import cache
@@ -24,7 +24,15 @@ from neo4j import AsyncGraphDatabase, GraphDatabase, RoutingControl
 from neo4j import exceptions as neo4j_errors
 from neo4j.time import DateTime
 
-from synapse_graph.backends.base import Params, Row
+from synapse_graph.backends.base import (
+    AsyncBackend,
+    AsyncStatementRunner,
+    Backend,
+    Params,
+    Requests,
+    Row,
+    StatementRunner,
+)
 from synapse_graph.backends.neo4j_rows import ROWS, collected
 from synapse_graph.backends.urls import safe_url
 from synapse_graph.catalogue import Q, query, statements
@@ -155,7 +163,7 @@ def query_error(exc: BaseException, location: str, *, locking: bool = False, tim
     return BackendUnavailableError(f"the connection to Neo4j at {location} failed: {exc}")
 
 
-class _TxRunner:
+class _TxRunner(StatementRunner):
     """Statements inside one locked write transaction."""
 
     def __init__(self, tx: neo4j.Transaction, location: str) -> None:
@@ -175,7 +183,7 @@ class _TxRunner:
             raise query_error(exc, self._location) from exc
 
 
-class Neo4jBackend:
+class Neo4jBackend(Backend):
     """Runs catalogue statements on a Neo4j 5 database with managed, retried transactions."""
 
     dialect = DIALECT
@@ -213,7 +221,7 @@ class Neo4jBackend:
     def write(self, name: str, params: Params) -> list[Row]:
         return self._run(query(name, self.dialect), params, RoutingControl.WRITE)
 
-    def read_many(self, requests: Sequence[tuple[str, Params]]) -> list[list[Row]]:
+    def read_many(self, requests: Requests) -> list[list[Row]]:
         """Independent reads in one read transaction (one commit instead of one per statement)."""
         statements_ = [(*read_text(name), encode(params)) for name, params in requests]
 
@@ -269,7 +277,7 @@ class Neo4jBackend:
         return _read_rows(records, is_collected)
 
 
-class _AsyncTxRunner:
+class _AsyncTxRunner(AsyncStatementRunner):
     """Statements inside one locked asyncio write transaction."""
 
     def __init__(self, tx: neo4j.AsyncTransaction, location: str) -> None:
@@ -290,7 +298,7 @@ class _AsyncTxRunner:
             raise query_error(exc, self._location) from exc
 
 
-class AsyncNeo4jBackend:
+class AsyncNeo4jBackend(AsyncBackend):
     """The asyncio twin of :class:`Neo4jBackend`, on ``neo4j.AsyncDriver``."""
 
     dialect = DIALECT
@@ -329,7 +337,7 @@ class AsyncNeo4jBackend:
     async def write(self, name: str, params: Params) -> list[Row]:
         return await self._run(query(name, self.dialect), params, RoutingControl.WRITE)
 
-    async def read_many(self, requests: Sequence[tuple[str, Params]]) -> list[list[Row]]:
+    async def read_many(self, requests: Requests) -> list[list[Row]]:
         """Independent reads in one read transaction (one commit instead of one per statement)."""
         statements_ = [(*read_text(name), encode(params)) for name, params in requests]
 

@@ -14,9 +14,10 @@ of one scope queue instead of racing.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,16 +90,20 @@ def drive[T](op: Op[T], runner: StatementRunner, embedder: Embedder | None) -> T
             if isinstance(request, Read):
                 answer = runner.read(request.name, request.params)
             elif isinstance(request, Reads):
-                many = getattr(runner, "read_many", None)
-                answer = many([(r.name, r.params) for r in request.requests]) if many is not None else [
-                    runner.read(r.name, r.params) for r in request.requests]
+                answer = runner.read_many([(r.name, r.params) for r in request.requests])
             elif isinstance(request, Write):
-                last = getattr(runner, "write_last", None) if request.last else None
-                answer = (last or runner.write)(request.name, request.params)
+                answer = (runner.write_last if request.last else runner.write)(request.name, request.params)
             else:
                 answer = _embedder(embedder).embed(list(request.texts))
     except StopIteration as done:
         return done.value  # type: ignore[no-any-return]
+
+
+def drive_pages[T](pages: Iterator[Op[list[T]]], runner: StatementRunner, embedder: Embedder | None) -> Iterator[T]:
+    """Run a paged operation: its first page now (its errors raise here), each later one once the items
+    before it are consumed."""
+    first = drive(next(pages), runner, embedder)
+    return itertools.chain(first, (item for page in pages for item in drive(page, runner, embedder)))
 
 
 async def drive_async[T](op: Op[T], runner: AsyncStatementRunner, embedder: Embedder | None) -> T:
@@ -110,12 +115,9 @@ async def drive_async[T](op: Op[T], runner: AsyncStatementRunner, embedder: Embe
             if isinstance(request, Read):
                 answer = await runner.read(request.name, request.params)
             elif isinstance(request, Reads):
-                many = getattr(runner, "read_many", None)
-                answer = (await many([(r.name, r.params) for r in request.requests]) if many is not None else [
-                    await runner.read(r.name, r.params) for r in request.requests])
+                answer = await runner.read_many([(r.name, r.params) for r in request.requests])
             elif isinstance(request, Write):
-                last = getattr(runner, "write_last", None) if request.last else None
-                answer = await (last or runner.write)(request.name, request.params)
+                answer = await (runner.write_last if request.last else runner.write)(request.name, request.params)
             else:
                 answer = await asyncio.to_thread(_embedder(embedder).embed, list(request.texts))
     except StopIteration as done:

@@ -7,7 +7,7 @@ facade runs under the scope's lock with :func:`write`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
@@ -480,7 +480,8 @@ def reindex_embeddings(ctx: Context, batch_size: int) -> Op[int]:
 # -- transfer -------------------------------------------------------------------------------------------
 
 
-def export(ctx: Context, scope: str | None) -> Op[list[str]]:
+def export(ctx: Context, scope: str | None) -> Iterator[Op[list[str]]]:
+    """The export's operations, one per page (see :func:`~synapse_graph.engine.transfer.export`)."""
     own_scope(ctx, scope)
     return transfer.export(ctx)
 

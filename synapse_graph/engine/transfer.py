@@ -13,25 +13,26 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from pydantic import PrivateAttr
 
+from synapse_graph.backends.base import Row
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import rows
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.import_lines import EXPORT_FORMAT, ImportFile, listed_aliases, read_lines
-from synapse_graph.engine.io import Op, Read
+from synapse_graph.engine.io import Op, Read, Reads
 from synapse_graph.engine.reads import lookup
 from synapse_graph.engine.scope import ScopeState
 from synapse_graph.engine.trust import AuditQuery
 from synapse_graph.engine.view import View
 from synapse_graph.engine.writes import Mutation
-from synapse_graph.errors import InvalidImportError
-from synapse_graph.instants import to_iso
+from synapse_graph.errors import ConcurrencyConflictError, InvalidImportError
+from synapse_graph.instants import Instant, to_iso
 from synapse_graph.models import ExportSummary
 from synapse_graph.render import plural
 from synapse_graph.rules.numbers import count
@@ -41,32 +42,104 @@ from synapse_graph.shapes import FACT, OBSERVATION, exported, projected, read
 # -- export ------------------------------------------------------------------------------------------
 
 
-def export(ctx: Context) -> Op[list[str]]:
-    """The scope as JSON Lines."""
-    params = {"scope": ctx.scope}
-    [state] = yield Read(Q.SCOPE_STATE, params)
+EXPORT_PAGE = 10_000
+"""Rows an export reads per statement: its client holds one page (rows and lines) at a time, whatever the
+scope's size (benchmarks/README.md, "Streamed export")."""
+
+
+def export(ctx: Context) -> Iterator[Op[list[str]]]:
+    """The scope as JSON Lines, an operation per page: each returns the lines of the rows it read.
+
+    The first reads the scope's version; every later page is read in the same round trip as the version
+    (after the page), and a version that moved raises ConcurrencyConflictError: versions only grow, so
+    the lines an export gives all describe the one state it began in, however many pages it takes.
+    Drive the operations in order (each page begins after the last row of the one before).
+    """
+    scope = {"scope": ctx.scope}
+    first = {**scope, **_first()}
+    begun: list[int] = []
+    yield _head(ctx, begun)
+    yield from _pages(ctx, begun, Read(Q.EXPORT_ENTITIES, {**scope, "after": None, "limit": EXPORT_PAGE}),
+                      lambda row: {"after": row["entity"]["key"]},
+                      lambda row: {"kind": "entity", **rows.entity(row["entity"]).model_dump(mode="json")})
+    yield _page(ctx, begun, Read(Q.EXPORT_ALIASES, scope), lambda row: {"kind": "alias", **row})
+    yield from _pages(ctx, begun, Read(Q.EXPORT_FACTS, first), lambda row: _next(row["fact"]),
+                      lambda row: {"kind": "fact", **fact_line(rows.record(row["fact"]))})
+    yield from _pages(ctx, begun, Read(Q.EXPORT_OBSERVATIONS, first),
+                      lambda row: _next(row["observation"]),
+                      lambda row: {"kind": "observation", **observation_line(row["observation"])})
+    yield _page(ctx, begun, Read(Q.SESSIONS, {**scope, "ids": None}), _session_line)
+    yield _page(ctx, begun, Read(Q.EXPORT_TOMBSTONES, scope),
+                lambda row: {"kind": "rejection", **row, "rejected_at": to_iso(row["rejected_at"])})
+    yield from _pages(ctx, begun, Read(Q.AUDIT_LOG, AuditQuery(limit=EXPORT_PAGE).params(ctx.scope)),
+                      lambda row: {"after_at": Instant(row["entry"]["at"]), "after_id": row["entry"]["id"]},
+                      lambda row: {"kind": "audit", **rows.audit(row["entry"]).model_dump(mode="json")})
+
+
+def _first() -> dict[str, Any]:
+    """The parameters of a time-ordered export read's first page."""
+    return {"after_at": None, "after_id": None, "limit": EXPORT_PAGE}
+
+
+def _next(row: Mapping[str, Any]) -> dict[str, Any]:
+    """The cursor after a time-ordered row (a record or an observation): its (recorded_at, id)."""
+    return {"after_at": Instant(row["recorded_at"]), "after_id": row["id"]}
+
+
+def _every(first: Read, cursor: Callable[[Row], Mapping[str, Any]]) -> Op[list[Row]]:
+    """Every row of a keyset-paged read, page after page."""
+    found: list[Row] = []
+    read = first
+    while True:
+        got = yield read
+        found += got
+        if len(got) < read.params["limit"]:
+            return found
+        read = Read(read.name, {**read.params, **cursor(got[-1])})
+
+
+def _head(ctx: Context, begun: list[int]) -> Op[list[str]]:
+    """The header and the scope's rules; notes the version the export reads."""
+    [state] = yield Read(Q.SCOPE_STATE, {"scope": ctx.scope})
+    begun.append(state["state"]["version"])
     stored = rows.stored_rules(state["state"])
     lines = [_json({"kind": "header", "format": EXPORT_FORMAT, "scope": ctx.scope})]
     if stored is not None:
         lines.append(_json({"kind": "rules", **rows.rules_params(stored)}))
-    for row in (yield Read(Q.EXPORT_ENTITIES, params)):
-        lines.append(_json({"kind": "entity", **rows.entity(row["entity"]).model_dump(mode="json")}))
-    for row in (yield Read(Q.EXPORT_ALIASES, params)):
-        lines.append(_json({"kind": "alias", **row}))
-    for row in (yield Read(Q.EXPORT_FACTS, params)):
-        lines.append(_json({"kind": "fact", **fact_line(rows.record(row["fact"]))}))
-    for row in (yield Read(Q.EXPORT_OBSERVATIONS, params)):
-        lines.append(_json({"kind": "observation", **observation_line(row["observation"])}))
-    for row in (yield Read(Q.SESSIONS, {**params, "ids": None})):
-        session = row["session"]
-        lines.append(_json({"kind": "session", "id": session["id"],
-                            **{k: None if session[k] is None else to_iso(session[k])
-                               for k in ("registered_at", "expires_at", "revoked_at")}}))
-    for row in (yield Read(Q.EXPORT_TOMBSTONES, params)):
-        lines.append(_json({"kind": "rejection", **row, "rejected_at": to_iso(row["rejected_at"])}))
-    for row in (yield Read(Q.AUDIT_LOG, {**params, **AuditQuery(limit=10**9).params(ctx.scope)})):
-        lines.append(_json({"kind": "audit", **rows.audit(row["entry"]).model_dump(mode="json")}))
     return lines
+
+
+def _pages(ctx: Context, begun: list[int], first: Read, cursor: Callable[[Row], Mapping[str, Any]],
+           line: Callable[[Row], Mapping[str, Any]]) -> Iterator[Op[list[str]]]:
+    """The pages of a keyset-paged read (``$limit`` rows each), each after the cursor of the one before."""
+    read = first
+    while True:
+        last: list[Row] = []
+        yield _page(ctx, begun, read, line, last)
+        if len(last) < read.params["limit"]:
+            return
+        read = Read(read.name, {**read.params, **cursor(last[-1])})
+
+
+def _page(ctx: Context, begun: list[int], read: Read, line: Callable[[Row], Mapping[str, Any]],
+          found: list[Row] | None = None) -> Op[list[str]]:
+    """The lines of one read, checked to be of the version the export began with; ``found`` gets its rows."""
+    got, [state] = yield Reads((read, Read(Q.SCOPE_STATE, {"scope": ctx.scope})))
+    version = state["state"]["version"]
+    if version != begun[0]:
+        raise ConcurrencyConflictError(
+            f"scope {ctx.scope!r} was written while it was exported (version {begun[0]}, now {version}): the "
+            "lines given so far are of the earlier state; export again (or when the writers are done)")
+    if found is not None:
+        found.extend(got)
+    return [_json(line(row)) for row in got]
+
+
+def _session_line(row: Row) -> dict[str, Any]:
+    session = row["session"]
+    return {"kind": "session", "id": session["id"],
+            **{k: None if session[k] is None else to_iso(session[k]) for k in ("registered_at", "expires_at",
+                                                                              "revoked_at")}}
 
 
 def fact_line(record: Record) -> dict[str, Any]:
@@ -188,12 +261,14 @@ def _restores(ctx: Context, file: ImportFile, targets: Mapping[str, str], *, cha
     fact twice, two current values of a single-valued predicate), so it is refused unless it adds nothing.
     """
     ours = {r.id: fact_line(r) for _, r in file.records}
-    held = [rows.record(row["fact"]) for row in (yield Read(Q.EXPORT_FACTS, {"scope": ctx.scope}))]
+    held = [rows.record(row["fact"]) for row in (yield from _every(
+        Read(Q.EXPORT_FACTS, {"scope": ctx.scope, **_first()}), lambda row: _next(row["fact"])))]
     records = sum(1 for r in held if ours.get(r.id) != fact_line(r))
     changes = changes or len(ours.keys() - {r.id for r in held}) > 0
     noted = {o["id"]: {f.name: targets.get(o[f.name], o[f.name]) if f.kind == "end" else o[f.name]
                        for f in OBSERVATION} for _, o in file.observations}
-    found = yield Read(Q.EXPORT_OBSERVATIONS, {"scope": ctx.scope})
+    found = yield from _every(Read(Q.EXPORT_OBSERVATIONS, {"scope": ctx.scope, **_first()}),
+                              lambda row: _next(row["observation"]))
     notes = sum(1 for row in found if noted.get(row["observation"]["id"]) != {
         f.name: read(f, row["observation"][projected(f)]) for f in OBSERVATION})
     if changes and (records or notes):

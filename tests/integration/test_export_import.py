@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from synapse_graph import InvalidImportError, Memory, Triple
+from synapse_graph import ConcurrencyConflictError, InvalidImportError, Memory, Triple
+from synapse_graph.engine import transfer
 from synapse_graph.engine.import_lines import EXPORT_FORMAT
 from tests.integration.helpers import objects, populate, snapshot
 
@@ -206,7 +208,7 @@ def test_an_import_into_a_scope_holding_only_its_rules_brings_the_rejections_and
     target.import_(exported)
 
     assert_brought_over(target, original)
-    assert target.rules.max_facts == 50_000  # the scope keeps its own rules
+    assert target.rules().max_facts == 50_000  # the scope keeps its own rules
     target.upsert(Triple(subject="Dana", predicate="WORKS_AT", object="Globex", confidence=0.3), model="x")
     [again] = target.pending()
     assert again.flag is not None and "Dana never worked there" in again.flag
@@ -233,3 +235,38 @@ def test_a_resumed_import_into_a_scope_holding_its_rules_ends_with_exactly_the_e
     before = snapshot(target)
     target.import_(exported)
     assert snapshot(target) == before
+
+
+def test_an_export_read_page_by_page_gives_the_lines_of_one_read_and_imports_the_same(
+        make_memory: MakeMemory, source: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+    source.observe("Dana", ["likes tea", "moved twice", "speaks Greek"])
+    whole = list(source.export())
+    monkeypatch.setattr(transfer, "EXPORT_PAGE", 2)  # every paged kind takes several pages
+
+    paged = list(source.export())
+
+    assert paged == whole
+    kinds = [json.loads(line)["kind"] for line in whole]
+    assert all(kinds.count(kind) > 2 for kind in ("entity", "fact", "observation", "audit"))
+    target = make_memory()
+    target.import_(paged)
+    assert data(snapshot(target)) == data(snapshot(source))
+    before = snapshot(target)
+    again = target.import_(paged)  # checks what the scope holds page by page too
+    assert (again.created, again.entities_created) == (0, 0) and snapshot(target) == before
+
+
+def test_a_write_between_pages_of_an_export_is_refused_never_mixed_in(
+        backend_settings: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    options = dict(backend_settings)
+    with Memory(options.pop("location"), scope=f"paged-{uuid.uuid4().hex[:10]}", **options) as memory:
+        memory.upsert([Triple(subject=f"e{i}", predicate="KNOWS", object="Dana") for i in range(5)])
+        monkeypatch.setattr(transfer, "EXPORT_PAGE", 2)
+        lines = memory.export()
+        assert json.loads(next(lines))["kind"] == "header"
+
+        memory.upsert(Triple(subject="e9", predicate="KNOWS", object="Dana"))
+
+        with pytest.raises(ConcurrencyConflictError, match="written while it was exported"):
+            list(lines)
+        assert sum(json.loads(line)["kind"] == "fact" for line in memory.export()) == 6

@@ -21,6 +21,7 @@ import redis
 
 from synapse_graph import Memory, QuotaExceededError, ScopeBusyError, Triple
 from synapse_graph.backends import falkordb_steps as steps
+from synapse_graph.backends.base import StatementRunner
 from synapse_graph.catalogue import Q
 from synapse_graph.engine.scope import lock_init
 from tests.integration.helpers import snapshot, utc
@@ -292,8 +293,9 @@ def test_falkordb_a_writer_paused_past_its_lease_plans_again_instead_of_failing(
     assert [e.action for e in memory.audit()][:2] == ["alias", "purge"]  # the purge went first
 
 
-class Stalling:
-    """A locked statement runner whose first statement ``at`` waits for something else to happen first."""
+class Stalling(StatementRunner):
+    """A locked statement runner whose first statement ``at`` waits for something else to happen first (the
+    protocol's defaults run its read_many and write_last through these read and write)."""
 
     def __init__(self, inner: Any, stalled: list[str], meanwhile: Callable[[], Any], at: str = Q.ENTITY) -> None:
         self._inner, self._stalled, self._meanwhile, self._at = inner, stalled, meanwhile, at

@@ -17,9 +17,9 @@ READ = ("GRAPH.RO_QUERY", "g", "MATCH (n) RETURN n", "--compact")
 WRITE = ("GRAPH.QUERY", "g", "CREATE ()", "--compact")
 
 
-def run(procedure: steps.Steps, replies: list[Any]) -> tuple[list[Any], Any]:
-    """Drive a procedure with scripted replies; the commands it sent, and what it returned."""
-    sent: list[Any] = []
+def run(procedure: steps.Steps[Any], replies: list[Any]) -> tuple[list[steps.Step], Any]:
+    """Drive a procedure with scripted replies; the steps it sent, and what it returned."""
+    sent: list[steps.Step] = []
     reply: Any = None
     try:
         while True:
@@ -30,10 +30,16 @@ def run(procedure: steps.Steps, replies: list[Any]) -> tuple[list[Any], Any]:
         return sent, done.value
 
 
+def kind(step: steps.Step) -> str:
+    """A redis command's name, or the kind of a step that is not one command."""
+    return step.command[0] if isinstance(step, steps.Send) else type(step).__name__
+
+
 def test_a_read_that_ran_holding_the_lock_is_answered_in_the_same_round_trip() -> None:
     sent, answer = run(steps.acquire_with("g", "s", "t", 5.0, "here", READ), [[[1, 0], "rows"]])
-    assert len(sent) == 1 and sent[0][0] == steps.PIPELINE
-    [lock, read] = sent[0][1]
+    [pipeline] = sent
+    assert isinstance(pipeline, steps.Pipeline)
+    [lock, read] = pipeline.commands
     assert lock[0] == "EVAL" and read == READ, "the lock's script must run before the read"
     assert answer == "rows"
 
@@ -41,22 +47,25 @@ def test_a_read_that_ran_holding_the_lock_is_answered_in_the_same_round_trip() -
 def test_a_read_sent_while_another_writer_held_the_lock_is_sent_again_once_it_is_had() -> None:
     sent, answer = run(steps.acquire_with("g", "s", "t", 5.0, "here", READ),
                        [[[0, 3000], "stale rows"], None, [1, 0], "fresh rows"])
-    assert [c[0] for c in sent] == [steps.PIPELINE, "XREAD", "EVAL", "GRAPH.RO_QUERY"]
+    assert [kind(step) for step in sent] == ["Pipeline", "XREAD", "EVAL", "GRAPH.RO_QUERY"]
     assert answer == "fresh rows", "a reply read without the lock was used"
 
 
 def test_a_writer_that_never_gets_the_lock_leaves_the_queue_and_reads_nothing() -> None:
     procedure = steps.acquire_with("g", "s", "t", 0.0, "here", READ)
-    assert procedure.send(None)[0] == steps.PIPELINE
+    assert isinstance(procedure.send(None), steps.Pipeline)
     leave = procedure.send([[0, 3000], "stale rows"])
-    assert leave[0] == "EVAL" and "LREM" in leave[1], "the writer must leave the queue"
+    assert isinstance(leave, steps.Send)
+    assert leave.command[0] == "EVAL" and "LREM" in leave.command[1], "the writer must leave the queue"
     with pytest.raises(ScopeBusyError):
         procedure.send(1)
 
 
 def test_the_last_write_runs_before_the_release_in_one_round_trip() -> None:
     sent, answer = run(steps.then_release("g", "s", "t", WRITE), [["written", 1]])
-    [[kind, (write, release)]] = sent
-    assert kind == steps.PIPELINE and write == WRITE
+    [pipeline] = sent
+    assert isinstance(pipeline, steps.Pipeline)
+    write, release = pipeline.commands
+    assert write == WRITE
     assert release[0] == "EVAL" and "LREM" in release[1] and "t" in release
     assert answer == "written"
