@@ -376,9 +376,8 @@ class Memory(DuplicateReview, MemoryOptions, GraphitiImports, TimeQuestions):
 
     # -- export and import --------------------------------------------------------------------------------
     def export(self, *, scope: str | None = None) -> Iterator[str]:
-        """The scope as JSON Lines: a header, its rules, entities, aliases, every fact record with its
-        history, observations, sessions, rejections and the audit log; streamed a page at a time (see
-        docs/import.md: a write to the scope meanwhile raises ConcurrencyConflictError at the next page)."""
+        """The scope as JSON Lines (header, rules, entities, aliases, fact records, observations, sessions, rejections,
+        audit log), streamed a page at a time; a write to the scope meanwhile raises ConcurrencyConflictError."""
         return drive_pages(ops.export(self._ctx, scope), self._backend, self.embedder)
 
     def import_(self, lines: Iterable[str] | str | os.PathLike[str] | CheckedExport, *, batch_size: int = 2_000,
@@ -393,8 +392,7 @@ class Memory(DuplicateReview, MemoryOptions, GraphitiImports, TimeQuestions):
         file, chunks = import_chunks(self._ctx, lines, batch_size)
         created, version = self._write(ops.import_names(self._ctx, file))
         result = WriteResult(entities_created=created)
-        report = progress or (lambda records: None)
-        report(0)  # the entities are written
+        (report := progress or (lambda records: None))(0)  # the entities are written
         for chunk in chunks:
             written, version = self._write(ops.import_records(self._ctx, chunk, version))
             result.created += written.created
