@@ -206,7 +206,8 @@ def _candidate(key: str, kind: str, memory: Mapping[str, Any], **scores: float |
     fact = kind == "fact"
     entities = [memory["subject_key"], memory["object_key"]] if fact else [memory["entity_key"]]
     valid_at = memory.get("valid_at")
-    return Candidate(key, entities=frozenset(entities), valid_at=_datetime(valid_at),
+    said = (*entities, memory.get("predicate") or "", memory.get("text") or "", str(valid_at))
+    return Candidate(key, entities=frozenset(entities), valid_at=_datetime(valid_at), tie="\x1f".join(said),
                      episode=_episode(memory.get("session"), valid_at, memory["recorded_at"]), fact=fact,
                      invalid_at=_datetime(memory.get("invalid_at") if fact else None), **scores)
 

@@ -60,6 +60,8 @@ class Candidate:
     fact: bool = False
     """A fact (held over ``[valid_at, invalid_at)``, reachable by the graph leg), not an observation."""
     invalid_at: datetime | None = None
+    tie: str = ""
+    """What it says (e.g. subject, predicate, object): equal scores are ordered by it, the same on every backend."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +80,7 @@ def fuse(candidates: Sequence[Candidate], *, named: Collection[str] = (),
          in_window: Callable[[datetime], bool] | None = None, asks_when: bool = False,
          weights: Weights = Weights(), limit: int | None = None,
          overlaps: Callable[[datetime, datetime | None], bool] | None = None) -> list[Fused]:
-    """The candidates best first (ties keep their order); ``named``: the entity keys the question names;
+    """The candidates best first (ties ordered by what they say); ``named``: the entity keys the question names;
     ``in_window``: whether an instant lies in the window the question names (``None``: it names none);
     ``overlaps``: whether an interval ``[start, end)`` (``None``: open) meets it, for facts (by default, their
     start must lie in it). A memory several legs returned counts once, with each leg's score."""
@@ -86,6 +88,7 @@ def fuse(candidates: Sequence[Candidate], *, named: Collection[str] = (),
     legs = _legs(unique, weights)
     episode_bonus = _episodes(unique, legs, weights.episode)
     found: list[Fused] = []
+    ties: list[str] = []
     for candidate, leg_score in zip(unique, legs, strict=True):
         entity = weights.entity if named and candidate.entities & set(named) else 0.0
         time = 0.0
@@ -98,7 +101,9 @@ def fuse(candidates: Sequence[Candidate], *, named: Collection[str] = (),
                 time += weights.dated
         episode = episode_bonus.get(candidate.episode, 0.0) if candidate.episode is not None else 0.0
         found.append(Fused(candidate.key, leg_score + entity + time + episode, leg_score, entity, time, episode))
-    order = sorted(range(len(found)), key=lambda i: (-found[i].score, i))
+        ties.append(candidate.tie)
+    # Rounded as results show it: float noise between backends must not order equal memories differently.
+    order = sorted(range(len(found)), key=lambda i: (-round(found[i].score, 9), ties[i], i))
     return [found[i] for i in order[:limit]]
 
 
@@ -114,7 +119,8 @@ def _merged(candidates: Sequence[Candidate]) -> list[Candidate]:
             c.key, lexical=_best(had.lexical, c.lexical), vector=_best(had.vector, c.vector),
             entities=had.entities | c.entities, episode=had.episode if had.episode is not None else c.episode,
             valid_at=had.valid_at if had.valid_at is not None else c.valid_at, graph=_best(had.graph, c.graph),
-            fact=had.fact or c.fact, invalid_at=had.invalid_at if had.invalid_at is not None else c.invalid_at)
+            fact=had.fact or c.fact, invalid_at=had.invalid_at if had.invalid_at is not None else c.invalid_at,
+            tie=had.tie or c.tie)
     return list(merged.values())
 
 

