@@ -43,8 +43,14 @@ def export_command(
             for line in memory.export():
                 print(line)
         return
-    with out.open("w", encoding="utf-8") as handle, _open(db, scope, user, password, create=False) as memory:
-        count = sum(1 for line in memory.export() if handle.write(line + "\n"))
+    # Written beside ``out``, then moved over it: a failed or interrupted export never empties the file it replaces.
+    partial = out.with_name(f".{out.name}.partial")
+    try:
+        with _open(db, scope, user, password, create=False) as memory, partial.open("w", encoding="utf-8") as handle:
+            count = sum(1 for line in memory.export() if handle.write(line + "\n"))
+        partial.replace(out)
+    finally:
+        partial.unlink(missing_ok=True)
     _emit({"out": str(out), "lines": count}, as_json, lambda r: _console(sys.stderr).print(
         f"wrote {render.plural(count, 'line')} to {out}", soft_wrap=True))
 

@@ -59,6 +59,17 @@ def test_an_export_to_a_file_never_creates_the_store_it_reads(tmp_path: Path) ->
     assert "no store" in failed.stderr and not list(tmp_path.glob("typo.db*")), failed.stderr
 
 
+def test_a_failed_export_leaves_the_file_it_would_replace_as_it_was(tmp_path: Path) -> None:
+    backup = tmp_path / "backup.jsonl"
+    run("add", "Dana", "LIKES", "tea", "--db", str(tmp_path / "work.db"), home=tmp_path)
+    run("export", "--out", str(backup), "--db", str(tmp_path / "work.db"), home=tmp_path)
+    kept = backup.read_text(encoding="utf-8")
+    assert '"Dana"' in kept
+    run("export", "--out", str(backup), "--db", str(tmp_path / "typo.db"), home=tmp_path, code=2)
+    assert backup.read_text(encoding="utf-8") == kept
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("backup")) == ["backup.jsonl"]
+
+
 def test_reads_never_create_a_store_at_the_default_location(tmp_path: Path) -> None:
     data = tmp_path / "data" / "synapse-graph"
     for args in (("facts",), ("stats",), ("history", "Dana"), ("export",)):
