@@ -15,7 +15,7 @@ from synapse_graph.catalogue import Q
 from synapse_graph.engine import inputs, planning
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import CheckedTriple, Name
-from synapse_graph.engine.io import Op, Read, Reads
+from synapse_graph.engine.io import Compute, Op, Read, Reads
 from synapse_graph.engine.scope import read_state
 from synapse_graph.engine.view import View
 from synapse_graph.engine.writes import Mutation
@@ -96,20 +96,25 @@ def distinct_pairs(ctx: Context) -> Op[set[tuple[str, str]]]:
 def proposals(ctx: Context, threshold: float, limit: int) -> Op[list[DuplicateProposal]]:
     """The scope's pairs of entities that are probably one, best first, at or above ``threshold``."""
     state = yield from read_state(ctx)
-    profiles = [_profile(r) for r in (yield Read(Q.SCOPE_ENTITIES, {"scope": ctx.scope}))]
+    rows = yield Read(Q.SCOPE_ENTITIES, {"scope": ctx.scope})
     distinct = yield from distinct_pairs(ctx)
-    candidates = rules.name_candidates(profiles, distinct=distinct)
-    pairs = candidates.hopeful(threshold)
-    rows = yield Read(Q.ENTITY_LINKS, {"scope": ctx.scope, "keys": sorted({profiles[k].key for pair in pairs
-                                                                            for k in pair}), "degrees": False})
+
+    def block() -> tuple[list[rules.Profile], Any, Any]:
+        profiles = [_profile(r) for r in rows]
+        candidates = rules.name_candidates(profiles, distinct=distinct)
+        return profiles, candidates, candidates.hopeful(threshold)
+    profiles, candidates, pairs = yield Compute(block)  # seconds at 100k entities: off an asyncio event loop
+    link_rows = yield Read(Q.ENTITY_LINKS, {"scope": ctx.scope, "keys": sorted({profiles[k].key for pair in pairs
+                                                                                 for k in pair}), "degrees": False})
     others: dict[str, set[str]] = {}
-    for row in rows:
+    for row in link_rows:
         others.setdefault(row["key"], set()).add(row["other"])
     shared = {o for i, j in pairs for o in others.get(profiles[i].key, set()) & others.get(profiles[j].key, set())}
     degrees = yield from _degrees(ctx, shared)
-    links = _link_map(rows, degrees)
-    found = rules.scored(candidates, _with_links((profiles[k] for pair in pairs for k in pair), links),
-                         single_valued=state.rules.single_valued, threshold=threshold)
+    links = _link_map(link_rows, degrees)
+    found = yield Compute(lambda: rules.scored(candidates, _with_links((profiles[k] for pair in pairs for k in pair),
+                                                                       links),
+                                               single_valued=state.rules.single_valued, threshold=threshold))
     return [proposal_model(p) for p in found[:limit]]
 
 

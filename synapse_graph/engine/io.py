@@ -1,7 +1,7 @@
 """How operations talk to a database without doing I/O themselves (sans I/O).
 
 Every operation of the library (a read, a write, an import chunk) is a generator: it yields
-requests (:class:`Read`, :class:`Write`, :class:`Embed`) and receives their answers. The
+requests (:class:`Read`, :class:`Write`, :class:`Embed`, :class:`Compute`) and receives their answers. The
 same operation therefore runs on the synchronous :class:`~synapse_graph.Memory` (driven by
 :func:`drive`) and on :class:`~synapse_graph.AsyncMemory` (driven by :func:`drive_async`);
 only these drivers, and the backends under them, differ.
@@ -67,7 +67,15 @@ class Embed:
     texts: tuple[str, ...]
 
 
-Request = Read | Reads | Write | Embed
+@dataclass(frozen=True, slots=True)
+class Compute:
+    """Long pure work (e.g. scoring 100k names): the answer is ``work()``, run by the asyncio driver in a worker
+    thread so that the event loop it shares (an inspector, an MCP server) keeps answering meanwhile."""
+
+    work: Callable[[], Any]
+
+
+Request = Read | Reads | Write | Embed | Compute
 type Op[T] = Generator[Request, Any, T]
 """An operation: yields requests, receives their answers, returns its result."""
 
@@ -93,6 +101,8 @@ def drive[T](op: Op[T], runner: StatementRunner, embedder: Embedder | None) -> T
                 answer = runner.read_many([(r.name, r.params) for r in request.requests])
             elif isinstance(request, Write):
                 answer = (runner.write_last if request.last else runner.write)(request.name, request.params)
+            elif isinstance(request, Compute):
+                answer = request.work()
             else:
                 answer = _embedder(embedder).embed(list(request.texts))
     except StopIteration as done:
@@ -118,6 +128,8 @@ async def drive_async[T](op: Op[T], runner: AsyncStatementRunner, embedder: Embe
                 answer = await runner.read_many([(r.name, r.params) for r in request.requests])
             elif isinstance(request, Write):
                 answer = await (runner.write_last if request.last else runner.write)(request.name, request.params)
+            elif isinstance(request, Compute):
+                answer = await asyncio.to_thread(request.work)
             else:
                 answer = await asyncio.to_thread(_embedder(embedder).embed, list(request.texts))
     except StopIteration as done:
