@@ -20,6 +20,7 @@ from synapse_graph.growth import Growth
 from synapse_graph.instants import to_datetime
 from synapse_graph.models import (
     AuditEntry,
+    Changes,
     DuplicateProposal,
     Entity,
     EntityPage,
@@ -40,6 +41,8 @@ TIMELINE_RECORDS = 120
 """The most validity intervals an entity's timeline draws at once (a predicate chosen draws its own)."""
 GROWTH_STEPS = 48
 LATEST_WRITES = 10
+CHANGES_SHOWN = 30
+"""The overview's changes: at most this many, made by its latest writes."""
 TIMED_SECONDS = 60.0
 """How long counts that depend on the time (facts valid now, the growth chart) are shown before they are
 read again, when nothing was written meanwhile."""
@@ -137,7 +140,7 @@ class Section:
 
     name: str
     template: str
-    load: Callable[[AsyncMemory, Aggregates], Awaitable[BaseModel | list[Any]]]
+    load: Callable[[AsyncMemory, Aggregates], Awaitable[BaseModel | list[Any] | None]]
 
 
 async def _counts(memory: AsyncMemory, kept: Aggregates) -> Counts:
@@ -158,9 +161,19 @@ async def _latest(memory: AsyncMemory, kept: Aggregates) -> list[AuditEntry]:
     return await memory.audit(limit=LATEST_WRITES)
 
 
+async def _changes(memory: AsyncMemory, kept: Aggregates) -> Changes | None:
+    """What the latest writes changed (``Memory.changes`` since the oldest of them): facts added, ended,
+    corrected, judged; observations; merges. None while the scope has no write."""
+    latest = await memory.audit(limit=LATEST_WRITES)
+    if not latest:
+        return None
+    return await memory.changes(since=min(e.at for e in latest), limit=CHANGES_SHOWN)
+
+
 OVERVIEW_SECTIONS: list[Section] = [
     Section("counts", "sections/counts.html", _counts),
     Section("growth", "sections/growth.html", _growth),
+    Section("changes", "sections/changes.html", _changes),
     Section("latest_writes", "sections/latest.html", _latest),
 ]
 
