@@ -67,6 +67,23 @@ def test_an_observation_is_found_by_its_words_when_the_question_names_no_entity(
     assert first.why is not None and "lexical" in first.why.legs and {"support", "group"} <= set(first.why.words)
 
 
+def test_a_larger_scope_searched_stem_by_stem_finds_the_same_memories(memory: Memory,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from synapse_graph.engine import recalling
+    from synapse_graph.models import Triple
+
+    conversation(memory)
+    memory.upsert([Triple(subject="Caroline", predicate="ATTENDS", object="Support Group", valid_at="2023-05-08"),
+                   Triple(subject="Melanie", predicate="OWNS", object="Oliver the cat", valid_at="2022-01-01")])
+    questions = ["Who went to a support group?", "What did Melanie paint over the lake?", "Who owns a cat?"]
+    whole = [texts(memory.recall(q).memories) for q in questions]
+    monkeypatch.setattr(recalling, "SMALL_SCOPE", 0)  # as in a scope of 1,000 memories or more
+    each = [texts(memory.recall(q).memories) for q in questions]
+    assert whole[0][:2] == each[0][:2] and "Caroline went to the LGBTQ support group." in each[0][:2]
+    assert each[1][0] == "Melanie painted a sunrise over the lake." == whole[1][0]
+    assert "Melanie OWNS Oliver the cat" in each[2] and set(each[2]) == set(whole[2])
+
+
 def test_a_stored_cat_is_found_by_what_animals_do_they_own(purged: Callable[..., Memory], minilm: Embedder) -> None:
     memory = purged(embedder=minilm)
     conversation(memory)

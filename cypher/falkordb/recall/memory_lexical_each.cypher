@@ -17,20 +17,20 @@
 WITH $stems[0] AS t WHERE t IS NOT NULL
 CALL { WITH t
   CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
-  WITH node AS o
+  WITH node AS o, t
   WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-  WITH o LIMIT $pool
+  WITH o, t LIMIT $pool
   RETURN 'lexical' AS leg, t AS stem, 'observation' AS kind, o.search_text AS stems,
          {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory,
          CASE WHEN $vector IS NOT NULL AND o.embedding_model = $model THEN {{cosine(o.embedding, $vector)}} END AS cosine
   UNION ALL
   WITH t
   CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
-  WITH relationship AS r
+  WITH relationship AS r, t
   WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
     AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
-  WITH r, startNode(r) AS a WHERE a.scope = $scope
-  WITH r, a, endNode(r) AS b LIMIT $pool
+  WITH r, t, startNode(r) AS a WHERE a.scope = $scope
+  WITH r, t, a, endNode(r) AS b LIMIT $pool
   RETURN 'lexical' AS leg, t AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory,
          CASE WHEN $vector IS NOT NULL AND r.embedding_model = $model THEN {{cosine(r.embedding, $vector)}} END AS cosine
 }
@@ -39,20 +39,20 @@ UNION ALL
 WITH $stems[1] AS t WHERE t IS NOT NULL
 CALL { WITH t
   CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
-  WITH node AS o
+  WITH node AS o, t
   WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-  WITH o LIMIT $pool
+  WITH o, t LIMIT $pool
   RETURN 'lexical' AS leg, t AS stem, 'observation' AS kind, o.search_text AS stems,
          {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory,
          CASE WHEN $vector IS NOT NULL AND o.embedding_model = $model THEN {{cosine(o.embedding, $vector)}} END AS cosine
   UNION ALL
   WITH t
   CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
-  WITH relationship AS r
+  WITH relationship AS r, t
   WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
     AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
-  WITH r, startNode(r) AS a WHERE a.scope = $scope
-  WITH r, a, endNode(r) AS b LIMIT $pool
+  WITH r, t, startNode(r) AS a WHERE a.scope = $scope
+  WITH r, t, a, endNode(r) AS b LIMIT $pool
   RETURN 'lexical' AS leg, t AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory,
          CASE WHEN $vector IS NOT NULL AND r.embedding_model = $model THEN {{cosine(r.embedding, $vector)}} END AS cosine
 }
@@ -61,20 +61,20 @@ UNION ALL
 WITH $stems[2] AS t WHERE t IS NOT NULL
 CALL { WITH t
   CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
-  WITH node AS o
+  WITH node AS o, t
   WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-  WITH o LIMIT $pool
+  WITH o, t LIMIT $pool
   RETURN 'lexical' AS leg, t AS stem, 'observation' AS kind, o.search_text AS stems,
          {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory,
          CASE WHEN $vector IS NOT NULL AND o.embedding_model = $model THEN {{cosine(o.embedding, $vector)}} END AS cosine
   UNION ALL
   WITH t
   CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
-  WITH relationship AS r
+  WITH relationship AS r, t
   WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
     AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
-  WITH r, startNode(r) AS a WHERE a.scope = $scope
-  WITH r, a, endNode(r) AS b LIMIT $pool
+  WITH r, t, startNode(r) AS a WHERE a.scope = $scope
+  WITH r, t, a, endNode(r) AS b LIMIT $pool
   RETURN 'lexical' AS leg, t AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory,
          CASE WHEN $vector IS NOT NULL AND r.embedding_model = $model THEN {{cosine(r.embedding, $vector)}} END AS cosine
 }
@@ -83,20 +83,20 @@ UNION ALL
 WITH $stems[3] AS t WHERE t IS NOT NULL
 CALL { WITH t
   CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
-  WITH node AS o
+  WITH node AS o, t
   WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-  WITH o LIMIT $pool
+  WITH o, t LIMIT $pool
   RETURN 'lexical' AS leg, t AS stem, 'observation' AS kind, o.search_text AS stems,
          {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory,
          CASE WHEN $vector IS NOT NULL AND o.embedding_model = $model THEN {{cosine(o.embedding, $vector)}} END AS cosine
   UNION ALL
   WITH t
   CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
-  WITH relationship AS r
+  WITH relationship AS r, t
   WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
     AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
-  WITH r, startNode(r) AS a WHERE a.scope = $scope
-  WITH r, a, endNode(r) AS b LIMIT $pool
+  WITH r, t, startNode(r) AS a WHERE a.scope = $scope
+  WITH r, t, a, endNode(r) AS b LIMIT $pool
   RETURN 'lexical' AS leg, t AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory,
          CASE WHEN $vector IS NOT NULL AND r.embedding_model = $model THEN {{cosine(r.embedding, $vector)}} END AS cosine
 }
@@ -105,20 +105,20 @@ UNION ALL
 WITH $stems[4] AS t WHERE t IS NOT NULL
 CALL { WITH t
   CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
-  WITH node AS o
+  WITH node AS o, t
   WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-  WITH o LIMIT $pool
+  WITH o, t LIMIT $pool
   RETURN 'lexical' AS leg, t AS stem, 'observation' AS kind, o.search_text AS stems,
          {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory,
          CASE WHEN $vector IS NOT NULL AND o.embedding_model = $model THEN {{cosine(o.embedding, $vector)}} END AS cosine
   UNION ALL
   WITH t
   CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
-  WITH relationship AS r
+  WITH relationship AS r, t
   WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
     AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
-  WITH r, startNode(r) AS a WHERE a.scope = $scope
-  WITH r, a, endNode(r) AS b LIMIT $pool
+  WITH r, t, startNode(r) AS a WHERE a.scope = $scope
+  WITH r, t, a, endNode(r) AS b LIMIT $pool
   RETURN 'lexical' AS leg, t AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory,
          CASE WHEN $vector IS NOT NULL AND r.embedding_model = $model THEN {{cosine(r.embedding, $vector)}} END AS cosine
 }
@@ -127,20 +127,20 @@ UNION ALL
 WITH $stems[5] AS t WHERE t IS NOT NULL
 CALL { WITH t
   CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
-  WITH node AS o
+  WITH node AS o, t
   WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-  WITH o LIMIT $pool
+  WITH o, t LIMIT $pool
   RETURN 'lexical' AS leg, t AS stem, 'observation' AS kind, o.search_text AS stems,
          {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory,
          CASE WHEN $vector IS NOT NULL AND o.embedding_model = $model THEN {{cosine(o.embedding, $vector)}} END AS cosine
   UNION ALL
   WITH t
   CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
-  WITH relationship AS r
+  WITH relationship AS r, t
   WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
     AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
-  WITH r, startNode(r) AS a WHERE a.scope = $scope
-  WITH r, a, endNode(r) AS b LIMIT $pool
+  WITH r, t, startNode(r) AS a WHERE a.scope = $scope
+  WITH r, t, a, endNode(r) AS b LIMIT $pool
   RETURN 'lexical' AS leg, t AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory,
          CASE WHEN $vector IS NOT NULL AND r.embedding_model = $model THEN {{cosine(r.embedding, $vector)}} END AS cosine
 }
@@ -149,20 +149,20 @@ UNION ALL
 WITH $stems[6] AS t WHERE t IS NOT NULL
 CALL { WITH t
   CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
-  WITH node AS o
+  WITH node AS o, t
   WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-  WITH o LIMIT $pool
+  WITH o, t LIMIT $pool
   RETURN 'lexical' AS leg, t AS stem, 'observation' AS kind, o.search_text AS stems,
          {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory,
          CASE WHEN $vector IS NOT NULL AND o.embedding_model = $model THEN {{cosine(o.embedding, $vector)}} END AS cosine
   UNION ALL
   WITH t
   CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
-  WITH relationship AS r
+  WITH relationship AS r, t
   WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
     AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
-  WITH r, startNode(r) AS a WHERE a.scope = $scope
-  WITH r, a, endNode(r) AS b LIMIT $pool
+  WITH r, t, startNode(r) AS a WHERE a.scope = $scope
+  WITH r, t, a, endNode(r) AS b LIMIT $pool
   RETURN 'lexical' AS leg, t AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory,
          CASE WHEN $vector IS NOT NULL AND r.embedding_model = $model THEN {{cosine(r.embedding, $vector)}} END AS cosine
 }
@@ -171,20 +171,20 @@ UNION ALL
 WITH $stems[7] AS t WHERE t IS NOT NULL
 CALL { WITH t
   CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
-  WITH node AS o
+  WITH node AS o, t
   WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-  WITH o LIMIT $pool
+  WITH o, t LIMIT $pool
   RETURN 'lexical' AS leg, t AS stem, 'observation' AS kind, o.search_text AS stems,
          {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory,
          CASE WHEN $vector IS NOT NULL AND o.embedding_model = $model THEN {{cosine(o.embedding, $vector)}} END AS cosine
   UNION ALL
   WITH t
   CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
-  WITH relationship AS r
+  WITH relationship AS r, t
   WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
     AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
-  WITH r, startNode(r) AS a WHERE a.scope = $scope
-  WITH r, a, endNode(r) AS b LIMIT $pool
+  WITH r, t, startNode(r) AS a WHERE a.scope = $scope
+  WITH r, t, a, endNode(r) AS b LIMIT $pool
   RETURN 'lexical' AS leg, t AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory,
          CASE WHEN $vector IS NOT NULL AND r.embedding_model = $model THEN {{cosine(r.embedding, $vector)}} END AS cosine
 }
@@ -194,20 +194,20 @@ WITH reduce(q = '', i IN range(8, size($stems) - 1) | q + CASE WHEN q = '' THEN 
 WHERE t <> ''
 CALL { WITH t
   CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
-  WITH node AS o
+  WITH node AS o, t
   WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-  WITH o LIMIT $pool
+  WITH o, t LIMIT $pool
   RETURN 'lexical' AS leg, t AS stem, 'observation' AS kind, o.search_text AS stems,
          {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory,
          CASE WHEN $vector IS NOT NULL AND o.embedding_model = $model THEN {{cosine(o.embedding, $vector)}} END AS cosine
   UNION ALL
   WITH t
   CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
-  WITH relationship AS r
+  WITH relationship AS r, t
   WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
     AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
-  WITH r, startNode(r) AS a WHERE a.scope = $scope
-  WITH r, a, endNode(r) AS b LIMIT $pool
+  WITH r, t, startNode(r) AS a WHERE a.scope = $scope
+  WITH r, t, a, endNode(r) AS b LIMIT $pool
   RETURN 'lexical' AS leg, t AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory,
          CASE WHEN $vector IS NOT NULL AND r.embedding_model = $model THEN {{cosine(r.embedding, $vector)}} END AS cosine
 }
