@@ -19,7 +19,6 @@ import tempfile
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +29,7 @@ from synapse_graph import AsyncMemory
 from synapse_graph.mcp import reference
 from synapse_graph.mcp.calls import MemoryCalls
 from synapse_graph.mcp.formatting import CHARS_PER_TOKEN
-from synapse_graph.mcp.reference_memory import ReferenceEntity, ReferenceGraph, ReferenceRelation, export_lines
+from synapse_graph.mcp.reference_memory import ReferenceEntity, ReferenceGraph, ReferenceRelation, translate
 from synapse_graph.mcp.server import ServerOptions
 from synapse_graph.mcp.tools import ToolContext
 
@@ -62,8 +61,9 @@ async def run(entities: int, runs: int, backend: str) -> dict[str, Any]:
         async with AsyncMemory(location, scope=scope, auth=auth) as memory:
             await memory.set_rules(max_facts=10 * entities, max_entities=2 * entities)  # room for large sizes
             began = time.perf_counter()
-            await memory.import_(export_lines(graph(entities), scope=scope, now=datetime.now(UTC),
-                                              secrets="redact").lines)
+            plan = translate(graph(entities), secrets="redact", single_valued=(await memory.rules()).single_valued)
+            await memory.observe_many(plan.entities)  # as `import --format reference-memory` writes it
+            await memory.upsert(plan.relations)
             loaded = time.perf_counter() - began
             ctx = ToolContext(calls=MemoryCalls(memory),
                               budget_chars=ServerOptions().max_result_tokens * CHARS_PER_TOKEN)

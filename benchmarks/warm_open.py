@@ -40,7 +40,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from benchmarks.offload_eval.fake_server import FakeModelServer, Reply
+from synapse_graph.testing import FakeModelServer, Reply
 
 SCOPE = "warm/bench"
 _STAMP = re.compile(r"^\d+:[A-Z] \d+ \w+ \d+ (\d\d:\d\d:\d\d\.\d+) [*#.-] (.*)$")
