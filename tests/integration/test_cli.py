@@ -203,7 +203,8 @@ def test_file_problems_exit_2_with_a_message(cli: Cli, tmp_path: Path) -> None:
     for bad in (binary, latin1):
         output = cli("import", str(bad), code=2)
         assert "not UTF-8 text" in output and "Traceback" not in output
-        assert cli.error("import", str(bad))["error"] == "FileError"
+        # the library checks the file whole before any store is opened: its typed error, not the CLI's own
+        assert cli.error("import", str(bad))["error"] == "InvalidImportError"
     missing = tmp_path / "no-such-folder" / "dump.jsonl"
     output = cli("export", "--out", str(missing), code=2)
     assert f"the folder {missing.parent} does not exist" in output and "Traceback" not in output
