@@ -40,8 +40,10 @@ def test_a_write_to_a_new_path_says_it_created_a_store(tmp_path: Path) -> None:
 
 def test_a_mistyped_folder_is_an_error_and_only_init_creates_folders(tmp_path: Path) -> None:
     store = tmp_path / "projcets" / "acme" / "memory.db"
-    for args in (("add", "Dana", "LIKES", "tea"), ("observe", "Dana", "Speaks Spanish"),
-                 ("import", str(Path(__file__)))):
+    export = tmp_path / "export.jsonl"  # a good file: the import checks its file first, then the store's folder
+    run("add", "Sam", "LIKES", "tea", "--db", str(tmp_path / "other.db"), home=tmp_path)
+    run("export", "--out", str(export), "--db", str(tmp_path / "other.db"), home=tmp_path)
+    for args in (("add", "Dana", "LIKES", "tea"), ("observe", "Dana", "Speaks Spanish"), ("import", str(export))):
         failed = run(*args, "--db", str(store), home=tmp_path, code=2)
         lines = failed.stderr.splitlines()
         assert len(lines) == 1 and lines[0].startswith("error: "), failed.stderr
