@@ -345,4 +345,5 @@ def test_falkordb_a_writer_whose_lease_runs_out_after_it_applied_its_write_does_
         [fact] = memory.facts("Ann")
         assert fact.confirmations == 1
         assert sorted(e.action for e in memory.audit()) == ["upsert", "upsert"]  # Ann's once, Eve's once
-        assert memory.reindex_embeddings() == 2  # Eve and Zed (written without a model); Ann and jazz have theirs
+        # Eve, Zed and their fact (written without a model); Ann, jazz and their fact have theirs
+        assert memory.reindex_embeddings() == 3
