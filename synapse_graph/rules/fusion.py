@@ -104,7 +104,16 @@ def fuse(candidates: Sequence[Candidate], *, named: Collection[str] = (),
         ties.append(candidate.tie)
     # Rounded as results show it: float noise between backends must not order equal memories differently.
     order = sorted(range(len(found)), key=lambda i: (-round(found[i].score, 9), ties[i], i))
-    return [found[i] for i in order[:limit]]
+    # One memory once: two records of one fact (a merge's copy beside the record a past belief still reads) are
+    # the same answer, and the better ranked one stands for both.
+    seen: set[str] = set()
+    kept: list[Fused] = []
+    for i in order:
+        if ties[i] and ties[i] in seen:
+            continue
+        seen.add(ties[i])
+        kept.append(found[i])
+    return kept[:limit]
 
 
 def _merged(candidates: Sequence[Candidate]) -> list[Candidate]:
