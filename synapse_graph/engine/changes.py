@@ -98,6 +98,8 @@ def _take(entries: list[AuditEntry], after: tuple[int, str, int] | None, room: i
 def _judged(ctx: Context, taken: list[_Pending], keys: list[str] | None, predicate: str | None) -> Op[list[Change]]:
     """The changes the taken events are, read in one round trip, in their order; filtered by entity keys and
     predicate."""
+    # An entry names a record once per side it touches (a fact from an entity to itself, moved by a merge, twice).
+    taken = list({(p.entry.id, p.event.kind, p.event.ref): p for p in reversed(taken)}.values())[::-1]
     asked = [{"id": p.event.ref, "at": Instant(from_datetime(p.entry.at)), "i": i,
               "updated": p.event.kind == "updated"} for i, p in enumerate(taken) if p.event.kind in ("fact", "updated")]
     noted = sorted({p.event.ref for p in taken if p.event.kind in ("observed", "forgotten")})
