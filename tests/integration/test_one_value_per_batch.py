@@ -72,3 +72,24 @@ def test_a_models_low_confidence_values_stay_candidates_side_by_side(memory: Mem
     assert mixed.created == 2
     assert [f.object for f in memory.facts("Bob", "WORKS_AT")] == ["Acme"]
     assert [f.object for f in memory.pending() if f.subject == "Bob"] == ["Globex"]
+
+
+@pytest.mark.parametrize("position", [0, 1, 2], ids=["same-as-first", "same-as-between", "same-as-last"])
+@pytest.mark.parametrize("known", [False, True], ids=["new-names", "stored-entities"])
+def test_two_values_that_meet_only_through_the_batchs_own_same_as_are_refused_whole(
+        memory: Memory, position: int, known: bool) -> None:
+    """Ann and Bob each given a home from one instant, and SAME_AS(Ann, Bob) anywhere in the batch: merged they
+    are one entity with two values at one instant, refused like the same values given to one name, alias and
+    merge included (the store holds what it did before, and no change is listed)."""
+    if known:
+        memory.upsert([("Ann", "KNOWS", "Cat"), ("Bob", "KNOWS", "Dan")], valid_at="2020-01-01")
+    before, since = snapshot(memory), memory.changes(utc("2000-01-01")).changes
+    at = "2024-01-01T00:00:00+00:00"
+    triples = [Triple(subject="Ann", predicate="LIVES_IN", object="Ann", valid_at=at),
+               Triple(subject="Bob", predicate="LIVES_IN", object="Cat", valid_at=at, invalid_at="2024-06-01")]
+    triples.insert(position, Triple(subject="Ann", predicate="SAME_AS", object="Bob"))
+    with pytest.raises(ConflictingValuesError, match="'Cat'"):
+        memory.upsert(triples)
+    assert snapshot(memory) == before
+    assert memory.changes(utc("2000-01-01")).changes == since
+    assert (memory.entity("Bob") is None) is not known
