@@ -131,6 +131,8 @@ def judge(at: datetime, action: str, record: Fact, mates: Sequence[Fact], reject
         return Judged("corrected", before)
     if not any(e.id == record.id for e in expired) or created:
         return None  # not this write's change, or one a record of the same fact it created says
+    if any(e.id < record.id and _same_span(e, record) for e in expired):
+        return None  # one change per interval: a merge can withdraw one held by two records (the first says it)
     if action == "reject":
         return Judged("rejected", why=rejected)
     others: dict[str, list[Fact]] = {}

@@ -120,6 +120,21 @@ def test_merges_feedback_and_a_purge_in_the_changes(memory: Memory) -> None:
     assert described(memory, start, entity="Bob") == []
 
 
+def test_an_interval_two_merged_records_held_is_removed_once(memory: Memory) -> None:
+    """Dan lives in Bob and Bob in Bob, each from one instant: merged (SAME_AS in the batch), both records are one
+    interval, Dan in Dan, which the batch's new value from that instant replaces: one change says it, not one per
+    record (found by the stateful model test)."""
+    memory.upsert([("Dan", "LIVES_IN", "Bob"), ("Bob", "LIVES_IN", "Bob")], valid_at="2020-01-01")
+    merge_at = now()
+    memory.upsert([Triple(subject="Dan", predicate="SAME_AS", object="Bob"),
+                   Triple(subject="Bob", predicate="LIVES_IN", object="Eve", valid_at="2020-01-01")])
+    changes = memory.changes(merge_at).changes
+    assert sorted(described(memory, merge_at)) == [
+        ("added", "Dan", "LIVES_IN", "Eve"), ("merged", "Bob", "Dan"), ("removed", "Dan", "LIVES_IN", "Dan")]
+    [removed] = [c for c in changes if c.kind == "removed"]
+    assert (removed.why, removed.superseded_by.object) == ("superseded", "Eve")  # type: ignore[union-attr]
+
+
 def test_diff_gives_what_began_and_what_ended_between_two_valid_times(memory: Memory) -> None:
     story(memory)
     known = now()
