@@ -433,10 +433,7 @@ class MemoryMachine(RuleBasedStateMachine):
         expected = timeref.expected_changes(before, after, step)
         page = self.memory.changes(dt(self.since), limit=1_000)
         got = [timeref.describe(change, us) for change in page.changes]
-        if step.merged is None or not any(kind == "removed" for kind, *_ in got):
-            assert timeref.ordered(got) == timeref.ordered(expected), f"{step}: changes {got} != {expected}"
-        else:  # known gap (issue 35's closing note): a merge's removed records are judged apart from the model's
-            assert ("merged", *step.merged) in got or any(c[0] == "merged" for c in got), got
+        assert timeref.ordered(got) == timeref.ordered(expected), f"{step}: changes {got} != {expected}"
         if step.merged is not None:
             self.beliefs.rename(*step.merged)
         self.beliefs.add(wall_micros(), after)
