@@ -32,7 +32,7 @@ from synapse_graph.engine import (
 )
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.import_lines import ImportFile
-from synapse_graph.engine.io import Op, Read
+from synapse_graph.engine.io import Op, read
 from synapse_graph.engine.reads import FactQuery
 from synapse_graph.engine.scope import ScopeState, read_state
 from synapse_graph.engine.sessions import on_session as on_session
@@ -463,7 +463,7 @@ def subgraph(ctx: Context, entities: Iterable[str], hops: int, *, as_of: TimeInp
     def op() -> Op[list[RecalledFact]]:
         keys = yield from reads.lookup(ctx, [n.key for n in names])
         ordered = list(dict.fromkeys(keys[n.key] for n in names if n.key in keys))
-        found = yield Read(Q.ENTITY_NAMES, {"scope": ctx.scope, "keys": ordered})
+        found = yield from read(Q.ENTITY_NAMES, {"scope": ctx.scope, "keys": ordered})
         display = {r["key"]: r["name"] for r in found}
         entries = [EntryEntity(name=display[k], key=k, score=1.0 / (61 + i)) for i, k in enumerate(ordered)
                    if k in display]

@@ -8,7 +8,7 @@ from typing import Any, TypedDict
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import inputs, reads, rows
 from synapse_graph.engine.context import Context
-from synapse_graph.engine.io import Op, Read
+from synapse_graph.engine.io import Op, read
 from synapse_graph.engine.view import View
 from synapse_graph.engine.writes import Mutation
 from synapse_graph.errors import InvalidInputError, NotFoundError
@@ -21,7 +21,7 @@ from synapse_graph.rules.trust import TIMELINE_STATES, Verdict, after_feedback
 
 def record_by_id(ctx: Context, fact_id: str) -> Op[tuple[Record, Fact]]:
     """A current record by id, as the planner and as the user see it."""
-    found = yield Read(Q.RECORD_BY_ID, {"scope": ctx.scope, "id": fact_id})
+    found = yield from read(Q.RECORD_BY_ID, {"scope": ctx.scope, "id": fact_id})
     if not found:
         raise NotFoundError(f"no current fact with id {fact_id!r} in scope {ctx.scope!r}; it may have been "
                             "superseded (its successor has a new id) or purged: read the facts again")
@@ -146,5 +146,5 @@ def audit_query(limit: int, filters: dict[str, Any]) -> AuditQuery:
 
 def audit(ctx: Context, ask: AuditQuery) -> Op[list[AuditEntry]]:
     """The audit log, newest first, narrowed by the question's filters."""
-    found = yield Read(Q.AUDIT_LOG, ask.params(ctx.scope))
+    found = yield from read(Q.AUDIT_LOG, ask.params(ctx.scope))
     return [rows.audit(row["entry"]) for row in found]
