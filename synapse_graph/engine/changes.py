@@ -17,7 +17,7 @@ from synapse_graph.catalogue import Q
 from synapse_graph.engine import inputs, reads, rows
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import Name
-from synapse_graph.engine.io import Op, Read, Reads
+from synapse_graph.engine.io import Op, Read, read, read_each
 from synapse_graph.errors import InvalidTimeError
 from synapse_graph.instants import Instant, from_datetime, optional, to_datetime
 from synapse_graph.models import AuditEntry, Fact
@@ -63,7 +63,7 @@ def changes(ctx: Context, ask: ChangeQuery) -> Op[Changes]:
     shown: list[Change] = []
     after = ask.after
     while len(shown) < ask.limit:
-        found_rows = yield Read(Q.CHANGE_ENTRIES, {
+        found_rows = yield from read(Q.CHANGE_ENTRIES, {
             "scope": ctx.scope, "since": Instant(ask.since), "until": optional(ask.until), "keys": keys,
             "after_at": None if after is None else Instant(after[0]), "after_id": None if after is None else after[1],
             "limit": ask.limit + 1})  # one past the cursor's own entry, which is read again to go on inside it
@@ -104,11 +104,11 @@ def _judged(ctx: Context, taken: list[_Pending], keys: list[str] | None, predica
               "updated": p.event.kind == "updated"} for i, p in enumerate(taken) if p.event.kind in ("fact", "updated")]
     noted = sorted({p.event.ref for p in taken if p.event.kind in ("observed", "forgotten")})
     merged = sorted({k for p in taken if p.event.kind == "merged" for k in p.event.ref.split("\n")})
-    requests = [Read(Q.CHANGED_RECORDS, {"scope": ctx.scope, "asked": asked, "candidate": "candidate"}),
+    requests = [Read(Q.CHANGED_RECORDS, {"scope": ctx.scope, "asked": asked}),
                 Read(Q.CHANGED_OBSERVATIONS, {"scope": ctx.scope, "ids": noted}),
                 Read(Q.NAMES_OF_KEYS, {"scope": ctx.scope, "keys": merged})]
     wanted = [r for r, needed in zip(requests, (asked, noted, merged), strict=True) if needed]
-    answers = iter((yield Reads(tuple(wanted))) if wanted else [])
+    answers = iter((yield from read_each(*wanted)) if wanted else [])
     records = {row["i"]: row for row in next(answers)} if asked else {}
     observations = {row["observation"]["id"]: row["observation"] for row in next(answers)} if noted else {}
     names = {row["key"]: row["name"] for row in next(answers)} if merged else {}
@@ -168,9 +168,9 @@ def diff(ctx: Context, a: int, b: int, entity: Name | None, known_at: int | None
         keys = yield from reads.lookup(ctx, [entity.key])
         if entity.key not in keys:
             return result
-        found = yield Read(Q.FACTS_CHANGED_AROUND, {**params, "key": keys[entity.key]})
+        found = yield from read(Q.FACTS_CHANGED_AROUND, {**params, "key": keys[entity.key]})
     else:
-        found = yield Read(Q.FACTS_CHANGED_IN_SCOPE, params)
+        found = yield from read(Q.FACTS_CHANGED_IN_SCOPE, params)
     facts: list[Fact] = [rows.fact(row["fact"], row["links"]) for row in found]
     began = sorted((f for f in facts if a < from_datetime(f.valid_at) <= b), key=_began_order)
     ended = sorted((f for f in facts if f.invalid_at is not None and a < from_datetime(f.invalid_at) <= b),

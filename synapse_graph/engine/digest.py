@@ -8,7 +8,7 @@ from typing import Any
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import rows
 from synapse_graph.engine.context import Context
-from synapse_graph.engine.io import Op, Read
+from synapse_graph.engine.io import Op, read
 from synapse_graph.instants import Instant, to_datetime
 from synapse_graph.models import Digest, Fact
 from synapse_graph.rules.text import USER_NAME, name_key
@@ -35,13 +35,13 @@ def digest(ctx: Context, limit: int, as_of: Instant | None) -> Op[Digest]:
         seen.update(f.id for f in kept)
         return kept
 
-    pinned = fresh((yield Read(Q.PINNED_FACTS, {**base, "limit": limit})), limit)
+    pinned = fresh((yield from read(Q.PINNED_FACTS, {**base, "limit": limit})), limit)
     user_key = name_key(USER_NAME)
-    about_user = fresh((yield Read(Q.FACTS_AROUND, {**base, "keys": [user_key], "limit": limit})),
+    about_user = fresh((yield from read(Q.FACTS_AROUND, {**base, "keys": [user_key], "limit": limit})),
                        limit - len(pinned))
     room = limit - len(pinned) - len(about_user)
     central = (yield from central_entities(base, [user_key])) if room > 0 else []
-    about = fresh((yield Read(Q.FACTS_AROUND, {**base, "keys": [r["key"] for r in central],
+    about = fresh((yield from read(Q.FACTS_AROUND, {**base, "keys": [r["key"] for r in central],
                                                "limit": room + len(seen)})), room) if central else []
     return Digest(scope=ctx.scope, as_of=to_datetime(now if as_of is None else as_of), pinned=pinned,
                   about_user=about_user, entities=[r["name"] for r in central], about_entities=about)
@@ -54,7 +54,7 @@ def central_entities(base: Mapping[str, Any], except_keys: list[str]) -> Op[list
     answer: no other entity has more records, so none has more valid facts, than the last one kept has valid
     facts. Past ``CANDIDATES`` entities (a scope whose busiest entities' facts are mostly history) it reads
     every fact."""
-    ranked: list[dict[str, Any]] = yield Read(Q.MOST_RECORDS, {"scope": base["scope"], "except": except_keys,
+    ranked: list[dict[str, Any]] = yield from read(Q.MOST_RECORDS, {"scope": base["scope"], "except": except_keys,
                                                                "limit": CANDIDATES + 1})
     counted: list[dict[str, Any]] = []  # entities with valid facts (those with none are not returned)
     done = 0
@@ -62,12 +62,12 @@ def central_entities(base: Mapping[str, Any], except_keys: list[str]) -> Op[list
         keys = [r["key"] for r in ranked[done:cut]]
         done = cut
         if keys:
-            counted += yield Read(Q.CONNECTIONS_OF, {**base, "keys": keys})
+            counted += yield from read(Q.CONNECTIONS_OF, {**base, "keys": keys})
         central = sorted((r for r in counted if r["degree"] > 0),
                          key=lambda r: (-r["degree"], r["key"]))[:CENTRAL_ENTITIES]
         outside = ranked[cut]["records"] if len(ranked) > cut else 0
         if outside == 0 or (len(central) == CENTRAL_ENTITIES and central[-1]["degree"] > outside):
             return central
-    found: list[dict[str, Any]] = yield Read(Q.MOST_CONNECTED, {**base, "except": except_keys,
+    found: list[dict[str, Any]] = yield from read(Q.MOST_CONNECTED, {**base, "except": except_keys,
                                                                 "limit": CENTRAL_ENTITIES})
     return found

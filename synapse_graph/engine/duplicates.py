@@ -9,19 +9,17 @@ the entities whose names share a word with the new one, and scores only those.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from synapse_graph.catalogue import Q
-from synapse_graph.engine import inputs, planning
+from synapse_graph.engine import inputs, planning, projections
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import CheckedTriple, Name
-from synapse_graph.engine.io import Compute, Op, Read, Reads
+from synapse_graph.engine.io import Op, Read, compute, read, read_each
 from synapse_graph.engine.scope import read_state
+from synapse_graph.engine.steps import WriteStep
 from synapse_graph.engine.view import View
 from synapse_graph.engine.writes import Mutation
-
-if TYPE_CHECKING:
-    from synapse_graph.engine.operations import WriteStep
 from synapse_graph.errors import InvalidInputError, NotFoundError
 from synapse_graph.models import AliasResult, DuplicateProposal, Evidence
 from synapse_graph.rules import duplicates as rules
@@ -59,7 +57,7 @@ def _links(ctx: Context, keys: Iterable[str], *, degrees: bool = True) -> Op[dic
     wanted = sorted(set(keys))
     if not wanted:
         return {}
-    return _link_map((yield Read(Q.ENTITY_LINKS, {"scope": ctx.scope, "keys": wanted, "degrees": degrees})))
+    return _link_map((yield from read(Q.ENTITY_LINKS, {"scope": ctx.scope, "keys": wanted, "degrees": degrees})))
 
 
 def _degrees(ctx: Context, keys: Iterable[str]) -> Op[dict[str, int]]:
@@ -67,7 +65,8 @@ def _degrees(ctx: Context, keys: Iterable[str]) -> Op[dict[str, int]]:
     wanted = sorted(set(keys))
     if not wanted:
         return {}
-    return {r["key"]: int(r["degree"]) for r in (yield Read(Q.ENTITY_DEGREES, {"scope": ctx.scope, "keys": wanted}))}
+    found = yield from read(projections.ENTITY_DEGREES, {"scope": ctx.scope, "keys": wanted})
+    return {r["key"]: int(r["degree"]) for r in found}
 
 
 def _link_map(rows: Iterable[Mapping[str, Any]], degrees: Mapping[str, int] | None = None
@@ -90,21 +89,21 @@ def _with_links(profiles: Iterable[rules.Profile], links: Mapping[str, list[rule
 
 def distinct_pairs(ctx: Context) -> Op[set[tuple[str, str]]]:
     """Pairs recorded as distinct, in :func:`~synapse_graph.rules.duplicates.pair_key` order."""
-    return {rules.pair_key(r["a"], r["b"]) for r in (yield Read(Q.DISTINCT_PAIRS, {"scope": ctx.scope}))}
+    return {rules.pair_key(r["a"], r["b"]) for r in (yield from read(projections.DISTINCT_PAIRS, {"scope": ctx.scope}))}
 
 
 def proposals(ctx: Context, threshold: float, limit: int) -> Op[list[DuplicateProposal]]:
     """The scope's pairs of entities that are probably one, best first, at or above ``threshold``."""
     state = yield from read_state(ctx)
-    rows = yield Read(Q.SCOPE_ENTITIES, {"scope": ctx.scope})
+    rows = yield from read(Q.SCOPE_ENTITIES, {"scope": ctx.scope})
     distinct = yield from distinct_pairs(ctx)
 
     def block() -> tuple[list[rules.Profile], Any, Any]:
         profiles = [_profile(r) for r in rows]
         candidates = rules.name_candidates(profiles, distinct=distinct)
         return profiles, candidates, candidates.hopeful(threshold)
-    profiles, candidates, pairs = yield Compute(block)  # seconds at 100k entities: off an asyncio event loop
-    link_rows = yield Read(Q.ENTITY_LINKS, {"scope": ctx.scope, "keys": sorted({profiles[k].key for pair in pairs
+    profiles, candidates, pairs = yield from compute(block)  # seconds at 100k entities: off an asyncio event loop
+    link_rows = yield from read(Q.ENTITY_LINKS, {"scope": ctx.scope, "keys": sorted({profiles[k].key for pair in pairs
                                                                                  for k in pair}), "degrees": False})
     others: dict[str, set[str]] = {}
     for row in link_rows:
@@ -112,8 +111,8 @@ def proposals(ctx: Context, threshold: float, limit: int) -> Op[list[DuplicatePr
     shared = {o for i, j in pairs for o in others.get(profiles[i].key, set()) & others.get(profiles[j].key, set())}
     degrees = yield from _degrees(ctx, shared)
     links = _link_map(link_rows, degrees)
-    found = yield Compute(lambda: rules.scored(candidates, _with_links((profiles[k] for pair in pairs for k in pair),
-                                                                       links),
+    found = yield from compute(lambda: rules.scored(candidates, _with_links((profiles[k] for pair in pairs
+                                                                                for k in pair), links),
                                                single_valued=state.rules.single_valued, threshold=threshold))
     return [proposal_model(p) for p in found[:limit]]
 
@@ -126,8 +125,8 @@ def _search_terms(names: Iterable[str]) -> list[str]:
 def _candidate_keys(ctx: Context, terms: list[str], leave_out: Iterable[str]) -> Op[list[str]]:
     """Entities whose names or aliases share a word (or its start) with the terms, best first (the index's
     order), in one request."""
-    found = yield Read(Q.SEARCH_LEXICAL, {"scope": ctx.scope, "scope_token": scope_token(ctx.scope), "terms": terms,
-                                          "entity_terms": terms, "limit": WRITE_CANDIDATES})
+    found = yield from read(Q.SEARCH_LEXICAL, {"scope": ctx.scope, "scope_token": scope_token(ctx.scope),
+                                               "terms": terms, "entity_terms": terms, "limit": WRITE_CANDIDATES})
     skip = set(leave_out)
     return list(dict.fromkeys(key for leg in found[:2] for key, _, _ in leg["found"] if key not in skip))
 
@@ -144,8 +143,8 @@ def warnings(view: View, created: Mapping[str, Mapping[str, Any]], triples: Sequ
     keys = (yield from _candidate_keys(ctx, terms, created)) if terms else []
     if not keys:
         return []
-    rows, link_rows = yield Reads((Read(Q.ENTITIES_BY_KEY, {"scope": ctx.scope, "keys": keys}),
-                                   Read(Q.ENTITY_LINKS, {"scope": ctx.scope, "keys": keys, "degrees": True})))
+    rows, link_rows = yield from read_each(Read(Q.ENTITIES_BY_KEY, {"scope": ctx.scope, "keys": keys}),
+                                   Read(Q.ENTITY_LINKS, {"scope": ctx.scope, "keys": keys, "degrees": True}))
     existing = _with_links((_profile(r) for r in rows), _link_map(link_rows))
     canonical = {**{k: k for k in created}, **view.entities.merged}
     new = {key: rules.Profile(key, row["name"], (), row.get("type"), tuple(_batch_links(key, triples, canonical)))
@@ -226,7 +225,7 @@ def reject(view: View, a: Name, b: Name, reason: str) -> Op[tuple[Mutation | Non
 
 
 def _score_pair(view: View, a: str, b: str) -> Op[rules.Proposal | None]:
-    rows = yield Read(Q.ENTITIES_BY_KEY, {"scope": view.ctx.scope, "keys": [a, b]})
+    rows = yield from read(Q.ENTITIES_BY_KEY, {"scope": view.ctx.scope, "keys": [a, b]})
     links = yield from _links(view.ctx, [a, b])
     profiles = _with_links((_profile(r) for r in rows), links)
     if len(profiles) < 2:
@@ -256,7 +255,7 @@ def list_proposals(ctx: Context, limit: object, threshold: object) -> Op[list[Du
 
 def approve_step(ctx: Context, first: object, second: object | None) -> WriteStep[AliasResult]:
     canonical, other = pair_names(ctx, first, second)
-    return lambda view: approve(view, canonical, other)
+    return WriteStep(ctx, lambda view: approve(view, canonical, other))
 
 
 def reject_step(ctx: Context, first: object, second: object | None, reason: object) -> WriteStep[None]:
@@ -264,4 +263,4 @@ def reject_step(ctx: Context, first: object, second: object | None, reason: obje
     why = inputs.text(ctx, reason, "reason", 500) if isinstance(reason, str) else None
     if not why:
         raise InvalidInputError("a rejection needs a reason, e.g. reject_duplicate(p, reason='two people')")
-    return lambda view: reject(view, a, b, why)
+    return WriteStep(ctx, lambda view: reject(view, a, b, why))

@@ -13,7 +13,7 @@ from typing import Any
 
 from synapse_graph.catalogue import Q
 from synapse_graph.engine.context import Context
-from synapse_graph.engine.io import Embed, Op, Read, Write
+from synapse_graph.engine.io import Op, embed, read, write
 from synapse_graph.engine.scope import STORE_FORMAT, ScopeState
 from synapse_graph.errors import EmbedderMismatchError
 from synapse_graph.instants import Instant
@@ -52,20 +52,20 @@ def _embedded(ctx: Context, rows: list[tuple[str, str, str]], *, last: bool, rec
     if ctx.embedder is None or not (rows or record):
         return
     texts = list(dict.fromkeys(text for _, _, text in rows))  # a fact recorded again embeds the same sentence
-    vectors = dict(zip(texts, (yield Embed(tuple(texts))), strict=True)) if texts else {}
+    vectors = dict(zip(texts, (yield from embed(tuple(texts))), strict=True)) if texts else {}
     params: dict[str, Any] = {"scope": ctx.scope, "model": ctx.embedder, "dimensions": ctx.dimensions,
                               "now": Instant(now_micros()), "format": STORE_FORMAT,
                               "entities": [], "observations": [], "facts": []}
     for kind, key, text in rows:
         params[kind].append({"key" if kind == "entities" else "id": key, "vector": vectors[text]})
-    yield Write(Q.SET_EMBEDDINGS, params, last=last)
+    yield from write(Q.SET_EMBEDDINGS, params, last=last)
 
 
 def backfill(ctx: Context, batch_size: int) -> Op[int]:
     """Embed, a batch at a time, whatever in the scope lacks a vector from the memory's embedder (entity names,
     current observations and fact records), and record it as the scope's embedder; returns how many."""
     done = 0
-    while found := (yield Read(Q.MISSING_EMBEDDINGS, {"scope": ctx.scope, "model": ctx.embedder,
+    while found := (yield from read(Q.MISSING_EMBEDDINGS, {"scope": ctx.scope, "model": ctx.embedder,
                                                       "limit": batch_size})):
         rows = [("entities" if r["kind"] == "entity" else r["kind"] + "s", r["id"],
                  r["text"] if r["kind"] != "fact" else fact_sentence(r["text"], r["predicate"], r["object"]))

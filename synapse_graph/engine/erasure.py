@@ -9,7 +9,7 @@ from typing import Any
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import rows
 from synapse_graph.engine.inputs import Name
-from synapse_graph.engine.io import Op, Read, Write
+from synapse_graph.engine.io import Op, read, write
 from synapse_graph.engine.scope import STORE_FORMAT
 from synapse_graph.engine.view import View
 from synapse_graph.models import PurgeResult
@@ -23,16 +23,16 @@ def purge_entity(view: View, name: Name) -> Op[PurgeResult]:
     key = (yield from view.lookup([name])).get(name.key)
     if key is None:
         return PurgeResult(entities=0, facts=0, records=0, aliases=0)
-    touching = yield Read(Q.ENTITY_RECORDS, {"scope": view.ctx.scope, "key": key})
+    touching = yield from read(Q.ENTITY_RECORDS, {"scope": view.ctx.scope, "key": key})
     facts = {(r["fact"]["subject_key"], r["fact"]["predicate"], r["fact"]["object_key"]) for r in touching}
-    [named] = yield Read(Q.ENTRIES_NAMING, {"scope": view.ctx.scope, "key": key})
+    [named] = yield from read(Q.ENTRIES_NAMING, {"scope": view.ctx.scope, "key": key})
     banned = frozenset([*named["keys"], *named["observations"], *(r["fact"]["id"] for r in touching)])
     rewrites = [_rewrite(entry, banned) for entry in named["entries"] if entry is not None]
     # The erased entity's name stays out of the log: the entry says what kind of thing happened.
     note = {"id": uuid.uuid4().hex, "scope": view.ctx.scope, "at": view.now, "action": "purge",
             "client": view.ctx.client, "entities": [], "secrets": [],
             "detail": json.dumps({"purged": "one entity"})}
-    found = yield Write(Q.PURGE_ENTITY, {"scope": view.ctx.scope, "key": key, "now": view.now,
+    found = yield from write(Q.PURGE_ENTITY, {"scope": view.ctx.scope, "key": key, "now": view.now,
                                          "candidate": "candidate", "audit": note,
                                          "rewrites": [r for r in rewrites if r is not None]})
     if not found:
@@ -54,5 +54,5 @@ def _rewrite(row: dict[str, Any], banned: frozenset[str]) -> dict[str, Any] | No
 
 def purge_scope(view: View) -> Op[PurgeResult]:
     """Delete everything the scope holds; its rules stay, and its version moves on (it never repeats)."""
-    [row] = yield Write(Q.PURGE_SCOPE, {"scope": view.ctx.scope, "now": view.now, "format": STORE_FORMAT})
+    [row] = yield from write(Q.PURGE_SCOPE, {"scope": view.ctx.scope, "now": view.now, "format": STORE_FORMAT})
     return PurgeResult(entities=row["entities"], facts=row["facts"], records=row["records"], aliases=row["aliases"])

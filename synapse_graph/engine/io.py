@@ -19,9 +19,9 @@ import random
 import time
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast, overload
 
-from synapse_graph.backends.base import AsyncBackend, AsyncStatementRunner, Backend, Params, StatementRunner
+from synapse_graph.backends.base import AsyncBackend, AsyncStatementRunner, Backend, Params, Row, StatementRunner
 from synapse_graph.catalogue import Q
 from synapse_graph.embedding import Embedder
 from synapse_graph.errors import (
@@ -68,16 +68,67 @@ class Embed:
 
 
 @dataclass(frozen=True, slots=True)
-class Compute:
+class Compute[T]:
     """Long pure work (e.g. scoring 100k names): the answer is ``work()``, run by the asyncio driver in a worker
     thread so that the event loop it shares (an inspector, an MCP server) keeps answering meanwhile."""
 
-    work: Callable[[], Any]
+    work: Callable[[], T]
 
 
-Request = Read | Reads | Write | Embed | Compute
-type Op[T] = Generator[Request, Any, T]
+Request = Read | Reads | Write | Embed | Compute[object]
+type Answer = object
+"""What a driver sends back into an operation, typed ``object`` (never ``Any``): the rows of a :class:`Read` or
+:class:`Write`, the rows of each read of a :class:`Reads`, the vectors of an :class:`Embed`, what a
+:class:`Compute` returned. Operations receive it through the typed helpers below (:func:`read`, :func:`read_rows`,
+:func:`read_each`, :func:`write`, :func:`embed`, :func:`compute`): each yields one request and returns its answer
+typed, so an answer used as the wrong kind fails ``mypy --strict``."""
+type Op[T] = Generator[Request, Answer, T]
 """An operation: yields requests, receives their answers, returns its result."""
+
+
+@dataclass(frozen=True, slots=True)
+class Projection[R]:
+    """A statement whose rows have a declared shape (a ``TypedDict``, :mod:`~synapse_graph.engine.projections`);
+    a test checks the rows each returns have exactly its keys."""
+
+    statement: Q
+    row: type[R]
+
+
+@overload
+def read(name: Q, params: Params) -> Op[list[Row]]: ...
+@overload
+def read[R](name: Projection[R], params: Params) -> Op[list[R]]: ...
+def read(name: Q | Projection[Any], params: Params) -> Op[list[Any]]:
+    """Run a read-only statement: ``rows = yield from read(Q.X, params)``; rows typed by their projection's
+    shape when given one (``yield from read(projections.ENTITY_NAMES, params)``)."""
+    statement = name.statement if isinstance(name, Projection) else name
+    return cast(list[Any], (yield Read(statement, params)))
+
+
+def read_rows(request: Read) -> Op[list[Row]]:
+    """Run a read built beforehand (one that may also be sent in a :class:`Reads`): its rows."""
+    return (yield from read(request.name, request.params))
+
+
+def read_each(*requests: Read) -> Op[list[list[Row]]]:
+    """Run independent reads together (see :class:`Reads`): the rows of each, in order."""
+    return cast(list[list[Row]], (yield Reads(requests)))
+
+
+def write(name: Q, params: Params, *, last: bool = False) -> Op[list[Row]]:
+    """Run a writing statement (see :class:`Write`): its rows."""
+    return cast(list[Row], (yield Write(name, params, last=last)))
+
+
+def embed(texts: tuple[str, ...]) -> Op[list[list[float]]]:
+    """Embed texts with the memory's embedder: one vector per text."""
+    return cast(list[list[float]], (yield Embed(texts)))
+
+
+def compute[T](work: Callable[[], T]) -> Op[T]:
+    """Run long pure work (see :class:`Compute`): what it returns."""
+    return cast(T, (yield Compute(work)))
 
 
 class PlanOutdated(Exception):
@@ -91,7 +142,7 @@ or the database aborted the transaction (a deadlock), and each attempt waits a l
 
 def drive[T](op: Op[T], runner: StatementRunner, embedder: Embedder | None) -> T:
     """Run an operation's requests on a synchronous runner."""
-    answer: Any = None
+    answer: Answer = None
     try:
         while True:
             request = op.send(answer)
@@ -106,7 +157,7 @@ def drive[T](op: Op[T], runner: StatementRunner, embedder: Embedder | None) -> T
             else:
                 answer = _embedder(embedder).embed(list(request.texts))
     except StopIteration as done:
-        return done.value  # type: ignore[no-any-return]
+        return cast(T, done.value)
 
 
 def drive_pages[T](pages: Iterator[Op[list[T]]], runner: StatementRunner, embedder: Embedder | None) -> Iterator[T]:
@@ -118,7 +169,7 @@ def drive_pages[T](pages: Iterator[Op[list[T]]], runner: StatementRunner, embedd
 
 async def drive_async[T](op: Op[T], runner: AsyncStatementRunner, embedder: Embedder | None) -> T:
     """Run an operation's requests on an asyncio runner (embedding runs in a worker thread)."""
-    answer: Any = None
+    answer: Answer = None
     try:
         while True:
             request = op.send(answer)
@@ -133,7 +184,7 @@ async def drive_async[T](op: Op[T], runner: AsyncStatementRunner, embedder: Embe
             else:
                 answer = await asyncio.to_thread(_embedder(embedder).embed, list(request.texts))
     except StopIteration as done:
-        return done.value  # type: ignore[no-any-return]
+        return cast(T, done.value)
 
 
 def _embedder(embedder: Embedder | None) -> Embedder:

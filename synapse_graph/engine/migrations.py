@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from synapse_graph.catalogue import Q
 from synapse_graph.engine.context import Context
-from synapse_graph.engine.io import Op, Read, Write
+from synapse_graph.engine.io import Op, read, write
 from synapse_graph.engine.scope import STORE_FORMAT, ScopeState
 from synapse_graph.errors import NewerStoreFormatError
 from synapse_graph.instants import Instant
@@ -39,30 +39,30 @@ def upgrade(ctx: Context, state: ScopeState) -> Op[None]:
     if not needed(state):
         return
     if (state.format or 0) < SLOT_FORMAT:
-        while found := (yield Read(Q.SLOTLESS_FACTS, {"scope": ctx.scope, "limit": 5_000})):
+        while found := (yield from read(Q.SLOTLESS_FACTS, {"scope": ctx.scope, "limit": 5_000})):
             slots = [{"id": r["id"], "slot": fact_slot(ctx.scope, r["subject"], r["predicate"])} for r in found]
-            yield Write(Q.SET_SLOTS, {"scope": ctx.scope, "slots": slots})
+            yield from write(Q.SET_SLOTS, {"scope": ctx.scope, "slots": slots})
     if (state.format or 0) < SIDE_SLOTS_FORMAT:
-        while found := (yield Read(Q.FACTS_WITHOUT_SIDE_SLOTS, {"scope": ctx.scope, "limit": 5_000})):
+        while found := (yield from read(Q.FACTS_WITHOUT_SIDE_SLOTS, {"scope": ctx.scope, "limit": 5_000})):
             slots = [{"id": r["id"], "object_slot": object_slot(ctx.scope, r["object"], r["predicate"]),
                       "predicate_slot": predicate_slot(ctx.scope, r["predicate"])} for r in found]
-            yield Write(Q.SET_SIDE_SLOTS, {"scope": ctx.scope, "slots": slots})
+            yield from write(Q.SET_SIDE_SLOTS, {"scope": ctx.scope, "slots": slots})
     if (state.format or 0) < SCOPE_TOKEN_FORMAT:
-        yield Write(Q.SET_SCOPE_TOKENS, {"scope": ctx.scope, "scope_token": scope_token(ctx.scope)})
+        yield from write(Q.SET_SCOPE_TOKENS, {"scope": ctx.scope, "scope_token": scope_token(ctx.scope)})
     if (state.format or 0) < STEMS_FORMAT:
         yield from stem_memories(ctx)
-    yield Write(Q.RECOUNT_SCOPE, {"scope": ctx.scope, "format": STORE_FORMAT, "candidate": "candidate",
+    yield from write(Q.RECOUNT_SCOPE, {"scope": ctx.scope, "format": STORE_FORMAT, "candidate": "candidate",
                                   "now": Instant(now_micros())})
 
 
 def stem_memories(ctx: Context) -> Op[None]:
     """Store format 6: the search text of every observation and fact record of the scope, as stems."""
     after = ""
-    while found := (yield Read(Q.UNSTEMMED_OBSERVATIONS, {"scope": ctx.scope, "after": after, "limit": PAGE})):
-        yield Write(Q.SET_OBSERVATION_SEARCH_TEXTS, {"scope": ctx.scope, "rows": [
+    while found := (yield from read(Q.UNSTEMMED_OBSERVATIONS, {"scope": ctx.scope, "after": after, "limit": PAGE})):
+        yield from write(Q.SET_OBSERVATION_SEARCH_TEXTS, {"scope": ctx.scope, "rows": [
             {"id": r["id"], "search_text": search_stems(r["text"])} for r in found]})
         after = found[-1]["id"]
-    while found := (yield Read(Q.UNSTEMMED_FACTS, {"scope": ctx.scope, "limit": PAGE})):
-        yield Write(Q.SET_FACT_SEARCH_TEXTS, {"scope": ctx.scope, "scope_token": scope_token(ctx.scope), "rows": [
+    while found := (yield from read(Q.UNSTEMMED_FACTS, {"scope": ctx.scope, "limit": PAGE})):
+        yield from write(Q.SET_FACT_SEARCH_TEXTS, {"scope": ctx.scope, "scope_token": scope_token(ctx.scope), "rows": [
             {"id": r["id"], "search_text": fact_search_text(r["subject"], r["predicate"], r["object"], r["source"])}
             for r in found]})

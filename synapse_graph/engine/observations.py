@@ -14,10 +14,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from synapse_graph.catalogue import Q
-from synapse_graph.engine import rows
+from synapse_graph.engine import projections, rows
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import Name
-from synapse_graph.engine.io import Op, Read
+from synapse_graph.engine.io import Op, Read, read, read_rows
 from synapse_graph.engine.reads import lookup
 from synapse_graph.engine.view import View
 from synapse_graph.engine.writes import Mutation
@@ -35,7 +35,8 @@ _ALL = 1_000_000
 def _read(ctx: Context, keys: list[str] | None, *, history: bool, known_at: Instant | None, limit: int
           ) -> Op[list[dict[str, Any]]]:
     """Observation rows of some entities (each found by the (scope, entity) index), or of the whole scope."""
-    return [row["observation"] for row in (yield _request(ctx, keys, history=history, known_at=known_at, limit=limit))]
+    found = yield from read_rows(_request(ctx, keys, history=history, known_at=known_at, limit=limit))
+    return [row["observation"] for row in found]
 
 
 def _request(ctx: Context, keys: list[str] | None, *, history: bool, known_at: Instant | None, limit: int) -> Read:
@@ -104,7 +105,7 @@ def observe(view: View, items: Sequence[Observed], provenance: Provenance
     display = {key: view.entities.created[key]["name"] for key in entities if key in view.entities.created}
     named = sorted({o["entity"] for o in added} - set(display))
     if named:
-        display.update({row["key"]: row["name"] for row in (yield Read(Q.ENTITY_NAMES, {
+        display.update({row["key"]: row["name"] for row in (yield from read(projections.ENTITY_NAMES, {
             "scope": view.ctx.scope, "keys": named}))})
     return Mutation.of(view, "observe", provenance, observe=added), [
         [Observation(id=o["id"], entity=display.get(o["entity"], name.display), text=o["text"],

@@ -13,7 +13,7 @@ from dataclasses import replace
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import unmerge
 from synapse_graph.engine.inputs import Batch, CheckedTriple, Name
-from synapse_graph.engine.io import Op, Read
+from synapse_graph.engine.io import Op, read
 from synapse_graph.engine.view import Ahead, SlotKey, View
 from synapse_graph.errors import ConflictingValuesError
 from synapse_graph.instants import Instant, to_iso
@@ -146,7 +146,7 @@ def rejections(view: View, keyed: set[tuple[str, str, str]]) -> Op[dict[tuple[st
         before.setdefault(view.canonical(new), []).append(old)
     asked = {(s2, p, o2): (s, p, o) for s, p, o in keyed
              for s2 in (s, *before.get(s, ())) for o2 in (o, *before.get(o, ()))}
-    found = yield Read(Q.TOMBSTONES, {"scope": view.ctx.scope, "facts": [
+    found = yield from read(Q.TOMBSTONES, {"scope": view.ctx.scope, "facts": [
         {"subject": s, "predicate": p, "object": o} for s, p, o in sorted(asked)]})
     return {asked[(r["subject"], r["predicate"], r["object"])]: rejection_flag(r["reason"], to_iso(r["rejected_at"]))
             for r in found}
@@ -189,7 +189,7 @@ def merge(view: View, source: str, target: str) -> Op[int]:
     """Merge entity ``source`` into ``target``: the store as if every fact of the source had been
     written to the target in the first place (see :func:`~synapse_graph.rules.timeline.merge_plan`);
     its aliases and rejections move with it, and its name becomes an alias of the target."""
-    [row] = yield Read(Q.ENTITY, {"scope": view.ctx.scope, "key": source})
+    [row] = yield from read(Q.ENTITY, {"scope": view.ctx.scope, "key": source})
     source_entity = row["entity"]
     moved_from = yield from view.entity_records(source)
     target_records = yield from view.entity_records(target)

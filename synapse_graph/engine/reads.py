@@ -18,7 +18,7 @@ from synapse_graph.catalogue import Q
 from synapse_graph.engine import rows
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import Name
-from synapse_graph.engine.io import Op, Read
+from synapse_graph.engine.io import Op, read
 from synapse_graph.errors import InvalidInputError
 from synapse_graph.growth import Growth, GrowthPoint
 from synapse_graph.instants import Instant, from_datetime, to_datetime
@@ -55,7 +55,7 @@ def lookup(ctx: Context, keys: Iterable[str]) -> Op[dict[str, str]]:
     keys = sorted(set(keys))
     if not keys:
         return {}
-    [row] = yield Read(Q.RESOLVE_KEYS, {"scope": ctx.scope, "keys": keys})
+    [row] = yield from read(Q.RESOLVE_KEYS, {"scope": ctx.scope, "keys": keys})
     return {**{key: key for key in row["entities"]}, **{a["key"]: a["target"] for a in row["aliases"]}}
 
 
@@ -66,10 +66,9 @@ def _params(ctx: Context, ask: FactQuery) -> dict[str, Any]:
         # moment of the period, and keep what their union holds (_distinct), so a fact valid throughout the
         # period in two records is found.
         window = Window(max(window.starts_by, window.ends_after), min(window.starts_by, window.ends_after))
-    return {"scope": ctx.scope, "predicate": ask.predicate, "as_of": ask.as_of, "history": ask.history,
+    return {"scope": ctx.scope, "as_of": ask.as_of, "history": ask.history,
             "now": Instant(now_micros()), "known_at": ask.known_at, "statuses": list(ask.statuses),
-            "limit": ask.limit, "subject": None, "object": None, "slot": None, "names": [],
-            "starts_by": None if window is None else Instant(window.starts_by),
+            "limit": ask.limit, "starts_by": None if window is None else Instant(window.starts_by),
             "ends_after": None if window is None else Instant(window.ends_after), "candidate": "candidate"}
 
 
@@ -82,35 +81,41 @@ def facts(ctx: Context, ask: FactQuery) -> Op[list[Fact]]:
         # facts, and an alias's key finds none (its entity was merged away), so only an empty answer
         # for a name that is no stored entity needs the names resolved and the read repeated.
         asked = {n.key for n in named.values()}
-        guess = {**params, **{f: n.key for f, n in named.items()}, "names": sorted(asked),
+        guess = {**params, "subject": ask.subject.key, "object": None if ask.object is None else ask.object.key,
+                 "predicate": ask.predicate, "names": sorted(asked),
                  "slot": fact_slot(ctx.scope, ask.subject.key, ask.predicate)}
-        found, entities = _facts_and_entities((yield Read(Q.FACTS_BY_SLOT, guess)))
+        found, entities = _facts_and_entities((yield from read(Q.FACTS_BY_SLOT, guess)))
         if found or entities == len(asked):
             return _distinct(found, ask)
     keys = yield from lookup(ctx, [n.key for n in named.values()])
-    for field, name in named.items():
-        if name.key not in keys:
-            return []
-        params[field] = keys[name.key]
-    if params["subject"] is not None and ask.predicate is not None:
-        if all(params[f] == n.key for f, n in named.items()):
-            return []  # the guess above was the right read
-        statement = Q.FACTS_BY_SLOT
-        params["slot"] = fact_slot(ctx.scope, params["subject"], ask.predicate)
-    elif params["subject"] is not None:
-        statement = Q.FACTS_BY_SUBJECT
-    elif params["object"] is not None and ask.predicate is not None:
-        statement = Q.FACTS_BY_OBJECT_SLOT
-        params["object_slot"] = object_slot(ctx.scope, params["object"], ask.predicate)
-    elif params["object"] is not None:
-        statement = Q.FACTS_BY_OBJECT
-    elif ask.predicate is not None:
-        statement = Q.FACTS_BY_PREDICATE
-        params["predicate_slot"] = predicate_slot(ctx.scope, ask.predicate)
-    else:
-        statement = Q.FACTS_IN_SCOPE
-    found = yield Read(statement, params)
+    if any(name.key not in keys for name in named.values()):
+        return []
+    subject = None if ask.subject is None else keys[ask.subject.key]
+    obj = None if ask.object is None else keys[ask.object.key]
+    statement, more = _fact_read(ctx, subject, ask.predicate, obj)
+    if statement is Q.FACTS_BY_SLOT and all(keys[n.key] == n.key for n in named.values()):
+        return []  # the guess above was the right read
+    found = yield from read(statement, {**params, **more})
     return _distinct(_facts_and_entities(found)[0], ask)
+
+
+def _fact_read(ctx: Context, subject: str | None, predicate: str | None, obj: str | None
+               ) -> tuple[Q, dict[str, Any]]:
+    """The statement that reads facts by what is known of them (entities by stored key), and the parameters
+    it takes beyond those of every read of facts (:func:`_params`)."""
+    if subject is not None and predicate is not None:
+        return Q.FACTS_BY_SLOT, {"subject": subject, "object": obj, "predicate": predicate, "names": [],
+                                 "slot": fact_slot(ctx.scope, subject, predicate)}
+    if subject is not None:
+        return Q.FACTS_BY_SUBJECT, {"subject": subject, "object": obj, "predicate": predicate}
+    if obj is not None and predicate is not None:
+        return Q.FACTS_BY_OBJECT_SLOT, {"object": obj, "predicate": predicate,
+                                        "object_slot": object_slot(ctx.scope, obj, predicate)}
+    if obj is not None:
+        return Q.FACTS_BY_OBJECT, {"object": obj}
+    if predicate is not None:
+        return Q.FACTS_BY_PREDICATE, {"predicate": predicate, "predicate_slot": predicate_slot(ctx.scope, predicate)}
+    return Q.FACTS_IN_SCOPE, {}
 
 
 def _facts_and_entities(found: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
@@ -139,9 +144,10 @@ def neighbourhood(ctx: Context, entity: Name, hops: int, as_of: Instant | None, 
     over their fact counts (:func:`~synapse_graph.rules.shares.level`): a neighbour with few facts gives
     them all, the others an equal share of the rest. So a hub next door costs its share, not its degree.
     """
-    params = {"scope": ctx.scope, "key": entity.key, "limit": limit, "as_of": as_of, "history": False,
-              "now": Instant(now_micros()), "known_at": known_at, "statuses": ["believed"]}
-    found = sorted((yield Read(Q.NEIGHBOURHOOD, params)), key=_oldest_first)
+    params = {"scope": ctx.scope, "as_of": as_of, "history": False, "now": Instant(now_micros()),
+              "known_at": known_at, "statuses": ["believed"]}
+    found = sorted((yield from read(Q.NEIGHBOURHOOD, {**params, "key": entity.key, "limit": limit})),
+                   key=_oldest_first)
     if hops == 2 and found and len(found) < limit:
         centre = found[0]["centre"]
         links = Counter(row["neighbour"] for row in found if row["neighbour"] != centre)
@@ -158,13 +164,13 @@ def _hop_two(params: dict[str, Any], centre: str, others: dict[str, int], wanted
     oldest first. A second read runs only when the neighbours' past facts left the first one short."""
     cap = level(others.values(), math.ceil(wanted * MARGIN))
     ask = {**params, "centre": centre}
-    found = yield Read(Q.NEIGHBOURHOOD_HOP2, {**ask, "neighbours": list(others), "skip": 0, "per_neighbour": cap})
+    found = yield from read(Q.NEIGHBOURHOOD_HOP2, {**ask, "neighbours": list(others), "skip": 0, "per_neighbour": cap})
     if len(found) < wanted:
         given = Counter(key for row in found for key in row["via"])
         full = [key for key in others if given[key] >= cap]
         if full:
             seen = {row["fact"]["id"] for row in found}
-            more = yield Read(Q.NEIGHBOURHOOD_HOP2, {**ask, "neighbours": full, "skip": cap,
+            more = yield from read(Q.NEIGHBOURHOOD_HOP2, {**ask, "neighbours": full, "skip": cap,
                                                      "per_neighbour": wanted - len(found)})
             found += [row for row in more if row["fact"]["id"] not in seen]
     found.sort(key=_oldest_first)
@@ -182,7 +188,7 @@ def entity(ctx: Context, name: Name) -> Op[Entity | None]:
     key = keys.get(name.key)
     if key is None:
         return None
-    found = yield Read(Q.ENTITY, {"scope": ctx.scope, "key": key})
+    found = yield from read(Q.ENTITY, {"scope": ctx.scope, "key": key})
     return rows.entity(found[0]["entity"]) if found else None
 
 
@@ -210,9 +216,9 @@ def entities(ctx: Context, ask: EntityListing) -> Op[EntityPage]:
               "after_at": None if ask.after is None else Instant(ask.after[0]),
               "after_key": None if ask.after is None else ask.after[1]}
     if ask.matching is None:
-        found = yield Read(Q.ENTITIES_PAGE, params)
+        found = yield from read(Q.ENTITIES_PAGE, params)
     else:
-        found = yield Read(Q.MATCHING_ENTITIES, {**params, "matching": ask.matching})
+        found = yield from read(Q.MATCHING_ENTITIES, {**params, "matching": ask.matching})
     shown = found[:ask.limit]
     listed = [rows.entity(row["entity"]) for row in shown]
     notes = {row["entity"]["key"]: sorted((rows.observation(o) for o in row["observations"]),
@@ -235,7 +241,7 @@ def entity_listing(after: object, limit: object, known_at: Instant | None, match
 
 def stats(ctx: Context) -> Op[Stats]:
     """Counts of the scope, measured."""
-    [row] = yield Read(Q.STATS, {"scope": ctx.scope, "now": Instant(now_micros()), "as_of": None,
+    [row] = yield from read(Q.STATS, {"scope": ctx.scope, "now": Instant(now_micros()), "as_of": None,
                                  "believed": "believed", "candidate": "candidate", "disputed": "disputed"})
     return Stats(scope=ctx.scope, entities=row["entities"], aliases=row["aliases"], facts=row["facts"] or 0,
                  valid_now=row["valid_now"] or 0, expired_records=row["expired_records"] or 0,
@@ -250,7 +256,7 @@ MAX_GROWTH_STEPS = 1_000
 def growth(ctx: Context, steps: int, since: Instant | None, until: Instant | None) -> Op[Growth]:
     """The scope's counts at ``steps`` evenly spaced instants from ``since`` (default: its first audit entry)
     to ``until`` (default: now), read in two statements whatever the number of steps."""
-    [bounds] = yield Read(Q.GROWTH_BOUNDS, {"scope": ctx.scope, "now": Instant(now_micros()), "as_of": None})
+    [bounds] = yield from read(Q.GROWTH_BOUNDS, {"scope": ctx.scope, "now": Instant(now_micros()), "as_of": None})
     start = since if since is not None else bounds["first"]
     end = until if until is not None else bounds["now"]
     if start is None:
@@ -258,7 +264,8 @@ def growth(ctx: Context, steps: int, since: Instant | None, until: Instant | Non
     if end < start:
         raise InvalidInputError("growth: until is before since; give an until later than since")
     width = max(1, -(-(end - start) // max(1, steps - 1)))  # the last point is at or just after `until`
-    found = yield Read(Q.GROWTH, {"scope": ctx.scope, "since": int(start), "width": width, "candidate": "candidate"})
+    found = yield from read(Q.GROWTH, {"scope": ctx.scope, "since": int(start), "width": width,
+                                       "candidate": "candidate"})
     # A sweep over the points: each row adds its count from point `made` on and takes it away from `gone` on.
     changes = {kind: [0] * (steps + 1) for kind in GROWTH_KINDS}
     for row in found:

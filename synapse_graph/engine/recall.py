@@ -7,9 +7,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from synapse_graph.catalogue import Q
-from synapse_graph.engine import rows
+from synapse_graph.engine import projections, rows
 from synapse_graph.engine.context import Context
-from synapse_graph.engine.io import Embed, Op, Read, Reads
+from synapse_graph.engine.io import Op, Read, embed, read, read_each, read_rows
 from synapse_graph.engine.scope import ScopeState, state_of, state_read
 from synapse_graph.instants import Instant
 from synapse_graph.models import EntryEntity, RecalledFact
@@ -51,7 +51,7 @@ Counted = tuple[ScopeState, list[dict[str, Any]]]
 
 def state_and_term_hits(ctx: Context, terms: Sequence[str]) -> Op[Counted]:
     """The scope's state and how many names each term matches, in one round trip."""
-    state, counted = yield Reads((state_read(ctx), term_hits(ctx, terms)))
+    state, counted = yield from read_each(state_read(ctx), term_hits(ctx, terms))
     return state_of(state), counted
 
 
@@ -82,15 +82,15 @@ def lexical_ranking(ctx: Context, terms: Sequence[str], ahead: Counted | None = 
     """Entity keys by BM25 over the fulltext candidates, best first, and the names of those the
     entity index found (``ahead``: :func:`state_and_term_hits`, when already read)."""
     state, counted = ahead if ahead is not None else (yield from state_and_term_hits(ctx, terms))
-    found = yield search_read(ctx, terms, {r["term"]: int(r["hits"]) for r in counted})
+    found = yield from read_rows(search_read(ctx, terms, {r["term"]: int(r["hits"]) for r in counted}))
     return ranking_of(terms, found, state.entities)
 
 
 def vector_ranking(ctx: Context, model: str, query: str, min_cosine: float = MIN_COSINE
                    ) -> Op[list[tuple[str, float]]]:
-    [vector] = yield Embed((query,))
+    [vector] = yield from embed((query,))
     # An exact scan of this scope's vectors (see search_vector.cypher), so k needs no slack.
-    found = yield Read(Q.SEARCH_VECTOR, {"scope": ctx.scope, "vector": vector, "model": model, "k": VECTOR_HITS})
+    found = yield from read(Q.SEARCH_VECTOR, {"scope": ctx.scope, "vector": vector, "model": model, "k": VECTOR_HITS})
     best: dict[str, float] = {}
     for row in found:
         if row["cosine"] >= min_cosine and row["key"] not in best:
@@ -115,7 +115,7 @@ def fuse(ctx: Context, legs: Mapping[str, list[tuple[str, float]]], limit: int =
     names = {key: known[key] for key, _, _ in fused if known and key in known}
     missing = [key for key, _, _ in fused if key not in names]
     if missing:
-        found = yield Read(Q.ENTITY_NAMES, {"scope": ctx.scope, "keys": missing})
+        found = yield from read(projections.ENTITY_NAMES, {"scope": ctx.scope, "keys": missing})
         names.update({r["key"]: r["name"] for r in found})
     return entry_list(legs, names, limit)
 
@@ -147,7 +147,7 @@ def expand(ctx: Context, entries: Sequence[EntryEntity], *, hops: int, as_of: In
     """
     if not entries:
         return []
-    found = yield expand_read(ctx, entries, hops=hops, as_of=as_of, known_at=known_at, limit=limit)
+    found = yield from read_rows(expand_read(ctx, entries, hops=hops, as_of=as_of, known_at=known_at, limit=limit))
     return ranked(found, entries, hops=hops, known_at=known_at, limit=limit, terms=terms)
 
 

@@ -30,7 +30,7 @@ from typing import Any
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import embeddings, rows
 from synapse_graph.engine.context import Context
-from synapse_graph.engine.io import Embed, Op, Read, Reads
+from synapse_graph.engine.io import Op, Read, embed, read_each, read_rows
 from synapse_graph.engine.recall import entries_of, expand_read, matched_words, ranked, search_read, term_hits
 from synapse_graph.engine.scope import state_of, state_read
 from synapse_graph.instants import MAX_MICROS, MIN_MICROS, Instant, from_datetime, to_datetime
@@ -119,8 +119,8 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
         return Recall(query=query, as_of=to_datetime(now if as_of is None else as_of), legs=legs,
                       skipped="no content words (empty question or small talk)",
                       usage=RecallUsage(items=0, tokens=0, ms=_ms(started)))
-    state_rows, counted, holding = yield Reads((state_read(ctx), term_hits(ctx, terms),
-                                                Read(Q.HAS_FACTS, {"scope": ctx.scope})))
+    state_rows, counted, holding = yield from read_each(state_read(ctx), term_hits(ctx, terms),
+                                                Read(Q.HAS_FACTS, {"scope": ctx.scope}))
     state = state_of(state_rows)
     embeddings.check(ctx, state)
     # The instant the facts are read at: now by the scope's clock, never before its last write
@@ -133,14 +133,14 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
     vector = None
     if ctx.embedder is not None:
         naming = [t for t in terms if 0 < hits.get(t, 0) <= NAMING_HITS]
-        [vector] = yield Embed((_without(query, naming) or query,))
+        [vector] = yield from embed((_without(query, naming) or query,))
     small = state.facts < SMALL_SCOPE  # believed records and observations: at most this many match
-    names, legged = yield Reads((search_read(ctx, terms, hits), Read(
+    names, legged = yield from read_each(search_read(ctx, terms, hits), Read(
         Q.MEMORY_LEXICAL if small else Q.MEMORY_LEXICAL_EACH, {
             "scope": ctx.scope, "scope_token": scope_token(ctx.scope), "stems": question.stems,
             "pool": SMALL_SCOPE if small else POOL, "as_of": at, "known_at": known_at, "vector": vector,
             "model": ctx.embedder, "k": DEPTH, "start": None if window is None else window[0],
-            "end": None if window is None else window[1]})))
+            "end": None if window is None else window[1]}))
     entries = entries_of(terms, names, corpus_size=state.entities)
     named = _named(entries, terms)
     found = _Found(names={e.key: e.name for e in entries})
@@ -148,15 +148,15 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
              window=window if ctx.embedder is None else None)
     _vectors(found, [r for r in legged if r["leg"] != "lexical"])
     if entries and holding[0]["facts"] > 0:  # the graph leg, and the names of what the other legs found
-        around, known = yield Reads((
+        around, known = yield from read_each(
             expand_read(ctx, entries, hops=hops, as_of=at, known_at=known_at, limit=limit, vector=vector),
-            _names_read(ctx, found, found.rows)))
+            _names_read(ctx, found, found.rows))
         found.names.update({r["key"]: r["name"] for r in known})
         _graph(found, around, entries, question)
     chosen = _fused(found, question, named, limit=limit, min_score=min_score, vectors=vector is not None)
     if missing := [k for k in chosen.keys if k.startswith("o:")
                    and found.rows[k][1]["entity_key"] not in found.names]:
-        found.names.update({r["key"]: r["name"] for r in (yield _names_read(ctx, found, missing))})
+        found.names.update({r["key"]: r["name"] for r in (yield from read_rows(_names_read(ctx, found, missing)))})
     return _answer(found, chosen, question, entries, named, legs=legs, max_tokens=max_tokens, started=started)
 
 

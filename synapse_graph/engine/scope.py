@@ -7,7 +7,7 @@ from typing import Any
 
 from synapse_graph.catalogue import Q
 from synapse_graph.engine.context import Context
-from synapse_graph.engine.io import Op, Read
+from synapse_graph.engine.io import Op, Read, read_rows
 from synapse_graph.engine.rows import stored_rules
 from synapse_graph.instants import Instant
 from synapse_graph.models import ScopeRules
@@ -64,7 +64,7 @@ def state_from_row(row: dict[str, Any]) -> ScopeState:
 
 def read_state(ctx: Context) -> Op[ScopeState]:
     """The scope's state (version 0 for a scope never written)."""
-    return state_of((yield state_read(ctx)))
+    return state_of((yield from read_rows(state_read(ctx))))
 
 
 def state_read(ctx: Context) -> Read:

@@ -18,7 +18,7 @@ from typing import Any
 
 from synapse_graph.catalogue import Q
 from synapse_graph.engine.context import Context
-from synapse_graph.engine.io import Op, Read
+from synapse_graph.engine.io import Op, read
 from synapse_graph.engine.view import View
 from synapse_graph.engine.writes import Mutation
 from synapse_graph.errors import InvalidInputError, InvalidScopeError, NotFoundError, SessionClosedError
@@ -97,7 +97,7 @@ def _session(row: dict[str, Any], durable: str) -> Session:
 
 def sessions(ctx: Context, ids: list[str] | None) -> Op[list[Session]]:
     """The sessions the scope registered (the given ones, or all), oldest first."""
-    found = yield Read(Q.SESSIONS, {"scope": ctx.scope, "ids": ids})
+    found = yield from read(Q.SESSIONS, {"scope": ctx.scope, "ids": ids})
     return [_session(row["session"], ctx.scope) for row in found]
 
 
@@ -131,7 +131,7 @@ def check_open(ctx: Context) -> Op[None]:
     """Refuse a write to a session's scope once the session expired or was revoked (or was never registered)."""
     if ctx.registry is None or ctx.session is None:
         return
-    found = yield Read(Q.SESSIONS, {"scope": ctx.registry, "ids": [ctx.session]})
+    found = yield from read(Q.SESSIONS, {"scope": ctx.registry, "ids": [ctx.session]})
     if not found:
         raise SessionClosedError(f"session {ctx.session!r} is not registered in scope {ctx.registry!r}; register "
                                  "it first (Memory.register_session)")

@@ -22,10 +22,10 @@ from pydantic import PrivateAttr
 
 from synapse_graph.backends.base import Row
 from synapse_graph.catalogue import Q
-from synapse_graph.engine import rows
+from synapse_graph.engine import projections, rows
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.import_lines import EXPORT_FORMAT, ImportFile, listed_aliases, read_lines
-from synapse_graph.engine.io import Op, Read, Reads
+from synapse_graph.engine.io import Op, Read, read, read_each, read_rows
 from synapse_graph.engine.reads import lookup
 from synapse_graph.engine.scope import ScopeState
 from synapse_graph.engine.trust import AuditQuery
@@ -37,7 +37,8 @@ from synapse_graph.models import ExportSummary
 from synapse_graph.render import plural
 from synapse_graph.rules.numbers import count
 from synapse_graph.rules.timeline import Plan, Provenance, Record
-from synapse_graph.shapes import FACT, OBSERVATION, exported, projected, read
+from synapse_graph.shapes import FACT, OBSERVATION, exported, projected
+from synapse_graph.shapes import read as field_value
 
 # -- export ------------------------------------------------------------------------------------------
 
@@ -91,7 +92,7 @@ def _every(first: Read, cursor: Callable[[Row], Mapping[str, Any]]) -> Op[list[R
     found: list[Row] = []
     read = first
     while True:
-        got = yield read
+        got = yield from read_rows(read)
         found += got
         if len(got) < read.params["limit"]:
             return found
@@ -100,7 +101,7 @@ def _every(first: Read, cursor: Callable[[Row], Mapping[str, Any]]) -> Op[list[R
 
 def _head(ctx: Context, begun: list[int]) -> Op[list[str]]:
     """The header and the scope's rules; notes the version the export reads."""
-    [state] = yield Read(Q.SCOPE_STATE, {"scope": ctx.scope})
+    [state] = yield from read(Q.SCOPE_STATE, {"scope": ctx.scope})
     begun.append(state["state"]["version"])
     stored = rows.stored_rules(state["state"])
     lines = [_json({"kind": "header", "format": EXPORT_FORMAT, "scope": ctx.scope})]
@@ -124,7 +125,7 @@ def _pages(ctx: Context, begun: list[int], first: Read, cursor: Callable[[Row], 
 def _page(ctx: Context, begun: list[int], read: Read, line: Callable[[Row], Mapping[str, Any]],
           found: list[Row] | None = None) -> Op[list[str]]:
     """The lines of one read, checked to be of the version the export began with; ``found`` gets its rows."""
-    got, [state] = yield Reads((read, Read(Q.SCOPE_STATE, {"scope": ctx.scope})))
+    got, [state] = yield from read_each(read, Read(Q.SCOPE_STATE, {"scope": ctx.scope}))
     version = state["state"]["version"]
     if version != begun[0]:
         raise ConcurrencyConflictError(
@@ -150,7 +151,7 @@ def fact_line(record: Record) -> dict[str, Any]:
 
 def observation_line(row: Mapping[str, Any]) -> dict[str, Any]:
     """An observation row as an export line (its entity by key, instants in ISO-8601 with microseconds)."""
-    return {f.name: exported(f, read(f, row[projected(f)])) for f in OBSERVATION}
+    return {f.name: exported(f, field_value(f, row[projected(f)])) for f in OBSERVATION}
 
 
 def _json(value: Mapping[str, Any]) -> str:
@@ -213,17 +214,18 @@ def import_names(ctx: Context, state: ScopeState, file: ImportFile, view: View) 
     view.entities.created.update({k: e for k, e in file.entities.items() if k not in known})
     view.entities.aliases += [a for _, a in file.aliases if known.get(a["key"]) != a["target"]]
     targets = {**{a["key"]: a["target"] for _, a in file.aliases}, **known}
-    present = {row["id"] for row in (yield Read(Q.EXISTING_OBSERVATIONS, {
+    present = {row["id"] for row in (yield from read(Q.EXISTING_OBSERVATIONS, {
         "scope": ctx.scope, "ids": [o["id"] for _, o in file.observations]}))} if file.observations else set()
     observe = [{**o, "entity": targets.get(o["entity"], o["entity"])} for _, o in file.observations
                if o["id"] not in present]
     # Sessions the scope registered already keep their registration: the scope's own registry decides.
-    registered = {row["session"]["id"] for row in (yield Read(Q.SESSIONS, {
+    registered = {row["session"]["id"] for row in (yield from read(Q.SESSIONS, {
         "scope": ctx.scope, "ids": [s["id"] for _, s in file.sessions]}))} if file.sessions else set()
     # Rejections and audit entries the scope holds already (an import before, or this one interrupted) are
     # skipped; the others come along whatever else the scope holds (its own rules, say).
-    rejected = [_rejection_identity(row) for row in (yield Read(Q.EXPORT_TOMBSTONES, {"scope": ctx.scope}))]
-    logged = {row["id"] for row in (yield Read(Q.AUDIT_IDS, {"scope": ctx.scope}))} if file.audit else set()
+    rejected = [_rejection_identity(row) for row in (yield from read(Q.EXPORT_TOMBSTONES, {"scope": ctx.scope}))]
+    logged = ({row["id"] for row in (yield from read(projections.AUDIT_IDS, {"scope": ctx.scope}))} if file.audit
+              else set())
     mutation = Mutation.of(view, "import", Provenance(client=ctx.client),
                            rules=file.rules if state.stored is None else None, observe=observe,
                            sessions=[s for _, s in file.sessions if s["id"] not in registered],
@@ -270,7 +272,7 @@ def _restores(ctx: Context, file: ImportFile, targets: Mapping[str, str], *, cha
     found = yield from _every(Read(Q.EXPORT_OBSERVATIONS, {"scope": ctx.scope, **_first()}),
                               lambda row: _next(row["observation"]))
     notes = sum(1 for row in found if noted.get(row["observation"]["id"]) != {
-        f.name: read(f, row["observation"][projected(f)]) for f in OBSERVATION})
+        f.name: field_value(f, row["observation"][projected(f)]) for f in OBSERVATION})
     if changes and (records or notes):
         raise InvalidImportError(
             f"scope {ctx.scope!r} holds {plural(records, 'fact record')} and {plural(notes, 'observation')} this "
@@ -294,7 +296,8 @@ def import_records(ctx: Context, chunk: list[Record], view: View, version: int) 
             f"scope {ctx.scope!r} was written by another writer during the import: the rest of the export could "
             "contradict what it wrote, so it was not imported (the records imported before stay). Erase the scope "
             f"(purge(scope={ctx.scope!r})) and import again with no other writer at work")
-    existing = {row["id"] for row in (yield Read(Q.EXISTING_IDS, {"scope": ctx.scope, "ids": [r.id for r in chunk]}))}
+    found = yield from read(projections.EXISTING_IDS, {"scope": ctx.scope, "ids": [r.id for r in chunk]})
+    existing = {row["id"] for row in found}
     fresh = [r for r in chunk if r.id not in existing]
     keys = yield from lookup(ctx, {k for r in fresh for k in (r.subject, r.object)})
     lost = sorted({k for r in fresh for k in (r.subject, r.object)} - set(keys))

@@ -8,7 +8,7 @@ from typing import Any, TypedDict
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import inputs, reads, rows
 from synapse_graph.engine.context import Context
-from synapse_graph.engine.io import Op, Read
+from synapse_graph.engine.io import Op, read
 from synapse_graph.engine.view import View
 from synapse_graph.engine.writes import Mutation
 from synapse_graph.errors import InvalidInputError, NotFoundError
@@ -21,7 +21,7 @@ from synapse_graph.rules.trust import TIMELINE_STATES, Verdict, after_feedback
 
 def record_by_id(ctx: Context, fact_id: str) -> Op[tuple[Record, Fact]]:
     """A current record by id, as the planner and as the user see it."""
-    found = yield Read(Q.RECORD_BY_ID, {"scope": ctx.scope, "id": fact_id})
+    found = yield from read(Q.RECORD_BY_ID, {"scope": ctx.scope, "id": fact_id})
     if not found:
         raise NotFoundError(f"no current fact with id {fact_id!r} in scope {ctx.scope!r}; it may have been "
                             "superseded (its successor has a new id) or purged: read the facts again")
@@ -35,7 +35,7 @@ def _candidate(ctx: Context, fact_id: str) -> Op[Record]:
     return record
 
 
-def approve(view: View, fact_id: str) -> Op[Mutation]:
+def approve(view: View, fact_id: str) -> Op[tuple[Mutation | None, None]]:
     """Believe a candidate: it joins its timeline as if written now (closing single-valued values), with
     the confirmations it gathered as a candidate."""
     record = yield from _candidate(view.ctx, fact_id)
@@ -50,16 +50,16 @@ def approve(view: View, fact_id: str) -> Op[Mutation]:
     plan.expires.append(record)
     view.add(plan)
     # The entry names the reviewer as its client; what was approved keeps its own provenance (source, model).
-    return Mutation.of(view, "approve", replace(record.provenance, client=view.ctx.client))
+    return Mutation.of(view, "approve", replace(record.provenance, client=view.ctx.client)), None
 
 
-def reject(view: View, fact_id: str, reason: str) -> Op[Mutation]:
+def reject(view: View, fact_id: str, reason: str) -> Op[tuple[Mutation | None, None]]:
     """Refuse a candidate and leave a tombstone: the same fact written again comes back as a flagged candidate."""
     record = yield from _candidate(view.ctx, fact_id)
     view.plan.expires.append(record)
     tombstone = {"scope": view.ctx.scope, "subject": record.subject, "predicate": record.predicate,
                  "object": record.object, "reason": reason, "rejected_at": view.now, "by": view.ctx.client}
-    return Mutation.of(view, "reject", Provenance(client=view.ctx.client), tombstones=[tombstone])
+    return Mutation.of(view, "reject", Provenance(client=view.ctx.client), tombstones=[tombstone]), None
 
 
 def feedback(view: View, fact_id: str, verdict: Verdict) -> Op[tuple[Mutation, Fact]]:
@@ -146,5 +146,5 @@ def audit_query(limit: int, filters: dict[str, Any]) -> AuditQuery:
 
 def audit(ctx: Context, ask: AuditQuery) -> Op[list[AuditEntry]]:
     """The audit log, newest first, narrowed by the question's filters."""
-    found = yield Read(Q.AUDIT_LOG, ask.params(ctx.scope))
+    found = yield from read(Q.AUDIT_LOG, ask.params(ctx.scope))
     return [rows.audit(row["entry"]) for row in found]

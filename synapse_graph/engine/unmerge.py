@@ -17,14 +17,15 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import embeddings, inputs
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.import_lines import entity_of, record_of
-from synapse_graph.engine.io import Op, PlanOutdated, Read, Reads, Write
+from synapse_graph.engine.io import Op, PlanOutdated, Read, read, read_each, write
 from synapse_graph.engine.scope import STORE_FORMAT, ScopeState
+from synapse_graph.engine.steps import WriteStep
 from synapse_graph.engine.view import View
 from synapse_graph.engine.writes import (
     SHARED_AUDIT_VALUES,
@@ -40,9 +41,6 @@ from synapse_graph.rules.recall import scope_token, search_text
 from synapse_graph.rules.text import name_key
 from synapse_graph.rules.timeline import Plan, Provenance, Record
 
-if TYPE_CHECKING:
-    from synapse_graph.engine.operations import WriteStep
-
 AUDIT_SEARCHED = 10_000
 """How many of the newest audit entries naming an entity are searched for its merge."""
 
@@ -57,12 +55,12 @@ def snapshot(view: View, source: Mapping[str, Any], target: str, source_records:
              target_records: Sequence[Record], plan: Plan) -> Op[dict[str, Any]]:
     """What a merge of ``source`` into ``target`` (by ``plan``) must keep to be undone."""
     key = source["key"]
-    aliases, observed, rejected, targets = yield Reads((
+    aliases, observed, rejected, targets = yield from read_each(
         Read(Q.ALIAS_KEYS, {"scope": view.ctx.scope, "key": key}),
         Read(Q.OBSERVATIONS_OF_ENTITIES, {"scope": view.ctx.scope, "keys": [key], "history": True,
                                           "known_at": None, "limit": 10**9}),
         Read(Q.ENTITY_TOMBSTONES, {"scope": view.ctx.scope, "key": key}),
-        Read(Q.ENTITY, {"scope": view.ctx.scope, "key": target})))
+        Read(Q.ENTITY, {"scope": view.ctx.scope, "key": target}))
     moved_ids = {r.id for r in source_records}
     changed = {r.id for r in (*plan.expires, *plan.updates)}
     # The target is read before this write: a canonical name new to the scope is created by the merge itself.
@@ -84,7 +82,7 @@ def snapshot(view: View, source: Mapping[str, Any], target: str, source_records:
 
 def unmerge_step(ctx: Context, name: str) -> WriteStep[UnmergeResult]:
     wanted = inputs.name(ctx, name, "name")
-    return lambda view: unmerge(view, wanted)
+    return WriteStep(ctx, lambda view: unmerge(view, wanted))
 
 
 def _find(view: View, key: str) -> Op[tuple[str, dict[str, Any]]]:
@@ -131,12 +129,12 @@ def unmerge(view: View, name: inputs.Name) -> Op[tuple[Mutation | None, UnmergeR
     changed = sorted(i for i in made | {r.id for r in before} if i in by_id
                      and (by_id[i].expired_at or 0) > merged_at)
     deleted = [by_id[i] for i in sorted(made | {r.id for r in (*restored, *before)}) if i in by_id]
-    observations = yield Read(Q.OBSERVATIONS_OF_ENTITIES, {"scope": ctx.scope, "keys": [target], "history": True,
+    observations = yield from read(Q.OBSERVATIONS_OF_ENTITIES, {"scope": ctx.scope, "keys": [target], "history": True,
                                                            "known_at": None, "limit": 10**9})
     moved_back = [o["observation"]["id"] for o in observations if o["observation"]["id"] in set(kept["observations"])]
     later_observations = [o["observation"]["id"] for o in observations
                           if o["observation"]["recorded_at"] > merged_at and o["observation"]["id"] not in moved_back]
-    [target_row] = yield Read(Q.ENTITY, {"scope": ctx.scope, "key": target})
+    [target_row] = yield from read(Q.ENTITY, {"scope": ctx.scope, "key": target})
     own_names = {name_key(n) for n in (entity["name"], *(entity["aliases"] or ()))}
     target_aliases = [a for a in target_row["entity"]["aliases"] or [] if name_key(a) not in own_names]
     # The kept entity's names as before the merge, and when it was last updated then, unless names were added since.
@@ -181,7 +179,7 @@ def _apply(ctx: Context, state: ScopeState, mutation: Mutation, parts: dict[str,
         "creates": creates(ctx.scope, mutation.plan.creates, {}, (), spoken)["creates"],
         "audit": [shared_apart(audit_entry(ctx, mutation, now), SHARED_AUDIT_VALUES)],
     }
-    if not (yield Write(Q.APPLY_UNMERGE, params, last=ctx.embedder is None)):
+    if not (yield from write(Q.APPLY_UNMERGE, params, last=ctx.embedder is None)):
         raise PlanOutdated
     # The restored entity's name and the restored records' sentences (observations kept their vectors).
     yield from embeddings.store(ctx, entities=parts["entities"], facts=mutation.plan.creates, spoken=spoken)

@@ -16,7 +16,7 @@ from synapse_graph.catalogue import Q
 from synapse_graph.engine import rows
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import MAX_TYPE_LENGTH, Name, alias_row, entity_row, text
-from synapse_graph.engine.io import Op, Read
+from synapse_graph.engine.io import Op, read
 from synapse_graph.engine.scope import ScopeState, state_from_row
 from synapse_graph.instants import Instant
 from synapse_graph.models import ScopeRules
@@ -106,7 +106,7 @@ class View:
                   "single_valued": sorted(ScopeRules().single_valued),
                   "keys": [{"slot": fact_slot(ctx.scope, s, p), "subject": s, "predicate": p, "object": o,
                             "since_at": Instant(t)} for s, p, o, t in ahead.keys]}
-        [row] = yield Read(Q.PLAN_INPUT, params)
+        [row] = yield from read(Q.PLAN_INPUT, params)
         state = state_from_row(row["state"])
         view = cls(ctx, state, state.clock())
         single = state.rules.single_valued
@@ -132,7 +132,7 @@ class View:
             found.update({k: self._ahead.found[k] for k in stored if k in self._ahead.found})
             self.entity_ids.update({k: self._ahead.ids[k] for k in stored if k in self._ahead.ids})
         elif stored:
-            [row] = yield Read(Q.RESOLVE_KEYS, {"scope": self.ctx.scope, "keys": stored})
+            [row] = yield from read(Q.RESOLVE_KEYS, {"scope": self.ctx.scope, "keys": stored})
             found.update({key: key for key in row["entities"]})
             found.update({a["key"]: a["target"] for a in row["aliases"]})
             self.entity_ids.update(entity_ids(row))
@@ -211,7 +211,7 @@ class View:
         if known is not None:
             stored = known
         elif params:
-            [found] = yield Read(Q.CURRENT_RECORDS, {"scope": self.ctx.scope, "statuses": list(allowed),
+            [found] = yield from read(Q.CURRENT_RECORDS, {"scope": self.ctx.scope, "statuses": list(allowed),
                                                      "keys": params})
             unique = {row["id"]: row for row in found["records"]}  # a record can answer two keys of one slot
             stored = [rows.record(row) for row in unique.values()]
@@ -221,7 +221,7 @@ class View:
 
     def entity_records(self, key: str) -> Op[list[Record]]:
         """Every record touching an entity, history included, as this write has left them so far."""
-        found = yield Read(Q.ENTITY_RECORDS, {"scope": self.ctx.scope, "key": key})
+        found = yield from read(Q.ENTITY_RECORDS, {"scope": self.ctx.scope, "key": key})
         stored = [rows.record(row["fact"]) for row in found]
         expired = {r.id for r in self.plan.expires}
         updated = {r.id: r for r in self.plan.updates}

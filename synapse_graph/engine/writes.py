@@ -13,7 +13,7 @@ from typing import Any
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import embeddings
 from synapse_graph.engine.context import Context
-from synapse_graph.engine.io import Op, PlanOutdated, Write
+from synapse_graph.engine.io import Op, PlanOutdated, write
 from synapse_graph.engine.rows import record_values, rules_params
 from synapse_graph.engine.scope import STORE_FORMAT, ScopeState
 from synapse_graph.engine.view import EntityChanges, View
@@ -256,7 +256,7 @@ def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> 
     observed = [o for o in mutation.observe if o.get("expired_at") is None]
     recorded = [r for r in plan.creates if r.expired_at is None]
     embed = ctx.embedder is not None and bool(changes.created or observed or recorded)
-    if not (yield Write(name, params, last=not embed)):
+    if not (yield from write(name, params, last=not embed)):
         raise PlanOutdated
     yield from embeddings.store(ctx, entities=list(changes.created.values()), observations=observed, facts=recorded,
                                 spoken=mutation.spoken)

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from synapse_graph.catalogue import Q
 from synapse_graph.engine.context import Context
-from synapse_graph.engine.io import Op, Read
+from synapse_graph.engine.io import Op, read
 from synapse_graph.graphiti.lines import GraphitiImport, LeftOut, Translation, predicate_for, translate
 from synapse_graph.graphiti.source import (
     GraphitiEdge,
@@ -59,7 +59,7 @@ def held_observations(ctx: Context, ids: Iterable[str]) -> Op[set[str]]:
     asked = list(ids)
     if not asked:
         return set()
-    rows = yield Read(Q.EXISTING_OBSERVATIONS, {"scope": ctx.scope, "ids": asked})
+    rows = yield from read(Q.EXISTING_OBSERVATIONS, {"scope": ctx.scope, "ids": asked})
     return {str(row["id"]) for row in rows}
 
 
