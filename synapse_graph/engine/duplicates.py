@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from synapse_graph.catalogue import Q
-from synapse_graph.engine import inputs, planning
+from synapse_graph.engine import inputs, planning, projections
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import CheckedTriple, Name
 from synapse_graph.engine.io import Op, Read, compute, read, read_each
@@ -67,7 +67,7 @@ def _degrees(ctx: Context, keys: Iterable[str]) -> Op[dict[str, int]]:
     wanted = sorted(set(keys))
     if not wanted:
         return {}
-    found = yield from read(Q.ENTITY_DEGREES, {"scope": ctx.scope, "keys": wanted})
+    found = yield from read(projections.ENTITY_DEGREES, {"scope": ctx.scope, "keys": wanted})
     return {r["key"]: int(r["degree"]) for r in found}
 
 
@@ -91,7 +91,7 @@ def _with_links(profiles: Iterable[rules.Profile], links: Mapping[str, list[rule
 
 def distinct_pairs(ctx: Context) -> Op[set[tuple[str, str]]]:
     """Pairs recorded as distinct, in :func:`~synapse_graph.rules.duplicates.pair_key` order."""
-    return {rules.pair_key(r["a"], r["b"]) for r in (yield from read(Q.DISTINCT_PAIRS, {"scope": ctx.scope}))}
+    return {rules.pair_key(r["a"], r["b"]) for r in (yield from read(projections.DISTINCT_PAIRS, {"scope": ctx.scope}))}
 
 
 def proposals(ctx: Context, threshold: float, limit: int) -> Op[list[DuplicateProposal]]:

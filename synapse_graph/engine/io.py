@@ -19,7 +19,7 @@ import random
 import time
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast, overload
 
 from synapse_graph.backends.base import AsyncBackend, AsyncStatementRunner, Backend, Params, Row, StatementRunner
 from synapse_graph.catalogue import Q
@@ -86,9 +86,24 @@ type Op[T] = Generator[Request, Answer, T]
 """An operation: yields requests, receives their answers, returns its result."""
 
 
-def read(name: Q, params: Params) -> Op[list[Row]]:
-    """Run a read-only statement: ``rows = yield from read(Q.X, params)``."""
-    return cast(list[Row], (yield Read(name, params)))
+@dataclass(frozen=True, slots=True)
+class Projection[R]:
+    """A statement whose rows have a declared shape (a ``TypedDict``, :mod:`~synapse_graph.engine.projections`);
+    a test checks the rows each returns have exactly its keys."""
+
+    statement: Q
+    row: type[R]
+
+
+@overload
+def read(name: Q, params: Params) -> Op[list[Row]]: ...
+@overload
+def read[R](name: Projection[R], params: Params) -> Op[list[R]]: ...
+def read(name: Q | Projection[Any], params: Params) -> Op[list[Any]]:
+    """Run a read-only statement: ``rows = yield from read(Q.X, params)``; rows typed by their projection's
+    shape when given one (``yield from read(projections.ENTITY_NAMES, params)``)."""
+    statement = name.statement if isinstance(name, Projection) else name
+    return cast(list[Any], (yield Read(statement, params)))
 
 
 def read_rows(request: Read) -> Op[list[Row]]:

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from synapse_graph.catalogue import Q
-from synapse_graph.engine import rows
+from synapse_graph.engine import projections, rows
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import Name
 from synapse_graph.engine.io import Op, Read, read, read_rows
@@ -105,7 +105,7 @@ def observe(view: View, items: Sequence[Observed], provenance: Provenance
     display = {key: view.entities.created[key]["name"] for key in entities if key in view.entities.created}
     named = sorted({o["entity"] for o in added} - set(display))
     if named:
-        display.update({row["key"]: row["name"] for row in (yield from read(Q.ENTITY_NAMES, {
+        display.update({row["key"]: row["name"] for row in (yield from read(projections.ENTITY_NAMES, {
             "scope": view.ctx.scope, "keys": named}))})
     return Mutation.of(view, "observe", provenance, observe=added), [
         [Observation(id=o["id"], entity=display.get(o["entity"], name.display), text=o["text"],

@@ -12,7 +12,6 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
-from synapse_graph.catalogue import Q
 from synapse_graph.engine import digest as digests
 from synapse_graph.engine import (
     duplicates,
@@ -22,6 +21,7 @@ from synapse_graph.engine import (
     migrations,
     observations,
     planning,
+    projections,
     reads,
     recall,
     recalling,
@@ -463,7 +463,7 @@ def subgraph(ctx: Context, entities: Iterable[str], hops: int, *, as_of: TimeInp
     def op() -> Op[list[RecalledFact]]:
         keys = yield from reads.lookup(ctx, [n.key for n in names])
         ordered = list(dict.fromkeys(keys[n.key] for n in names if n.key in keys))
-        found = yield from read(Q.ENTITY_NAMES, {"scope": ctx.scope, "keys": ordered})
+        found = yield from read(projections.ENTITY_NAMES, {"scope": ctx.scope, "keys": ordered})
         display = {r["key"]: r["name"] for r in found}
         entries = [EntryEntity(name=display[k], key=k, score=1.0 / (61 + i)) for i, k in enumerate(ordered)
                    if k in display]

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from synapse_graph.catalogue import Q
-from synapse_graph.engine import rows
+from synapse_graph.engine import projections, rows
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.io import Op, Read, embed, read, read_each, read_rows
 from synapse_graph.engine.scope import ScopeState, state_of, state_read
@@ -115,7 +115,7 @@ def fuse(ctx: Context, legs: Mapping[str, list[tuple[str, float]]], limit: int =
     names = {key: known[key] for key, _, _ in fused if known and key in known}
     missing = [key for key, _, _ in fused if key not in names]
     if missing:
-        found = yield from read(Q.ENTITY_NAMES, {"scope": ctx.scope, "keys": missing})
+        found = yield from read(projections.ENTITY_NAMES, {"scope": ctx.scope, "keys": missing})
         names.update({r["key"]: r["name"] for r in found})
     return entry_list(legs, names, limit)
 

@@ -22,7 +22,7 @@ from pydantic import PrivateAttr
 
 from synapse_graph.backends.base import Row
 from synapse_graph.catalogue import Q
-from synapse_graph.engine import rows
+from synapse_graph.engine import projections, rows
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.import_lines import EXPORT_FORMAT, ImportFile, listed_aliases, read_lines
 from synapse_graph.engine.io import Op, Read, read, read_each, read_rows
@@ -224,7 +224,8 @@ def import_names(ctx: Context, state: ScopeState, file: ImportFile, view: View) 
     # Rejections and audit entries the scope holds already (an import before, or this one interrupted) are
     # skipped; the others come along whatever else the scope holds (its own rules, say).
     rejected = [_rejection_identity(row) for row in (yield from read(Q.EXPORT_TOMBSTONES, {"scope": ctx.scope}))]
-    logged = {row["id"] for row in (yield from read(Q.AUDIT_IDS, {"scope": ctx.scope}))} if file.audit else set()
+    logged = ({row["id"] for row in (yield from read(projections.AUDIT_IDS, {"scope": ctx.scope}))} if file.audit
+              else set())
     mutation = Mutation.of(view, "import", Provenance(client=ctx.client),
                            rules=file.rules if state.stored is None else None, observe=observe,
                            sessions=[s for _, s in file.sessions if s["id"] not in registered],
@@ -295,7 +296,7 @@ def import_records(ctx: Context, chunk: list[Record], view: View, version: int) 
             f"scope {ctx.scope!r} was written by another writer during the import: the rest of the export could "
             "contradict what it wrote, so it was not imported (the records imported before stay). Erase the scope "
             f"(purge(scope={ctx.scope!r})) and import again with no other writer at work")
-    found = yield from read(Q.EXISTING_IDS, {"scope": ctx.scope, "ids": [r.id for r in chunk]})
+    found = yield from read(projections.EXISTING_IDS, {"scope": ctx.scope, "ids": [r.id for r in chunk]})
     existing = {row["id"] for row in found}
     fresh = [r for r in chunk if r.id not in existing]
     keys = yield from lookup(ctx, {k for r in fresh for k in (r.subject, r.object)})

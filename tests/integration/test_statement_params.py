@@ -1,4 +1,5 @@
-"""Every request the engine builds names exactly the parameters its statement reads (issue 32, item 5).
+"""Every request the engine builds names exactly the parameters its statement reads, and the statements read by
+a declared shape (engine/projections.py) return exactly its columns (issue 32, item 5).
 
 The parameters a statement reads are its ``$names`` in the catalogue's text for the backend's dialect
 (:func:`synapse_graph.catalogue.query`); the parameters a request gives are those the engine's request
@@ -22,6 +23,7 @@ import pytest
 from synapse_graph import Memory, Triple
 from synapse_graph.backends.base import Params, Requests, Row
 from synapse_graph.catalogue import DIALECT_ONLY, DIALECTS, Q, query
+from synapse_graph.engine import projections
 from tests.integration.test_recall import TrigramEmbedder
 
 _PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
@@ -41,38 +43,40 @@ NOT_REACHED: dict[Q, str] = {
 
 
 class _Recording:
-    """A backend that records each statement the engine sends it, with its parameters' names."""
+    """A backend that records each statement the engine sends it, with its parameters' names and the names
+    of the columns of each row it returned."""
 
-    def __init__(self, backend: Any, seen: list[tuple[str, frozenset[str]]]) -> None:
-        self._backend, self._seen = backend, seen
+    def __init__(self, backend: Any, seen: list[tuple[str, frozenset[str]]],
+                 columns: dict[str, set[frozenset[str]]]) -> None:
+        self._backend, self._seen, self._columns = backend, seen, columns
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._backend, name)
 
-    def _note(self, name: str, params: Params) -> None:
+    def _note(self, name: str, params: Params, rows: list[Row]) -> list[Row]:
         self._seen.append((str(name), frozenset(params)))
+        self._columns.setdefault(str(name), set()).update(frozenset(row) for row in rows)
+        return rows
 
     def read(self, name: str, params: Params) -> list[Row]:
-        self._note(name, params)
-        return self._backend.read(name, params)  # type: ignore[no-any-return]
+        return self._note(name, params, self._backend.read(name, params))
 
     def write(self, name: str, params: Params) -> list[Row]:
-        self._note(name, params)
-        return self._backend.write(name, params)  # type: ignore[no-any-return]
+        return self._note(name, params, self._backend.write(name, params))
 
     def write_last(self, name: str, params: Params) -> list[Row]:
-        self._note(name, params)
-        return self._backend.write_last(name, params)  # type: ignore[no-any-return]
+        return self._note(name, params, self._backend.write_last(name, params))
 
     def read_many(self, requests: Requests) -> list[list[Row]]:
-        for name, params in requests:
-            self._note(name, params)
-        return self._backend.read_many(requests)  # type: ignore[no-any-return]
+        answers: list[list[Row]] = self._backend.read_many(requests)
+        for (name, params), rows in zip(requests, answers, strict=True):
+            self._note(name, params, rows)
+        return answers
 
     @contextmanager
     def locked(self, scope: str, init: Params, timeout: float) -> Iterator[_Recording]:
         with self._backend.locked(scope, init, timeout) as runner:
-            yield _Recording(runner, self._seen)
+            yield _Recording(runner, self._seen, self._columns)
 
 
 def _scenario(make: Callable[..., Memory]) -> None:
@@ -92,8 +96,8 @@ def _scenario(make: Callable[..., Memory]) -> None:
     memory.retract("Dana", "WORKS_AT", at="2023-01-01")
     memory.upsert(Triple(subject="Dana Smith", predicate="LIVES_IN", object="Berlin"))
     memory.upsert(Triple(subject="Dana Smyth", predicate="LIVES_IN", object="Berlin"))
-    for proposal in memory.duplicates(threshold=0.1)[:1]:
-        memory.reject_duplicate(proposal, reason="two people")
+    memory.reject_duplicate("Dana", "Robert", reason="two people")
+    memory.duplicates(threshold=0.1)
     memory.approve_duplicate("Dana Smith", "Dana Smyth")
     memory.unmerge("Dana Smyth")
     memory.upsert([Triple(subject="Eve", predicate="LIKES", object="Chess", confidence=0.2),  # candidates
@@ -141,6 +145,7 @@ def _scenario(make: Callable[..., Memory]) -> None:
     lines = list(memory.export())
     copy = make(embedder=TrigramEmbedder())
     copy.import_([line.replace(memory.scope, copy.scope) for line in lines])
+    copy.import_([line.replace(memory.scope, copy.scope) for line in lines])  # again: every line known
     memory.purge("Eve")
     copy.purge(scope=copy.scope)
 
@@ -149,10 +154,11 @@ def _scenario(make: Callable[..., Memory]) -> None:
 def test_each_request_gives_exactly_its_statements_parameters(make_memory: Callable[..., Memory],
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[tuple[str, frozenset[str]]] = []
+    columns: dict[str, set[frozenset[str]]] = {}
     import synapse_graph.memory as facade
 
     opened = facade.open_backend
-    monkeypatch.setattr(facade, "open_backend", lambda *a, **k: _Recording(opened(*a, **k), seen))
+    monkeypatch.setattr(facade, "open_backend", lambda *a, **k: _Recording(opened(*a, **k), seen, columns))
     made: list[Memory] = []
 
     def make(**options: Any) -> Memory:
@@ -169,6 +175,9 @@ def test_each_request_gives_exactly_its_statements_parameters(make_memory: Calla
     reached = {Q(name) for name, _ in seen}
     assert sorted(set(Q) - set(NOT_REACHED) - reached) == [], "statements the scenario never reached"
     assert sorted(reached & set(NOT_REACHED)) == [], "statements reached after all (take them out of NOT_REACHED)"
+    # The statements read by a declared shape return rows of exactly its keys (some row of each was read).
+    shapes = {p.statement.value: {frozenset(p.row.__annotations__)} for p in projections.SHAPED}
+    assert {name: columns.get(name) for name in shapes} == shapes
 
 
 def _parameters(name: Q) -> frozenset[str]:
