@@ -17,13 +17,13 @@ from typing import Any, Self, Unpack
 
 from synapse_graph.backends import AsyncBackend, open_async_backend
 from synapse_graph.engine import operations as ops
-from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import TripleInput
 from synapse_graph.engine.io import Op, drive_async, run_write_async
-from synapse_graph.engine.operations import ObservationItem, WriteStep
+from synapse_graph.engine.operations import ObservationItem
 from synapse_graph.engine.scope import lock_init
 from synapse_graph.engine.sessions import DEFAULT_TTL as DEFAULT_SESSION_TTL
 from synapse_graph.engine.settings import MemoryOptions
+from synapse_graph.engine.steps import WriteStep
 from synapse_graph.engine.transfer import CheckedExport, import_chunks
 from synapse_graph.engine.trust import AuditFilters
 from synapse_graph.errors import ConfigurationError, NotFoundError
@@ -122,9 +122,8 @@ class AsyncMemory(AsyncDuplicateReview, MemoryOptions, AsyncGraphitiImports, Asy
     async def _read[T](self, op: Op[T]) -> T:
         return await drive_async(op, self.backend, self.embedder)
 
-    async def _write[T](self, step: WriteStep[T], ctx: Context | None = None) -> T:
-        at = ctx or self._ctx
-        return await run_write_async(self.backend, at.scope, lock_init(), lambda: ops.write(at, step),
+    async def _write[T](self, step: WriteStep[T]) -> T:
+        return await run_write_async(self.backend, step.scope, lock_init(), lambda: ops.write(step),
                                      timeout=self.lock_timeout, embedder=self.embedder)
 
     async def rules(self) -> ScopeRules:
@@ -147,7 +146,7 @@ class AsyncMemory(AsyncDuplicateReview, MemoryOptions, AsyncGraphitiImports, Asy
         """See :meth:`Memory.upsert`."""
         at = ops.scoped(self._ctx, memory_scope, default="durable")
         return await self._write(ops.upsert(at, triples, replace=replace, valid_at=valid_at, source=source,
-                                            model=model, session=session), at)
+                                            model=model, session=session))
 
     async def retract(self, subject: str, predicate: str, object: str | None = None, *,
                       at: TimeInput | None = None) -> int:
@@ -163,14 +162,14 @@ class AsyncMemory(AsyncDuplicateReview, MemoryOptions, AsyncGraphitiImports, Asy
                       entity_type: str | None = None, valid_at: TimeInput | None = None) -> list[Observation]:
         """See :meth:`Memory.observe`."""
         at = ops.scoped(self._ctx, memory_scope, default="durable")
-        return await self._write(ops.observe(at, entity, texts, source, session, entity_type, valid_at), at)
+        return await self._write(ops.observe(at, entity, texts, source, session, entity_type, valid_at))
 
     async def observe_many(self, items: Iterable[ObservationItem], *, source: str | None = None,
                            session: str | None = None, memory_scope: MemoryScope | None = None
                            ) -> list[list[Observation]]:
         """See :meth:`Memory.observe_many`."""
         at = ops.scoped(self._ctx, memory_scope, default="durable")
-        return await self._write(ops.observe_many(at, items, source, session), at)
+        return await self._write(ops.observe_many(at, items, source, session))
 
     async def unobserve(self, entity: str, texts: Iterable[str]) -> int:
         """See :meth:`Memory.unobserve`."""
@@ -232,9 +231,9 @@ class AsyncMemory(AsyncDuplicateReview, MemoryOptions, AsyncGraphitiImports, Asy
 
     async def revoke_session(self, session: str) -> PurgeResult:
         """See :meth:`Memory.revoke_session`."""
-        mark, inside, erase = ops.revoke_session(self._ctx, session)
+        mark, erase = ops.revoke_session(self._ctx, session)
         await self._write(mark)
-        return await self._write(erase, inside)
+        return await self._write(erase)
 
     async def promote(self, facts: Iterable[Fact | str], *, session: str | None = None) -> WriteResult:
         """See :meth:`Memory.promote`."""

@@ -10,13 +10,13 @@ from typing import Any, Self, Unpack
 
 from synapse_graph.backends import Backend, open_backend
 from synapse_graph.engine import operations as ops
-from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import TripleInput
 from synapse_graph.engine.io import Op, drive, drive_pages, run_write
-from synapse_graph.engine.operations import ObservationItem, WriteStep
+from synapse_graph.engine.operations import ObservationItem
 from synapse_graph.engine.scope import lock_init
 from synapse_graph.engine.sessions import DEFAULT_TTL as DEFAULT_SESSION_TTL
 from synapse_graph.engine.settings import MemoryOptions
+from synapse_graph.engine.steps import WriteStep
 from synapse_graph.engine.transfer import CheckedExport, import_chunks
 from synapse_graph.engine.trust import AuditFilters
 from synapse_graph.errors import ConfigurationError, NotFoundError
@@ -123,9 +123,8 @@ class Memory(DuplicateReview, MemoryOptions, GraphitiImports, TimeQuestions):
     def _read[T](self, op: Op[T]) -> T:
         return drive(op, self._backend, self.embedder)
 
-    def _write[T](self, step: WriteStep[T], ctx: Context | None = None) -> T:
-        at = ctx or self._ctx
-        return run_write(self._backend, at.scope, lock_init(), lambda: ops.write(at, step),
+    def _write[T](self, step: WriteStep[T]) -> T:
+        return run_write(self._backend, step.scope, lock_init(), lambda: ops.write(step),
                          timeout=self.lock_timeout, embedder=self.embedder)
 
     # -- the scope's rules ------------------------------------------------------------------------------
@@ -158,7 +157,7 @@ class Memory(DuplicateReview, MemoryOptions, GraphitiImports, TimeQuestions):
         Writes go to the durable scope unless ``memory_scope="session"`` (the bound session's own scope)."""
         at = ops.scoped(self._ctx, memory_scope, default="durable")
         return self._write(ops.upsert(at, triples, replace=replace, valid_at=valid_at, source=source,
-                                      model=model, session=session), at)
+                                      model=model, session=session))
 
     def retract(self, subject: str, predicate: str, object: str | None = None, *, at: TimeInput | None = None) -> int:
         """End the validity of matching facts at ``at`` (default now); history keeps them. Returns how many."""
@@ -181,14 +180,14 @@ class Memory(DuplicateReview, MemoryOptions, GraphitiImports, TimeQuestions):
         confirmed instead of stored twice). ``valid_at``: when what they tell happened or held. Observations are
         found by :meth:`recall`, count toward the fact quota, move in a merge and are erased by :meth:`purge`."""
         at = ops.scoped(self._ctx, memory_scope, default="durable")
-        return self._write(ops.observe(at, entity, texts, source, session, entity_type, valid_at), at)
+        return self._write(ops.observe(at, entity, texts, source, session, entity_type, valid_at))
 
     def observe_many(self, items: Iterable[ObservationItem], *, source: str | None = None,
                      session: str | None = None, memory_scope: MemoryScope | None = None) -> list[list[Observation]]:
         """:meth:`observe` for many entities, all or nothing: ``(entity, texts)``, ``(entity, texts, entity_type)`` or
         ``(entity, texts, entity_type, valid_at)`` items, in one transaction; returns each item's new ones."""
         at = ops.scoped(self._ctx, memory_scope, default="durable")
-        return self._write(ops.observe_many(at, items, source, session), at)
+        return self._write(ops.observe_many(at, items, source, session))
 
     def unobserve(self, entity: str, texts: Iterable[str]) -> int:
         """Forget observations of an entity (they expire; history keeps them); returns how many."""
@@ -265,9 +264,9 @@ class Memory(DuplicateReview, MemoryOptions, GraphitiImports, TimeQuestions):
 
     def revoke_session(self, session: str) -> PurgeResult:
         """Block further writes to a session and erase its memory; returns what was erased."""
-        mark, inside, erase = ops.revoke_session(self._ctx, session)
+        mark, erase = ops.revoke_session(self._ctx, session)
         self._write(mark)
-        return self._write(erase, inside)
+        return self._write(erase)
 
     def promote(self, facts: Iterable[Fact | str], *, session: str | None = None) -> WriteResult:
         """Copy facts of a session (default: the bound one) into the durable scope, each recording the session."""

@@ -9,7 +9,7 @@ the entities whose names share a word with the new one, and scores only those.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import inputs, planning, projections
@@ -17,11 +17,9 @@ from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import CheckedTriple, Name
 from synapse_graph.engine.io import Op, Read, compute, read, read_each
 from synapse_graph.engine.scope import read_state
+from synapse_graph.engine.steps import WriteStep
 from synapse_graph.engine.view import View
 from synapse_graph.engine.writes import Mutation
-
-if TYPE_CHECKING:
-    from synapse_graph.engine.operations import WriteStep
 from synapse_graph.errors import InvalidInputError, NotFoundError
 from synapse_graph.models import AliasResult, DuplicateProposal, Evidence
 from synapse_graph.rules import duplicates as rules
@@ -257,7 +255,7 @@ def list_proposals(ctx: Context, limit: object, threshold: object) -> Op[list[Du
 
 def approve_step(ctx: Context, first: object, second: object | None) -> WriteStep[AliasResult]:
     canonical, other = pair_names(ctx, first, second)
-    return lambda view: approve(view, canonical, other)
+    return WriteStep(ctx, lambda view: approve(view, canonical, other))
 
 
 def reject_step(ctx: Context, first: object, second: object | None, reason: object) -> WriteStep[None]:
@@ -265,4 +263,4 @@ def reject_step(ctx: Context, first: object, second: object | None, reason: obje
     why = inputs.text(ctx, reason, "reason", 500) if isinstance(reason, str) else None
     if not why:
         raise InvalidInputError("a rejection needs a reason, e.g. reject_duplicate(p, reason='two people')")
-    return lambda view: reject(view, a, b, why)
+    return WriteStep(ctx, lambda view: reject(view, a, b, why))

@@ -1,16 +1,16 @@
 """Every public operation, written once for :class:`~synapse_graph.Memory` and :class:`~synapse_graph.AsyncMemory`.
 
 Each function checks its input at once (so bad input is refused before any query runs) and
-returns either a read operation (:data:`~.io.Op`) or a write step (:data:`WriteStep`) that the
-facade runs under the scope's lock with :func:`write`.
+returns either a read operation (:data:`~.io.Op`) or a write step (:class:`~.steps.WriteStep`: its context
+and its plan) that the facade runs under the lock of the step's scope with :func:`write`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import replace
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from synapse_graph.engine import digest as digests
 from synapse_graph.engine import (
@@ -38,7 +38,8 @@ from synapse_graph.engine.scope import ScopeState, read_state
 from synapse_graph.engine.sessions import on_session as on_session
 from synapse_graph.engine.sessions import scoped as scoped
 from synapse_graph.engine.sessions import session_id as session_id
-from synapse_graph.engine.view import Ahead, View
+from synapse_graph.engine.steps import WriteStep, no_mutation
+from synapse_graph.engine.view import View
 from synapse_graph.engine.writes import Mutation, apply
 from synapse_graph.errors import InvalidInputError
 from synapse_graph.growth import Growth
@@ -71,43 +72,17 @@ from synapse_graph.rules.timeline import Provenance, Record
 from synapse_graph.rules.timeparse import now_micros
 from synapse_graph.rules.trust import check_verdict, reading_states
 
-type WriteStep[T] = Callable[[View], Op[tuple[Mutation | None, T]]]
-"""A write's planning: given the view of the scope (read holding its lock), the mutation to apply and the result."""
-
-
-@runtime_checkable
-class ReadsAhead(Protocol):
-    """A write step that says what it will read, so the scope's state comes back in the same round trip."""
-
-    def ahead(self, now: int) -> Ahead | None: ...
-
-
-@dataclass(frozen=True)
-class _UpsertStep:
-    batch: inputs.Batch
-
-    def ahead(self, now: int) -> Ahead | None:
-        return planning.ahead(self.batch, now)
-
-    def __call__(self, view: View) -> Op[tuple[Mutation | None, WriteResult]]:
-        merged = yield from duplicates.merge_above(view, self.batch)
-        result = yield from planning.upsert(view, self.batch)
-        result.possible_duplicates = merged or (
-            yield from duplicates.warnings(view, view.entities.created, self.batch.triples))
-        result.aliases_merged += len(merged)
-        detail = {"merged_duplicates": [p.model_dump(include={"canonical_key", "other_key", "score"}) for p in merged]}
-        return Mutation.of(view, "upsert", self.batch.provenance, secrets=self.batch.secrets,
-                           detail=detail if merged else {}), result
 DEFAULT_LIMIT = 100_000
 
 
-def write[T](ctx: Context, step: WriteStep[T]) -> Op[T]:
-    """Read the scope's state, plan, check quotas and apply: one write, run holding the scope's lock.
+def write[T](step: WriteStep[T]) -> Op[T]:
+    """Read the scope's state, plan, check quotas and apply: one write, run holding the lock of the step's scope.
 
     A write to a session's scope first checks the session is still open.
     """
+    ctx = step.ctx
     yield from sessions.check_open(ctx)
-    reads = step.ahead(now_micros()) if isinstance(step, ReadsAhead) else None
+    reads = None if step.ahead is None else step.ahead(now_micros())
     if reads is None:
         state = yield from read_state(ctx)
         view = View(ctx, state, state.clock())
@@ -115,7 +90,7 @@ def write[T](ctx: Context, step: WriteStep[T]) -> Op[T]:
         view = yield from View.read_ahead(ctx, reads)
         state = view.state
     embeddings.check(ctx, state)
-    mutation, result = yield from step(view)
+    mutation, result = yield from step.plan(view)
     if mutation is not None:
         yield from apply(ctx, state, mutation, view.now)
     return result
@@ -126,10 +101,10 @@ def write[T](ctx: Context, step: WriteStep[T]) -> Op[T]:
 
 def open_scope(ctx: Context, asked: dict[str, Any]) -> WriteStep[None]:
     """Bring an older store format up to date and store the rules the memory was opened with."""
-    def step(view: View) -> Op[tuple[Mutation | None, None]]:
+    def plan(view: View) -> Op[tuple[Mutation | None, None]]:
         yield from migrations.upgrade(ctx, view.state)
         return scope_rules.open_with(view, asked), None
-    return step
+    return WriteStep(ctx, plan)
 
 
 def needs_opening(state: ScopeState, asked: dict[str, Any]) -> bool:
@@ -152,8 +127,21 @@ def last_write(ctx: Context) -> Op[datetime | None]:
 
 def upsert(ctx: Context, triples: object, *, replace: bool, valid_at: TimeInput | None, source: str | None,
            model: str | None, session: str | None) -> WriteStep[WriteResult]:
-    return _UpsertStep(inputs.batch(ctx, triples, replace=replace, valid_at=valid_at, source=source, model=model,
-                                    session=session))
+    return _upsert(ctx, inputs.batch(ctx, triples, replace=replace, valid_at=valid_at, source=source, model=model,
+                                     session=session))
+
+
+def _upsert(ctx: Context, batch: inputs.Batch) -> WriteStep[WriteResult]:
+    def plan(view: View) -> Op[tuple[Mutation | None, WriteResult]]:
+        merged = yield from duplicates.merge_above(view, batch)
+        result = yield from planning.upsert(view, batch)
+        result.possible_duplicates = merged or (yield from duplicates.warnings(view, view.entities.created,
+                                                                               batch.triples))
+        result.aliases_merged += len(merged)
+        detail = {"merged_duplicates": [p.model_dump(include={"canonical_key", "other_key", "score"}) for p in merged]}
+        return Mutation.of(view, "upsert", batch.provenance, secrets=batch.secrets,
+                           detail=detail if merged else {}), result
+    return WriteStep(ctx, plan, ahead=lambda now: planning.ahead(batch, now))
 
 
 def retract(ctx: Context, subject: str, predicate: str, obj: str | None, at: TimeInput | None) -> WriteStep[int]:
@@ -162,21 +150,21 @@ def retract(ctx: Context, subject: str, predicate: str, obj: str | None, at: Tim
     object_name = None if obj is None else inputs.name(ctx, obj, "object")
     when = inputs.time(at, "at")
 
-    def step(view: View) -> Op[tuple[Mutation | None, int]]:
+    def plan(view: View) -> Op[tuple[Mutation | None, int]]:
         ended = yield from planning.retract(view, subject_name, checked, object_name, when)
         return Mutation.of(view, "retract", inputs.provenance(ctx, None, None, None)), ended
-    return step
+    return WriteStep(ctx, plan)
 
 
 def alias(ctx: Context, canonical: str, other: str) -> WriteStep[AliasResult]:
     canonical_name, alias_name = inputs.name(ctx, canonical, "canonical"), inputs.name(ctx, other, "alias")
 
-    def step(view: View) -> Op[tuple[Mutation | None, AliasResult]]:
+    def plan(view: View) -> Op[tuple[Mutation | None, AliasResult]]:
         result = yield from planning.alias_name(view, canonical_name, alias_name)
         if not result.changed:
             return None, result
         return Mutation.of(view, "alias", inputs.provenance(ctx, None, None, None)), result
-    return step
+    return WriteStep(ctx, plan)
 
 
 def purge(ctx: Context, entity: str | None, scope: str | None) -> WriteStep[PurgeResult]:
@@ -186,13 +174,9 @@ def purge(ctx: Context, entity: str | None, scope: str | None) -> WriteStep[Purg
         raise InvalidInputError("purge takes an entity or a scope, not both")
     if scope is not None:
         own_scope(ctx, scope)
-        return lambda view: _no_mutation(erasure.purge_scope(view))
+        return WriteStep(ctx, lambda view: no_mutation(erasure.purge_scope(view)))
     name = inputs.name(ctx, entity, "entity")
-    return lambda view: _no_mutation(erasure.purge_entity(view, name))
-
-
-def _no_mutation[T](op: Op[T]) -> Op[tuple[Mutation | None, T]]:
-    return None, (yield from op)
+    return WriteStep(ctx, lambda view: no_mutation(erasure.purge_entity(view, name)))
 
 
 def own_scope(ctx: Context, scope: str | None) -> str:
@@ -208,10 +192,10 @@ def observe(ctx: Context, entity: str, texts: Iterable[str], source: str | None,
             entity_type: str | None = None, valid_at: TimeInput | None = None) -> WriteStep[list[Observation]]:
     checked, written_by = _observation_items(ctx, [(entity, texts, entity_type, valid_at)], source, session)
 
-    def step(view: View) -> Op[tuple[Mutation | None, list[Observation]]]:
+    def plan(view: View) -> Op[tuple[Mutation | None, list[Observation]]]:
         mutation, [made], confirmed = yield from observations.observe(view, checked, written_by)
         return mutation, Observed(made, (yield from duplicates.warnings(view, view.entities.created)), confirmed)
-    return step
+    return WriteStep(ctx, plan)
 
 
 type ObservationItem = (tuple[str, Iterable[str]] | tuple[str, Iterable[str], str | None]
@@ -225,10 +209,10 @@ def observe_many(ctx: Context, items: object, source: str | None, session: str |
     """Observations about several entities, checked whole before the write that records them all."""
     checked, written_by = _observation_items(ctx, items, source, session)
 
-    def step(view: View) -> Op[tuple[Mutation | None, list[list[Observation]]]]:
+    def plan(view: View) -> Op[tuple[Mutation | None, list[list[Observation]]]]:
         mutation, made, _ = yield from observations.observe(view, checked, written_by)
         return mutation, made
-    return step
+    return WriteStep(ctx, plan)
 
 
 def _observation_items(ctx: Context, items: object, source: str | None, session: str | None
@@ -252,7 +236,7 @@ def _observation_items(ctx: Context, items: object, source: str | None, session:
 def unobserve(ctx: Context, entity: str, texts: Iterable[str]) -> WriteStep[int]:
     name = inputs.name(ctx, entity, "entity")
     checked = _observation_texts(ctx, texts)
-    return lambda view: observations.unobserve(view, name, checked)
+    return WriteStep(ctx, lambda view: observations.unobserve(view, name, checked))
 
 
 def _observation_texts(ctx: Context, texts: Iterable[str]) -> list[str]:
@@ -276,15 +260,16 @@ def observations_of(ctx: Context, entity: str | None, known_at: TimeInput | None
 
 def register_session(ctx: Context, session: str, ttl: object) -> WriteStep[Session]:
     checked, lasts = sessions.check_id(session), sessions.check_ttl(ttl)
-    return lambda view: sessions.register(view, checked, lasts)
+    return WriteStep(ctx, lambda view: sessions.register(view, checked, lasts))
 
 
-def revoke_session(ctx: Context, session: str) -> tuple[WriteStep[Session], Context, WriteStep[PurgeResult]]:
+def revoke_session(ctx: Context, session: str) -> tuple[WriteStep[Session], WriteStep[PurgeResult]]:
     """Revoking is two writes: mark the session revoked (no more writes), then erase its scope."""
     checked = sessions.check_id(session)
     # The erasure runs in the session's scope without the open-session check: the session is revoked by then.
     inside = replace(sessions.context_of(ctx, checked), registry=None)
-    return (lambda view: sessions.revoke(view, checked), inside, lambda view: _no_mutation(erasure.purge_scope(view)))
+    return (WriteStep(ctx, lambda view: sessions.revoke(view, checked)),
+            WriteStep(inside, lambda view: no_mutation(erasure.purge_scope(view))))
 
 
 def list_sessions(ctx: Context) -> Op[list[Session]]:
@@ -315,16 +300,16 @@ def promote(ctx: Context, session: str, facts: list[Fact]) -> WriteStep[WriteRes
                          source=f"promoted from session {session}", model=None, session=session)
     kept = tuple(replace(t, status=f.status, provenance=replace(batch.provenance, model=f.model))
                  for t, f in zip(batch.triples, facts, strict=True))
-    return _UpsertStep(replace(batch, triples=kept))
+    return _upsert(ctx, replace(batch, triples=kept))
 
 
 def set_rules(ctx: Context, **given: Any) -> WriteStep[ScopeRules]:
     asked = scope_rules.requested(**given)
 
-    def step(view: View) -> Op[tuple[Mutation | None, ScopeRules]]:
+    def plan(view: View) -> Op[tuple[Mutation | None, ScopeRules]]:
         yield from ()
         return scope_rules.change(view, asked)
-    return step
+    return WriteStep(ctx, plan)
 
 
 # -- trust ----------------------------------------------------------------------------------------------
@@ -332,10 +317,7 @@ def set_rules(ctx: Context, **given: Any) -> WriteStep[ScopeRules]:
 
 def approve(ctx: Context, fact: object) -> WriteStep[None]:
     fact_id = inputs.fact_id(fact)
-
-    def step(view: View) -> Op[tuple[Mutation | None, None]]:
-        return (yield from trust.approve(view, fact_id)), None
-    return step
+    return WriteStep(ctx, lambda view: trust.approve(view, fact_id))
 
 
 def reject(ctx: Context, fact: object, reason: str) -> WriteStep[None]:
@@ -343,20 +325,17 @@ def reject(ctx: Context, fact: object, reason: str) -> WriteStep[None]:
     why = inputs.text(ctx, reason, "reason", 500)
     if not why:
         raise InvalidInputError("a rejection needs a reason, e.g. reject(fact, 'the user corrected this')")
-
-    def step(view: View) -> Op[tuple[Mutation | None, None]]:
-        return (yield from trust.reject(view, fact_id, why)), None
-    return step
+    return WriteStep(ctx, lambda view: trust.reject(view, fact_id, why))
 
 
 def feedback(ctx: Context, fact: object, verdict: str) -> WriteStep[Fact]:
     fact_id, judged = inputs.fact_id(fact), check_verdict(verdict)
-    return lambda view: trust.feedback(view, fact_id, judged)
+    return WriteStep(ctx, lambda view: trust.feedback(view, fact_id, judged))
 
 
 def pin(ctx: Context, fact: object, pinned: bool) -> WriteStep[Fact]:
     fact_id = inputs.fact_id(fact)
-    return lambda view: trust.pin(view, fact_id, pinned)
+    return WriteStep(ctx, lambda view: trust.pin(view, fact_id, pinned))
 
 
 def digest(ctx: Context, limit: int, as_of: TimeInput | None) -> Op[Digest]:
@@ -488,16 +467,16 @@ def export(ctx: Context, scope: str | None) -> Iterator[Op[list[str]]]:
 
 def import_names(ctx: Context, file: ImportFile) -> WriteStep[tuple[int, int]]:
     """An import's first write; its result: the entities it created, and the scope's version it leaves."""
-    def step(view: View) -> Op[tuple[Mutation | None, tuple[int, int]]]:
+    def plan(view: View) -> Op[tuple[Mutation | None, tuple[int, int]]]:
         mutation = yield from transfer.import_names(ctx, view.state, file, view)
         return mutation, (len(mutation.entities.created), transfer.version_after(view, mutation))
-    return step
+    return WriteStep(ctx, plan)
 
 
 def import_records(ctx: Context, chunk: list[Record], version: int) -> WriteStep[tuple[WriteResult, int]]:
     """An import's next chunk of records, written only if nothing else wrote since its previous write left the
     scope at ``version``; its result: what it created, and the version it leaves."""
-    def step(view: View) -> Op[tuple[Mutation | None, tuple[WriteResult, int]]]:
+    def plan(view: View) -> Op[tuple[Mutation | None, tuple[WriteResult, int]]]:
         mutation = yield from transfer.import_records(ctx, chunk, view, version)
         return mutation, (WriteResult(created=mutation.plan.created), transfer.version_after(view, mutation))
-    return step
+    return WriteStep(ctx, plan)

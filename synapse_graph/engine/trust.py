@@ -35,7 +35,7 @@ def _candidate(ctx: Context, fact_id: str) -> Op[Record]:
     return record
 
 
-def approve(view: View, fact_id: str) -> Op[Mutation]:
+def approve(view: View, fact_id: str) -> Op[tuple[Mutation | None, None]]:
     """Believe a candidate: it joins its timeline as if written now (closing single-valued values), with
     the confirmations it gathered as a candidate."""
     record = yield from _candidate(view.ctx, fact_id)
@@ -50,16 +50,16 @@ def approve(view: View, fact_id: str) -> Op[Mutation]:
     plan.expires.append(record)
     view.add(plan)
     # The entry names the reviewer as its client; what was approved keeps its own provenance (source, model).
-    return Mutation.of(view, "approve", replace(record.provenance, client=view.ctx.client))
+    return Mutation.of(view, "approve", replace(record.provenance, client=view.ctx.client)), None
 
 
-def reject(view: View, fact_id: str, reason: str) -> Op[Mutation]:
+def reject(view: View, fact_id: str, reason: str) -> Op[tuple[Mutation | None, None]]:
     """Refuse a candidate and leave a tombstone: the same fact written again comes back as a flagged candidate."""
     record = yield from _candidate(view.ctx, fact_id)
     view.plan.expires.append(record)
     tombstone = {"scope": view.ctx.scope, "subject": record.subject, "predicate": record.predicate,
                  "object": record.object, "reason": reason, "rejected_at": view.now, "by": view.ctx.client}
-    return Mutation.of(view, "reject", Provenance(client=view.ctx.client), tombstones=[tombstone])
+    return Mutation.of(view, "reject", Provenance(client=view.ctx.client), tombstones=[tombstone]), None
 
 
 def feedback(view: View, fact_id: str, verdict: Verdict) -> Op[tuple[Mutation, Fact]]:

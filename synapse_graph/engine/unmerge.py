@@ -17,7 +17,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import embeddings, inputs
@@ -25,6 +25,7 @@ from synapse_graph.engine.context import Context
 from synapse_graph.engine.import_lines import entity_of, record_of
 from synapse_graph.engine.io import Op, PlanOutdated, Read, read, read_each, write
 from synapse_graph.engine.scope import STORE_FORMAT, ScopeState
+from synapse_graph.engine.steps import WriteStep
 from synapse_graph.engine.view import View
 from synapse_graph.engine.writes import (
     SHARED_AUDIT_VALUES,
@@ -39,9 +40,6 @@ from synapse_graph.models import UnmergeResult
 from synapse_graph.rules.recall import scope_token, search_text
 from synapse_graph.rules.text import name_key
 from synapse_graph.rules.timeline import Plan, Provenance, Record
-
-if TYPE_CHECKING:
-    from synapse_graph.engine.operations import WriteStep
 
 AUDIT_SEARCHED = 10_000
 """How many of the newest audit entries naming an entity are searched for its merge."""
@@ -84,7 +82,7 @@ def snapshot(view: View, source: Mapping[str, Any], target: str, source_records:
 
 def unmerge_step(ctx: Context, name: str) -> WriteStep[UnmergeResult]:
     wanted = inputs.name(ctx, name, "name")
-    return lambda view: unmerge(view, wanted)
+    return WriteStep(ctx, lambda view: unmerge(view, wanted))
 
 
 def _find(view: View, key: str) -> Op[tuple[str, dict[str, Any]]]:

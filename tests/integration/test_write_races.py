@@ -61,9 +61,9 @@ def test_a_plan_made_before_purging_the_scope_is_never_applied_after_it(make_mem
 
     # A writer reads the scope and plans "Dana LIKES Jazz" (both entities exist, so the plan creates none)...
     ctx = Context(scope=memory.scope, client="stale-writer")
-    stale = ops.write(ctx, ops.upsert(ctx, Triple(subject="Dana", predicate="LIKES", object="Jazz", valid_at=T0),
-                                      replace=False, valid_at=None, source="planned before the purge", model=None,
-                                      session=None))
+    stale = ops.write(ops.upsert(ctx, Triple(subject="Dana", predicate="LIKES", object="Jazz", valid_at=T0),
+                                 replace=False, valid_at=None, source="planned before the purge", model=None,
+                                 session=None))
     apply = run_until_apply(stale, memory)
     assert apply.params["version"] == versions[0]
 
