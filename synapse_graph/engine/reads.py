@@ -140,7 +140,7 @@ def neighbourhood(ctx: Context, entity: Name, hops: int, as_of: Instant | None, 
     them all, the others an equal share of the rest. So a hub next door costs its share, not its degree.
     """
     params = {"scope": ctx.scope, "key": entity.key, "limit": limit, "as_of": as_of, "history": False,
-              "now": Instant(now_micros()), "known_at": known_at, "statuses": ["believed"]}
+              "now": Instant(now_micros()), "known_at": known_at, "statuses": ["believed"], "candidate": "candidate"}
     found = sorted((yield Read(Q.NEIGHBOURHOOD, params)), key=_oldest_first)
     if hops == 2 and found and len(found) < limit:
         centre = found[0]["centre"]
@@ -149,7 +149,7 @@ def neighbourhood(ctx: Context, entity: Name, hops: int, as_of: Instant | None, 
             degrees = {row["neighbour"]: int(row["degree"]) for row in found}
             others = {key: degrees[key] - links[key] for key in sorted(links)}  # facts not touching the centre
             found += (yield from _hop_two(params, centre, others, limit - len(found)))
-    return past_belief_once([rows.fact(row["fact"]) for row in found], known_at)
+    return past_belief_once([rows.fact(row["fact"], row["links"]) for row in found], known_at)
 
 
 def _hop_two(params: dict[str, Any], centre: str, others: dict[str, int], wanted: int
