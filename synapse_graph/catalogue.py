@@ -60,6 +60,7 @@ class Q(StrEnum):
     FACTS_BY_PREDICATE = "facts/facts_by_predicate"
     FACTS_IN_SCOPE = "facts/facts_in_scope"
     RECORD_BY_ID = "facts/record_by_id"
+    LINKS_OF = "facts/links_of"
     NEIGHBOURHOOD = "facts/neighbourhood"
     NEIGHBOURHOOD_HOP2 = "facts/neighbourhood_hop2"
     # entities

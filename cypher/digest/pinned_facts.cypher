@@ -1,4 +1,5 @@
-// The scope's pinned facts valid at as_of (believed ones only), oldest first: what a digest starts with.
+// The scope's pinned facts valid at as_of (believed ones only), oldest first: what a digest starts with; each
+// with what replaced it and what it replaced (fragments/links).
 // The pinned index finds them (few records are pinned); the subject's scope must be ours.
 {{read_clock}}
 MATCH ()-[r:FACT]->()
@@ -8,4 +9,5 @@ WHERE a.scope = $scope
 WITH r, a, b
 ORDER BY r.recorded_at, r.id
 LIMIT $limit
-RETURN {{fact}} AS fact
+{{links}}
+RETURN {{fact}} AS fact, links

@@ -26,11 +26,11 @@ def digest(ctx: Context, limit: int, as_of: Instant | None) -> Op[Digest]:
     once and at most ``limit`` in all."""
     now = Instant(now_micros())
     base = {"scope": ctx.scope, "as_of": as_of, "now": now, "history": False, "known_at": None,
-            "statuses": ["believed"]}
+            "statuses": ["believed"], "candidate": "candidate"}
     seen: set[str] = set()
 
     def fresh(found: list[dict[str, object]], room: int) -> list[Fact]:
-        facts = [rows.fact(row["fact"]) for row in found]  # type: ignore[arg-type]
+        facts = [rows.fact(row["fact"], row["links"]) for row in found]  # type: ignore[arg-type]
         kept = [f for f in facts if f.id not in seen][:room]
         seen.update(f.id for f in kept)
         return kept

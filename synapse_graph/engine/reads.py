@@ -145,7 +145,7 @@ def neighbourhood(ctx: Context, entity: Name, hops: int, as_of: Instant | None, 
     them all, the others an equal share of the rest. So a hub next door costs its share, not its degree.
     """
     params = {"scope": ctx.scope, "as_of": as_of, "history": False, "now": Instant(now_micros()),
-              "known_at": known_at, "statuses": ["believed"]}
+              "known_at": known_at, "statuses": ["believed"], "candidate": "candidate"}
     found = sorted((yield from read(Q.NEIGHBOURHOOD, {**params, "key": entity.key, "limit": limit})),
                    key=_oldest_first)
     if hops == 2 and found and len(found) < limit:
@@ -155,7 +155,7 @@ def neighbourhood(ctx: Context, entity: Name, hops: int, as_of: Instant | None, 
             degrees = {row["neighbour"]: int(row["degree"]) for row in found}
             others = {key: degrees[key] - links[key] for key in sorted(links)}  # facts not touching the centre
             found += (yield from _hop_two(params, centre, others, limit - len(found)))
-    return past_belief_once([rows.fact(row["fact"]) for row in found], known_at)
+    return past_belief_once([rows.fact(row["fact"], row["links"]) for row in found], known_at)
 
 
 def _hop_two(params: dict[str, Any], centre: str, others: dict[str, int], wanted: int

@@ -88,6 +88,8 @@ class _Found:
     """Facts the graph leg reached, with how (hop, entry) and how relevant through the entities."""
     names: dict[str, str] = field(default_factory=dict)
     """Entity names by key, for observations (the full-text leg reads them without)."""
+    links: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """By key, the records that meet a chosen fact's (``{{links}}``): what replaced it and what it replaced."""
 
     def add(self, key: str, leg: str, kind: str, memory: dict[str, Any], stems: str | None,
             **scores: float | None) -> None:
@@ -154,9 +156,14 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
         found.names.update({r["key"]: r["name"] for r in known})
         _graph(found, around, entries, question)
     chosen = _fused(found, question, named, limit=limit, min_score=min_score, vectors=vector is not None)
-    if missing := [k for k in chosen.keys if k.startswith("o:")
-                   and found.rows[k][1]["entity_key"] not in found.names]:
-        found.names.update({r["key"]: r["name"] for r in (yield from read_rows(_names_read(ctx, found, missing)))})
+    missing = [k for k in chosen.keys if k.startswith("o:") and found.rows[k][1]["entity_key"] not in found.names]
+    facts = [found.rows[k][1]["id"] for k in chosen.keys if k.startswith("f:")]
+    if missing or facts:  # what replaced each fact chosen and what it replaced; the names observations lack
+        linked, known = yield from read_each(Read(Q.LINKS_OF, {"scope": ctx.scope, "ids": facts, "known_at": known_at,
+                                                               "candidate": "candidate"}),
+                                             _names_read(ctx, found, missing))
+        found.links.update({f"f:{r['id']}": r["links"] for r in linked})
+        found.names.update({r["key"]: r["name"] for r in known})
     return _answer(found, chosen, question, entries, named, legs=legs, max_tokens=max_tokens, started=started)
 
 
@@ -355,10 +362,12 @@ def _memory(fused: Fused, score: float, found: _Found, question: _Question, name
         whole = {**memory, "entity": found.names.get(memory["entity_key"], memory["entity_key"])}
         return rows.recalled_observation(whole, relevance=relevance, score=score, rank=rank, why=why)
     through = found.graph.get(fused.key)
-    if through is not None:
-        return through.model_copy(update={"relevance": relevance, "why": why, "rank": rank})
-    return rows.recalled(memory, hop=0, entry=None, relevance=relevance, score=score, rank=rank, why=why,
-                         words=matched_words(memory, "", question.terms))
+    if through is None:
+        through = rows.recalled(memory, hop=0, entry=None, relevance=relevance, score=score, rank=rank, why=why,
+                                words=matched_words(memory, "", question.terms))
+    return through.model_copy(update={"relevance": relevance, "why": why, "rank": rank,
+                                      **rows.linked(through.valid_at, through.invalid_at,
+                                                    found.links.get(fused.key, []))})
 
 
 def _best(values: Iterable[float | None]) -> float | None:

@@ -9,8 +9,9 @@ Instants arrive as UTC epoch microseconds from both backends.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import fields as dataclass_fields
+from datetime import datetime
 from typing import Any
 
 from synapse_graph.instants import to_datetime
@@ -63,12 +64,17 @@ def fact(row: Row, links: list[Row] | None = None) -> Fact:
     ``links`` (``{{links}}``: records of its timeline that meet it), what it replaced and what replaced it."""
     values = _FACT(row)
     if links is not None:
-        found = sorted((FactLink(id=x["id"], object=x["object"], valid_at=to_datetime(x["valid_at"]),
-                                 invalid_at=None if x["invalid_at"] is None else to_datetime(x["invalid_at"]))
-                        for x in links), key=lambda x: (x.valid_at, x.object, x.id))
-        values["replaces"] = [x for x in found if x.invalid_at == values["valid_at"]]
-        values["replaced_by"] = [x for x in found if x.valid_at == values["invalid_at"]]
+        values.update(linked(values["valid_at"], values["invalid_at"], links))
     return Fact(**values)
+
+
+def linked(valid_at: datetime, invalid_at: datetime | None, links: Sequence[Row]) -> dict[str, list[FactLink]]:
+    """``replaces`` and ``replaced_by`` of a fact valid from ``valid_at`` to ``invalid_at``, of its ``links``."""
+    found = sorted((FactLink(id=x["id"], object=x["object"], valid_at=to_datetime(x["valid_at"]),
+                             invalid_at=None if x["invalid_at"] is None else to_datetime(x["invalid_at"]))
+                    for x in links), key=lambda x: (x.valid_at, x.object, x.id))
+    return {"replaces": [x for x in found if x.invalid_at == valid_at],
+            "replaced_by": [x for x in found if x.valid_at == invalid_at]}
 
 
 def recalled(row: Row, *, hop: int, entry: str | None, relevance: float, score: float, words: list[str],

@@ -21,11 +21,12 @@ from synapse_graph.rules.trust import TIMELINE_STATES, Verdict, after_feedback
 
 def record_by_id(ctx: Context, fact_id: str) -> Op[tuple[Record, Fact]]:
     """A current record by id, as the planner and as the user see it."""
-    found = yield from read(Q.RECORD_BY_ID, {"scope": ctx.scope, "id": fact_id})
+    found = yield from read(Q.RECORD_BY_ID, {"scope": ctx.scope, "id": fact_id, "known_at": None,
+                                              "candidate": "candidate"})
     if not found:
         raise NotFoundError(f"no current fact with id {fact_id!r} in scope {ctx.scope!r}; it may have been "
                             "superseded (its successor has a new id) or purged: read the facts again")
-    return rows.record(found[0]["fact"]), rows.fact(found[0]["fact"])
+    return rows.record(found[0]["fact"]), rows.fact(found[0]["fact"], found[0]["links"])
 
 
 def _candidate(ctx: Context, fact_id: str) -> Op[Record]:

@@ -17,20 +17,25 @@ from synapse_graph.catalogue import query
 
 
 def statements_of(memory: Memory, call: Callable[[], Any]) -> list[tuple[str, dict[str, Any]]]:
-    """The reads ``call`` sent through the memory's backend: (statement name, parameters), in order."""
+    """The reads ``call`` sent through the memory's backend, alone or together (``read_many``): (statement name,
+    parameters), in order."""
     backend: Any = memory.backend
     sent: list[tuple[str, dict[str, Any]]] = []
-    original = backend.read
+    read, read_many = backend.read, backend.read_many
 
     def recording(name: str, params: Any) -> Any:
         sent.append((str(name), dict(params)))
-        return original(name, params)
+        return read(name, params)
 
-    backend.read = recording
+    def recording_many(requests: Any) -> Any:
+        sent.extend((str(name), dict(params)) for name, params in requests)
+        return read_many(requests)
+
+    backend.read, backend.read_many = recording, recording_many
     try:
         call()
     finally:
-        del backend.read
+        del backend.read, backend.read_many
     return sent
 
 

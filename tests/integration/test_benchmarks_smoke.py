@@ -119,3 +119,22 @@ def test_warm_open_measures_cold_and_warm_commands_and_hooks(tmp_path: Path) -> 
     assert {"hook session-start", "hook pre-compact", "hook stop", "stop: detached offload done"} <= set(
         warm["times"])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["source", "warm.json"]  # the copies are gone
+
+
+def test_time_reads_benchmark_answers_exactly_and_its_reads_seek_indexes(backend: str, tmp_path: Path) -> None:
+    """``python -m benchmarks.time_reads`` at a tiny size: every point-in-time and during answer equals the
+    stream's, the day's changes are all found, and every statement of the three reads starts from an index."""
+    import json
+
+    from benchmarks import time_reads
+
+    assert time_reads.main(["--size", "600", "--backend", backend, "--day", "60", "--rounds", "20",
+                            "--workdir", str(tmp_path / "work"), "--out", str(tmp_path)]) == 0
+    [written] = tmp_path.glob("*-time-600-*.json")
+    result = json.loads(written.read_text())
+    reads = result["reads"]
+    assert reads["point_in_time"]["exact"] == reads["point_in_time"]["n"] == 20
+    assert reads["during_by_object"]["exact"] == reads["during_by_object"]["n"] == 20, reads["misses"]
+    day = reads["whole_day"]
+    assert day["kinds"]["added"] > 0 and all(run["changes"] == sum(day["kinds"].values()) for run in day["runs"])
+    assert result["plans"]["all_seek_indexes"], result["plans"]

@@ -57,8 +57,7 @@ def test_hostile_text_round_trips_and_changes_nothing_else(memory: Memory, bysta
     [fact] = memory.facts(subject)
     assert (fact.subject, fact.object, fact.source) == (as_name(subject), as_name(obj), as_text(source))
     assert memory.facts(object=obj) == [fact]
-    # neighbourhood reads no supersession links (None: not looked at); facts() reads them
-    assert memory.neighbourhood(obj) == [fact.model_copy(update={"replaces": None, "replaced_by": None})]
+    assert memory.neighbourhood(obj) == [fact]
     entity = memory.entity(subject)
     assert entity is not None and (entity.name, entity.type) == (as_name(subject), as_text(payload))
 

@@ -98,3 +98,28 @@ def test_links_follow_a_merge(memory: Memory) -> None:
     assert [(f.object, *links(f)) for f in memory.history("Dana", "LIVES_IN")] == [
         ("Paris", [], ["London"]), ("London", ["Paris"], [])]
     assert isinstance(memory.history("Dana")[0].replaced_by[0].valid_at, datetime)  # type: ignore[index]
+
+
+def test_neighbourhood_recall_and_digest_say_what_replaced_what_as_facts_does(memory: Memory) -> None:
+    move(memory, MOVES[:3])
+    memory.upsert([Triple(subject="Dana", predicate="WORKS_AT", object="Acme", valid_at="2019-06-01"),
+                   Triple(subject="Eli", predicate="LIVES_IN", object="London", valid_at="2020-01-01")])
+    memory.upsert(Triple(subject="Dana", predicate="WORKS_AT", object="Globex", valid_at="2022-01-01"))
+    at = "2023-01-01"
+    memory.pin(memory.facts("Dana", "WORKS_AT")[0])
+    read = {f.id: f for f in memory.facts("Dana", as_of=at) + memory.facts("Eli", as_of=at)}
+    assert sorted((f.object, *links(f)) for f in read.values()) == [
+        ("Globex", ["Acme"], []), ("London", [], []), ("London", ["Paris"], ["Berlin"])]
+    # Every fact a neighbourhood returns is the fact facts() returns, links included (hop 1 and hop 2).
+    around = memory.neighbourhood("Dana", as_of=at)
+    assert sorted(f.id for f in around) == sorted(f.id for f in read.values() if f.subject == "Dana")
+    assert around == [read[f.id] for f in around]
+    two_hops = memory.neighbourhood("Globex", hops=2, as_of=at)
+    assert sorted(f.object for f in two_hops) == ["Globex", "London"] and two_hops == [read[f.id] for f in two_hops]
+    # ...and so does every fact recall and the digest return.
+    recalled = memory.recall("Where does Dana live and work?", as_of=at).facts
+    assert recalled and all((f.replaces, f.replaced_by) == (read[f.id].replaces, read[f.id].replaced_by)
+                            for f in recalled)
+    digest = memory.digest(as_of=at)
+    shown = digest.pinned + digest.about_user + digest.about_entities
+    assert len(shown) == 3 and shown == [read[f.id] for f in shown]
