@@ -95,6 +95,7 @@ class Q(StrEnum):
     SCOPE_ENTITIES = "duplicates/scope_entities"
     ENTITIES_BY_KEY = "duplicates/entities_by_key"
     ENTITY_LINKS = "duplicates/entity_links"
+    CANDIDATE_LINKS = "duplicates/candidate_links"
     ENTITY_DEGREES = "duplicates/entity_degrees"
     DISTINCT_PAIRS = "duplicates/distinct_pairs"
     ALIAS_KEYS = "duplicates/alias_keys"

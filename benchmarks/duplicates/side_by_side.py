@@ -33,7 +33,8 @@ SCOPE = "dupes-side-by-side"
 TURN = r"""
 import hashlib, json, os, sys, time
 from synapse_graph import Memory
-with Memory(sys.argv[1], scope=sys.argv[2]) as memory:
+auth = (os.environ["SYNAPSE_NEO4J_USER"], os.environ["SYNAPSE_NEO4J_PASSWORD"]) if "://" in sys.argv[1] else None
+with Memory(sys.argv[1], scope=sys.argv[2], **({"auth": auth} if auth else {})) as memory:
     backend, spent = memory._backend, [0.0]
     read, many = backend.read, getattr(backend, "read_many", None)
     def timed(call):
@@ -58,9 +59,10 @@ with Memory(sys.argv[1], scope=sys.argv[2]) as memory:
     found = memory.duplicates(limit=10**6)
     wall, used, served = time.perf_counter() - started, time.process_time() - cpu, server_cpu() - served
     digest = hashlib.sha256(json.dumps([p.model_dump(mode="json") for p in found]).encode()).hexdigest()[:16]
+    scores = hashlib.sha256(json.dumps([(p.canonical, p.other, p.score) for p in found]).encode()).hexdigest()[:16]
     print(json.dumps({"wall_s": round(wall, 2), "cpu_s": round(used, 2), "server_cpu_s": round(served, 2),
                       "reads_wall_s": round(spent[0], 2),
-                      "proposals": len(found), "digest": digest}))
+                      "proposals": len(found), "digest": digest, "pairs_scores": scores}))
 """
 
 
@@ -75,6 +77,11 @@ def checkout(rev: str, into: Path) -> Path:
 
 def turn(source: Path, where: str, scope: str) -> dict[str, Any]:
     env = {**os.environ, "PYTHONPATH": str(source)}
+    if "://" in where:
+        from benchmarks.targets import neo4j_settings
+
+        _, (user, password) = neo4j_settings()
+        env |= {"SYNAPSE_NEO4J_USER": user, "SYNAPSE_NEO4J_PASSWORD": password}
     done = subprocess.run([sys.executable, "-c", TURN, where, scope], check=True, capture_output=True, text=True,
                           env=env, cwd=str(source))
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
@@ -87,7 +94,13 @@ def loaded(size: int, where: str | None, scope: str) -> str:
     path = where or f"{tempfile.mkdtemp(prefix='dupes-sbs-')}/memory.db"
     labelled = [build(name, DEFAULT_SEED) for name in ("yago11k", "wikidata12k")]
     written, entities = store.synthetic(labelled if size > 12_000 else labelled[:1], size)
-    with Memory(path, scope=scope, max_entities=entities * 2 + 1_000, max_facts=entities * 6 + 10_000) as memory:
+    options: dict[str, Any] = {}
+    if path == "neo4j":
+        from benchmarks.targets import neo4j_settings
+
+        path, options["auth"] = neo4j_settings()
+    with Memory(path, scope=scope, max_entities=entities * 2 + 1_000, max_facts=entities * 6 + 10_000,
+                **options) as memory:
         if memory.stats().entities >= entities:
             return path
         seconds = store.load(memory, written)
@@ -100,7 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--before", required=True, help="the git revision to compare this checkout with")
     parser.add_argument("--size", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--store", help="an embedded store file to keep (made if missing)")
+    parser.add_argument("--store", help="an embedded store file to keep (made if missing), or neo4j: a scope on the "
+                        "Neo4j server of SYNAPSE_NEO4J_* or scripts/neo4j-local (kept: purge it after)")
     parser.add_argument("--scope", default=SCOPE, help="the scope of an existing --store")
     args = parser.parse_args(argv)
     where = loaded(args.size, args.store, args.scope)
@@ -115,7 +129,9 @@ def main(argv: list[str] | None = None) -> int:
                                                                                     "reads_wall_s")}
                for name, rows in runs.items()}
     digests = {r["digest"] for rows in runs.values() for r in rows}
+    scores = {r.get("pairs_scores") for rows in runs.values() for r in rows}
     print(json.dumps({"size": args.size, "before": args.before, "median": summary, "same_proposals": len(digests) == 1,
+                      "same_pairs_and_scores": len(scores) == 1,
                       "load_average": os.getloadavg(), "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}))
     return 0
 

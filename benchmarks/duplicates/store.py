@@ -57,9 +57,20 @@ def triples(labelled: LabelledSet, facts: Iterable[DatedFact]) -> list[Triple]:
 
 def load(memory: Memory, written: list[Triple]) -> float:
     started = time.perf_counter()
+    single_valued = memory.rules().single_valued
     for i in range(0, len(written), BATCH):
-        memory.upsert(written[i:i + BATCH])
+        memory.upsert(one_value_each(written[i:i + BATCH], single_valued))
     return time.perf_counter() - started
+
+
+def one_value_each(batch: list[Triple], single_valued: Iterable[str]) -> list[Triple]:
+    """The batch without the earlier of two values of a single-valued predicate an entity gets from one instant
+    (the data sets have a few: two employers from one date). A write refuses such a batch whole; the store kept
+    the later value before it did, and these benchmarks keep measuring that store."""
+    one = set(single_valued)
+    last = {(name_key(t.subject), t.predicate, str(t.valid_at)): n for n, t in enumerate(batch) if t.predicate in one}
+    return [t for n, t in enumerate(batch)
+            if t.predicate not in one or last[(name_key(t.subject), t.predicate, str(t.valid_at))] == n]
 
 
 def as_rules(found: Iterable[Any]) -> list[Proposal]:

@@ -51,13 +51,13 @@ def _profile(row: Mapping[str, Any]) -> rules.Profile:
     return rules.Profile(key=key, name=row["name"], aliases=tuple(row["aliases"] or ()), type=row["type"])
 
 
-def _links(ctx: Context, keys: Iterable[str], *, degrees: bool = True) -> Op[dict[str, list[rules.Link]]]:
-    """Each entity's current believed facts, as the scorer weighs them (``degrees``: with how many facts the
-    entity at the other end has, else 1: read them for the few that matter with :func:`_degrees`)."""
+def _links(ctx: Context, keys: Iterable[str]) -> Op[dict[str, list[rules.Link]]]:
+    """Each entity's current believed facts, as the scorer weighs them (with how many facts the entity at the
+    other end has)."""
     wanted = sorted(set(keys))
     if not wanted:
         return {}
-    return _link_map((yield from read(Q.ENTITY_LINKS, {"scope": ctx.scope, "keys": wanted, "degrees": degrees})))
+    return _link_map((yield from read(Q.ENTITY_LINKS, {"scope": ctx.scope, "keys": wanted})))
 
 
 def _degrees(ctx: Context, keys: Iterable[str]) -> Op[dict[str, int]]:
@@ -103,8 +103,8 @@ def proposals(ctx: Context, threshold: float, limit: int) -> Op[list[DuplicatePr
         candidates = rules.name_candidates(profiles, distinct=distinct)
         return profiles, candidates, candidates.hopeful(threshold)
     profiles, candidates, pairs = yield from compute(block)  # seconds at 100k entities: off an asyncio event loop
-    link_rows = yield from read(Q.ENTITY_LINKS, {"scope": ctx.scope, "keys": sorted({profiles[k].key for pair in pairs
-                                                                                 for k in pair}), "degrees": False})
+    link_rows = yield from read(Q.CANDIDATE_LINKS, {"scope": ctx.scope, "keys": sorted({profiles[k].key for pair in pairs
+                                                                                    for k in pair})})
     others: dict[str, set[str]] = {}
     for row in link_rows:
         others.setdefault(row["key"], set()).add(row["other"])
@@ -144,7 +144,7 @@ def warnings(view: View, created: Mapping[str, Mapping[str, Any]], triples: Sequ
     if not keys:
         return []
     rows, link_rows = yield from read_each(Read(Q.ENTITIES_BY_KEY, {"scope": ctx.scope, "keys": keys}),
-                                   Read(Q.ENTITY_LINKS, {"scope": ctx.scope, "keys": keys, "degrees": True}))
+                                           Read(Q.ENTITY_LINKS, {"scope": ctx.scope, "keys": keys}))
     existing = _with_links((_profile(r) for r in rows), _link_map(link_rows))
     canonical = {**{k: k for k in created}, **view.entities.merged}
     new = {key: rules.Profile(key, row["name"], (), row.get("type"), tuple(_batch_links(key, triples, canonical)))
