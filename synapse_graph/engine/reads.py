@@ -19,6 +19,7 @@ from synapse_graph.engine import rows
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import Name
 from synapse_graph.engine.io import Op, Read
+from synapse_graph.engine.migrations import COUNTED_FORMAT
 from synapse_graph.errors import InvalidInputError
 from synapse_graph.growth import Growth, GrowthPoint
 from synapse_graph.instants import Instant, from_datetime, to_datetime
@@ -107,6 +108,8 @@ def facts(ctx: Context, ask: FactQuery) -> Op[list[Fact]]:
     elif ask.predicate is not None:
         statement = Q.FACTS_BY_PREDICATE
         params["predicate_slot"] = predicate_slot(ctx.scope, ask.predicate)
+    elif "believed" not in ask.statuses:
+        statement = Q.FACTS_IN_STATES  # the few records waiting for review or disputed, through their index
     else:
         statement = Q.FACTS_IN_SCOPE
     found = yield Read(statement, params)
@@ -234,9 +237,12 @@ def entity_listing(after: object, limit: object, known_at: Instant | None, match
 
 
 def stats(ctx: Context) -> Op[Stats]:
-    """Counts of the scope, measured."""
-    [row] = yield Read(Q.STATS, {"scope": ctx.scope, "now": Instant(now_micros()), "as_of": None,
-                                 "believed": "believed", "candidate": "candidate", "disputed": "disputed"})
+    """Counts of the scope: its counters and the few records they leave to read (entities/stats.cypher)."""
+    params = {"scope": ctx.scope, "now": Instant(now_micros()), "as_of": None, "believed": "believed",
+              "candidate": "candidate", "disputed": "disputed"}
+    [row] = yield Read(Q.STATS, params)
+    if row["format"] is not None and row["format"] < COUNTED_FORMAT:  # not opened for writing since: measured
+        [row] = yield Read(Q.STATS_MEASURED, params)
     return Stats(scope=ctx.scope, entities=row["entities"], aliases=row["aliases"], facts=row["facts"] or 0,
                  valid_now=row["valid_now"] or 0, expired_records=row["expired_records"] or 0,
                  candidates=row["candidates"] or 0, disputed=row["disputed"] or 0,
