@@ -76,7 +76,7 @@ def pages(hub: str, typical: str, as_of: str) -> dict[str, str]:
         "audit (entity filter)": f"/audit?entity={h}", "sessions": "/sessions",
         "api facts": f"/api/facts?subject={h}&limit=100", "api recall": f"/api/recall?query={t}",
         "api neighbourhood": f"/api/neighbourhood?entity={h}&hops=2", "api stats": "/api/stats",
-        "api growth": "/api/growth",
+        "api growth": "/api/growth", "api pending": "/api/pending?limit=100&include_disputed=true",
     }
 
 

@@ -15,7 +15,8 @@ CALL {
   WHERE (($known_at IS NULL AND o.expired_at IS NULL)
          OR (o.recorded_at <= $known_at AND (o.expired_at IS NULL OR o.expired_at > $known_at)))
     AND toLower(o.text) CONTAINS $matching
-  MATCH (e:Entity {scope: $scope, key: o.entity})
+  WITH o.entity AS entity_key  // sought by a variable, through the index (see changes/changed_observations)
+  MATCH (e:Entity {scope: $scope, key: entity_key})
   WHERE ($known_at IS NULL OR e.created_at <= $known_at)
     AND ($after_at IS NULL OR e.created_at > $after_at OR (e.created_at = $after_at AND e.key > $after_key))
   RETURN e

@@ -1,17 +1,28 @@
-// Counts of one scope, measured (not the counters kept for quotas, which tests compare them with).
-{{read_clock}}
-OPTIONAL MATCH (e:Entity {scope: $scope})
-WITH as_of, count(e) AS entities
+// Counts of one scope from its counters, which the writes that change them keep (engine/writes.py tally), and
+// the few records the counters leave to be read now, each through an index: the current records ahead (whether
+// they hold now depends on now: rules/timeline.py Record.ahead), the disputed ones; its aliases and current
+// observations. Facts valid now: the current believed and disputed records, less those that ended before they
+// were recorded (counted), less those ahead, plus those ahead that hold now, less the disputed that hold now.
+// A scope of an older store format (returned) has no counters of expired and ended records: stats_measured.
+{{scope_state_for_read}}
+WITH s, coalesce($as_of, CASE WHEN s.updated_at > $now THEN s.updated_at ELSE $now END) AS as_of
+OPTIONAL MATCH ()-[r:FACT]->()
+WHERE r.ahead = true AND r.expired_at IS NULL AND startNode(r).scope = $scope
+  AND coalesce(r.status, $believed) <> $candidate
+WITH s, as_of, count(r) AS ahead,
+     sum(CASE WHEN r IS NOT NULL AND r.valid_at <= as_of AND (r.invalid_at IS NULL OR r.invalid_at > as_of)
+              THEN 1 ELSE 0 END) AS ahead_valid
+OPTIONAL MATCH ()-[d:FACT]->()
+WHERE d.status = $disputed AND d.expired_at IS NULL AND startNode(d).scope = $scope
+WITH s, ahead, ahead_valid, count(d) AS disputed,
+     sum(CASE WHEN d IS NOT NULL AND d.valid_at <= as_of AND (d.invalid_at IS NULL OR d.invalid_at > as_of)
+              THEN 1 ELSE 0 END) AS disputed_valid
 OPTIONAL MATCH (al:Alias {scope: $scope})
-WITH as_of, entities, count(al) AS aliases
+WITH s, ahead, ahead_valid, disputed, disputed_valid, count(al) AS aliases
 OPTIONAL MATCH (o:Observation {scope: $scope})
 WHERE o.expired_at IS NULL
-WITH as_of, entities, aliases, count(o) AS observations
-OPTIONAL MATCH (:Entity {scope: $scope})-[r:FACT]->()
-RETURN entities, aliases, observations,
-       sum(CASE WHEN r IS NOT NULL AND r.expired_at IS NULL AND {{state}} <> $candidate THEN 1 ELSE 0 END) AS facts,
-       sum(CASE WHEN r IS NOT NULL AND r.expired_at IS NULL AND r.valid_at <= as_of AND {{state}} = $believed
-                     AND (r.invalid_at IS NULL OR r.invalid_at > as_of) THEN 1 ELSE 0 END) AS valid_now,
-       sum(CASE WHEN r IS NOT NULL AND r.expired_at IS NOT NULL THEN 1 ELSE 0 END) AS expired_records,
-       sum(CASE WHEN r IS NOT NULL AND r.expired_at IS NULL AND r.status = $candidate THEN 1 ELSE 0 END) AS candidates,
-       sum(CASE WHEN r IS NOT NULL AND r.expired_at IS NULL AND r.status = $disputed THEN 1 ELSE 0 END) AS disputed
+WITH s, ahead, ahead_valid, disputed, disputed_valid, aliases, count(o) AS observations
+RETURN s.format AS format, coalesce(s.entities, 0) AS entities, aliases, observations,
+       coalesce(s.facts, 0) - observations AS facts,
+       coalesce(s.facts, 0) - observations - coalesce(s.ended, 0) - ahead + ahead_valid - disputed_valid AS valid_now,
+       coalesce(s.expired, 0) AS expired_records, coalesce(s.candidates, 0) AS candidates, disputed

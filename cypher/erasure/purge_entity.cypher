@@ -22,12 +22,16 @@ WITH e, records, observations, aliases, tombstones, collect(entry) AS entries
 MATCH (s:Scope {scope: $scope})-[st:STATE]->(s)
 // Counters read into variables first (see writes/apply_plan.cypher).
 WITH e, records, observations, aliases, tombstones, entries, st, st.version AS version, st.facts AS facts,
-     coalesce(st.candidates, 0) AS candidates, st.entities AS entities, st.tombstones AS rejections
+     coalesce(st.candidates, 0) AS candidates, st.entities AS entities, st.tombstones AS rejections,
+     coalesce(st.expired, 0) AS expired, coalesce(st.ended, 0) AS ended
 SET st.version = version + 1, st.updated_at = $now,
     st.facts = facts - size([x IN records WHERE x.expired_at IS NULL AND coalesce(x.status, "") <> $candidate])
                     - size([x IN observations WHERE x.expired_at IS NULL]),
     st.candidates = candidates - size([x IN records WHERE x.expired_at IS NULL AND x.status = $candidate]),
-    st.entities = entities - 1, st.tombstones = rejections - size(tombstones)
+    st.entities = entities - 1, st.tombstones = rejections - size(tombstones),
+    st.expired = expired - size([x IN records WHERE x.expired_at IS NOT NULL]),
+    st.ended = ended - size([x IN records WHERE x.expired_at IS NULL AND coalesce(x.status, "") <> $candidate
+                                                AND x.invalid_at IS NOT NULL AND x.ahead IS NULL])
 WITH e, records, observations, aliases, tombstones, entries
 FOREACH (x IN observations | DELETE x)
 FOREACH (x IN aliases | DELETE x)

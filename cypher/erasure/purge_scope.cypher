@@ -21,5 +21,6 @@ FOREACH (x IN entries | DELETE x)
 WITH entities, records, facts, aliases
 {{scope_state_for_write}}
 WITH entities, records, facts, aliases, st, st.version AS version  // read first (see writes/apply_plan.cypher)
-SET st.version = version + 1, st.updated_at = $now, st.facts = 0, st.candidates = 0, st.entities = 0, st.tombstones = 0
+SET st.version = version + 1, st.updated_at = $now, st.facts = 0, st.candidates = 0, st.entities = 0, st.tombstones = 0,
+    st.expired = 0, st.ended = 0
 RETURN size(entities) AS entities, records, facts, size(aliases) AS aliases

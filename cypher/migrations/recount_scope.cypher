@@ -5,14 +5,21 @@
 SET s = {scope: $scope}
 WITH s, st
 OPTIONAL MATCH (:Entity {scope: $scope})-[r:FACT]->()
-WHERE r.expired_at IS NULL
-WITH st, sum(CASE WHEN r IS NOT NULL AND {{state}} <> $candidate THEN 1 ELSE 0 END) AS facts,
-     sum(CASE WHEN r IS NOT NULL AND r.status = $candidate THEN 1 ELSE 0 END) AS candidates
+WITH st, sum(CASE WHEN r IS NOT NULL AND r.expired_at IS NULL AND {{state}} <> $candidate THEN 1 ELSE 0 END) AS facts,
+     sum(CASE WHEN r IS NOT NULL AND r.expired_at IS NULL AND r.status = $candidate THEN 1 ELSE 0 END) AS candidates,
+     sum(CASE WHEN r IS NOT NULL AND r.expired_at IS NOT NULL THEN 1 ELSE 0 END) AS expired,
+     sum(CASE WHEN r IS NOT NULL AND r.expired_at IS NULL AND {{state}} <> $candidate AND r.invalid_at IS NOT NULL
+                   AND r.ahead IS NULL THEN 1 ELSE 0 END) AS ended
+// Current observations count with the facts, as writes count them (engine/writes.py Mutation.counts).
+OPTIONAL MATCH (o:Observation {scope: $scope})
+WHERE o.expired_at IS NULL
+WITH st, facts, candidates, expired, ended, count(o) AS observations
+WITH st, facts + observations AS facts, candidates, expired, ended
 OPTIONAL MATCH (e:Entity {scope: $scope})
-WITH st, facts, candidates, count(e) AS entities
+WITH st, facts, candidates, expired, ended, count(e) AS entities
 OPTIONAL MATCH (t:Tombstone {scope: $scope})
-WITH st, facts, candidates, entities, count(t) AS tombstones
-WITH st, facts, candidates, entities, tombstones, st.version AS version  // read first (see writes/apply_plan.cypher)
+WITH st, facts, candidates, expired, ended, entities, count(t) AS tombstones
+WITH st, facts, candidates, expired, ended, entities, tombstones, st.version AS version  // read first (apply_plan)
 SET st.format = $format, st.facts = facts, st.candidates = candidates, st.entities = entities,
-    st.tombstones = tombstones, st.version = version + 1
+    st.tombstones = tombstones, st.expired = expired, st.ended = ended, st.version = version + 1
 RETURN st.format AS format

@@ -8,9 +8,11 @@ SET st.locked_by = $batch
 // Counters are read into variables before they are set: Neo4j deadlocks writers that queue on the scope
 // when its holder writes `SET st.x = st.x + 1` in a later statement of the transaction.
 WITH s, st, st.version AS version, st.facts AS facts, coalesce(st.candidates, 0) AS candidates, st.entities AS entities,
+     coalesce(st.expired, 0) AS expired, coalesce(st.ended, 0) AS ended,
      st.tombstones AS tombstones
 WHERE version = $version
 SET st.version = version + 1, st.facts = facts + $fact_delta, st.candidates = candidates + $candidate_delta,
+    st.expired = expired + $expired_delta, st.ended = ended + $ended_delta,
     st.entities = entities + $entity_delta, st.last_batch = $batch, st.updated_at = $now,
     st.tombstones = tombstones + size($tombstones)
 SET st += $rules

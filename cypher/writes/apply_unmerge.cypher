@@ -6,9 +6,11 @@
 {{scope_state_for_write}}
 SET st.locked_by = $batch
 WITH s, st, st.version AS version, st.facts AS facts, coalesce(st.candidates, 0) AS candidates, st.entities AS entities,
+     coalesce(st.expired, 0) AS expired, coalesce(st.ended, 0) AS ended,
      st.tombstones AS tombstones
 WHERE version = $version
 SET st.version = version + 1, st.facts = facts + $fact_delta, st.candidates = candidates + $candidate_delta,
+    st.expired = expired + $expired_delta, st.ended = ended + $ended_delta,
     st.entities = entities + size($entities), st.last_batch = $batch, st.updated_at = $now,
     st.tombstones = tombstones + size($tombstones)
 WITH s, st

@@ -15,6 +15,7 @@ from synapse_graph.rules.timeparse import now_micros
 
 SCOPE_TOKEN_FORMAT = 4
 STEMS_FORMAT = 6
+COUNTED_FORMAT = 8
 PAGE = 5_000
 
 
@@ -35,7 +36,9 @@ def upgrade(ctx: Context, state: ScopeState) -> Op[None]:
     Format 4: give entities, aliases and live observations the scope's search token. Format 5: move the
     scope's state from its node to its STATE relationship (with the recount every upgrade ends with).
     Format 6: store the stems of observations and fact records (their search text). Format 7: give every fact
-    its object's and its predicate's slots."""
+    its object's and its predicate's slots. Format 8: mark the records ahead (their validity starts or ends after
+    they were recorded) and count expired and ended records (the recount; observations count with the facts,
+    as writes count them)."""
     if not needed(state):
         return
     if (state.format or 0) < SLOT_FORMAT:
@@ -51,6 +54,8 @@ def upgrade(ctx: Context, state: ScopeState) -> Op[None]:
         yield from write(Q.SET_SCOPE_TOKENS, {"scope": ctx.scope, "scope_token": scope_token(ctx.scope)})
     if (state.format or 0) < STEMS_FORMAT:
         yield from stem_memories(ctx)
+    if (state.format or 0) < COUNTED_FORMAT:
+        yield from write(Q.SET_AHEAD, {"scope": ctx.scope})
     yield from write(Q.RECOUNT_SCOPE, {"scope": ctx.scope, "format": STORE_FORMAT, "candidate": "candidate",
                                   "now": Instant(now_micros())})
 

@@ -200,6 +200,7 @@ def merge(view: View, source: str, target: str) -> Op[int]:
     # The moved records leave with the source entity; the ones still current count out of the scope.
     removed = [r for r in moved_from if r.expired_at is None]
     kept = yield from unmerge.snapshot(view, source_entity, target, moved_from, target_records, plan)
-    view.merge(source, target, source_entity["name"], source_entity["aliases"] or [], plan, removed)
+    view.merge(source, target, source_entity["name"], source_entity["aliases"] or [], plan, removed,
+               [r for r in moved_from if r.expired_at is not None])
     view.entities.snapshots.append(kept)
     return len(removed)

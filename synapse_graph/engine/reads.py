@@ -19,6 +19,7 @@ from synapse_graph.engine import rows
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import Name
 from synapse_graph.engine.io import Op, read
+from synapse_graph.engine.migrations import COUNTED_FORMAT
 from synapse_graph.errors import InvalidInputError
 from synapse_graph.growth import Growth, GrowthPoint
 from synapse_graph.instants import Instant, from_datetime, to_datetime
@@ -92,15 +93,15 @@ def facts(ctx: Context, ask: FactQuery) -> Op[list[Fact]]:
         return []
     subject = None if ask.subject is None else keys[ask.subject.key]
     obj = None if ask.object is None else keys[ask.object.key]
-    statement, more = _fact_read(ctx, subject, ask.predicate, obj)
+    statement, more = _fact_read(ctx, subject, ask.predicate, obj, ask.statuses)
     if statement is Q.FACTS_BY_SLOT and all(keys[n.key] == n.key for n in named.values()):
         return []  # the guess above was the right read
     found = yield from read(statement, {**params, **more})
     return _distinct(_facts_and_entities(found)[0], ask)
 
 
-def _fact_read(ctx: Context, subject: str | None, predicate: str | None, obj: str | None
-               ) -> tuple[Q, dict[str, Any]]:
+def _fact_read(ctx: Context, subject: str | None, predicate: str | None, obj: str | None,
+               statuses: Iterable[str]) -> tuple[Q, dict[str, Any]]:
     """The statement that reads facts by what is known of them (entities by stored key), and the parameters
     it takes beyond those of every read of facts (:func:`_params`)."""
     if subject is not None and predicate is not None:
@@ -115,6 +116,8 @@ def _fact_read(ctx: Context, subject: str | None, predicate: str | None, obj: st
         return Q.FACTS_BY_OBJECT, {"object": obj}
     if predicate is not None:
         return Q.FACTS_BY_PREDICATE, {"predicate": predicate, "predicate_slot": predicate_slot(ctx.scope, predicate)}
+    if "believed" not in statuses:
+        return Q.FACTS_IN_STATES, {}  # the few records waiting for review or disputed, through their index
     return Q.FACTS_IN_SCOPE, {}
 
 
@@ -240,9 +243,12 @@ def entity_listing(after: object, limit: object, known_at: Instant | None, match
 
 
 def stats(ctx: Context) -> Op[Stats]:
-    """Counts of the scope, measured."""
-    [row] = yield from read(Q.STATS, {"scope": ctx.scope, "now": Instant(now_micros()), "as_of": None,
-                                 "believed": "believed", "candidate": "candidate", "disputed": "disputed"})
+    """Counts of the scope: its counters and the few records they leave to read (entities/stats.cypher)."""
+    params = {"scope": ctx.scope, "now": Instant(now_micros()), "as_of": None, "believed": "believed",
+              "candidate": "candidate", "disputed": "disputed"}
+    [row] = yield from read(Q.STATS, params)
+    if row["format"] is not None and row["format"] < COUNTED_FORMAT:  # not opened for writing since: measured
+        [row] = yield from read(Q.STATS_MEASURED, params)
     return Stats(scope=ctx.scope, entities=row["entities"], aliases=row["aliases"], facts=row["facts"] or 0,
                  valid_now=row["valid_now"] or 0, expired_records=row["expired_records"] or 0,
                  candidates=row["candidates"] or 0, disputed=row["disputed"] or 0,

@@ -31,8 +31,10 @@ from synapse_graph.engine.writes import (
     SHARED_AUDIT_VALUES,
     Mutation,
     audit_entry,
+    counter_params,
     creates,
     shared_apart,
+    tally,
 )
 from synapse_graph.errors import InvalidInputError, NotFoundError
 from synapse_graph.instants import Instant, to_iso
@@ -166,16 +168,9 @@ def unmerge(view: View, name: inputs.Name) -> Op[tuple[Mutation | None, UnmergeR
 def _apply(ctx: Context, state: ScopeState, mutation: Mutation, parts: dict[str, Any], deleted: Sequence[Record],
            now: Instant, spoken: dict[str, str]) -> Op[None]:
     """Apply an unmerge with its audit entry, in one statement (the scope's version checked, as every write)."""
-    facts = candidates = 0
-    for record, sign in [*((r, 1) for r in mutation.plan.creates), *((r, -1) for r in deleted)]:
-        if record.expired_at is None:
-            if record.status == "candidate":
-                candidates += sign
-            else:
-                facts += sign
     params = {
         "scope": ctx.scope, "scope_token": scope_token(ctx.scope), "format": STORE_FORMAT, "version": state.version,
-        "batch": uuid.uuid4().hex, "now": now, "fact_delta": facts, "candidate_delta": candidates, **parts,
+        "batch": uuid.uuid4().hex, "now": now, **counter_params(tally(mutation.plan.creates, deleted)), **parts,
         "creates": creates(ctx.scope, mutation.plan.creates, {}, (), spoken)["creates"],
         "audit": [shared_apart(audit_entry(ctx, mutation, now), SHARED_AUDIT_VALUES)],
     }

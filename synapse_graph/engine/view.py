@@ -79,6 +79,8 @@ class EntityChanges:
     rejections retargeted."""
     removed: list[Record] = field(default_factory=list)
     """Current records deleted with the merged-away entities (their copies are created on the target)."""
+    deleted_history: list[Record] = field(default_factory=list)
+    """Expired records deleted with the merged-away entities (out of the scope's count of expired records)."""
     snapshots: list[dict[str, Any]] = field(default_factory=list)
     """What each merge changed, as its audit entry keeps it to undo it (engine/unmerge.py snapshot)."""
 
@@ -170,8 +172,8 @@ class View:
         self.entities.alias_names.setdefault(target, []).append(display)
         self._aliases[key] = target
 
-    def merge(self, source: str, target: str, name: str, aliases: list[str], plan: Plan, removed: list[Record]
-              ) -> None:
+    def merge(self, source: str, target: str, name: str, aliases: list[str], plan: Plan, removed: list[Record],
+              history: list[Record]) -> None:
         """Record that entity ``source`` (called ``name``, with ``aliases``) is merged into ``target`` by
         ``plan``: its name becomes an alias of the target, and so do its aliases."""
         self.entities.merged[source] = target
@@ -182,6 +184,7 @@ class View:
         self._aliases[source] = target
         self.entities.alias_names.setdefault(target, []).extend([name, *aliases])
         self.entities.removed += removed
+        self.entities.deleted_history += history
         self.add(plan)
 
     # -- records -------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Container, Mapping
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,17 +71,49 @@ class Mutation:
             e.created or e.aliases or e.merged or self.tombstones or self.imported_audit or self.observe
             or self.unobserve or self.sessions)
 
+    def counts(self) -> dict[str, int]:
+        """Change in each of the scope's counters of records (:func:`tally`)."""
+        counts = tally(self.plan.creates, [*self.plan.expires, *self.entities.removed, *self.entities.deleted_history])
+        counts["expired"] += len(self.plan.expires)  # they stay, as history
+        # Observations are believed records too: they count with the facts.
+        counts["facts"] += sum(1 for o in self.observe if o.get("expired_at") is None) - len(self.unobserve)
+        return counts
+
     def deltas(self) -> tuple[int, int]:
         """Change in the scope's (believed and disputed records, candidates)."""
-        facts = candidates = 0
-        for record in self.plan.creates:
-            if record.expired_at is None:
-                facts, candidates = (facts, candidates + 1) if record.status == "candidate" else (facts + 1, candidates)
-        for record in (*self.plan.expires, *self.entities.removed):
-            facts, candidates = (facts, candidates - 1) if record.status == "candidate" else (facts - 1, candidates)
-        # Observations are believed records too: they count with the facts.
-        facts += sum(1 for o in self.observe if o.get("expired_at") is None) - len(self.unobserve)
-        return facts, candidates
+        counts = self.counts()
+        return counts["facts"], counts["candidates"]
+
+
+COUNTERS = ("facts", "candidates", "expired", "ended")
+"""The scope's counters of fact records: current believed and disputed ones (with current observations), current
+candidates, expired ones (history), and current believed and disputed ones that ended before they were recorded
+(an end, not :attr:`~synapse_graph.rules.timeline.Record.ahead`: valid at no instant from then on)."""
+
+
+def counted_in(record: Record) -> tuple[str, ...]:
+    """The counters (:data:`COUNTERS`) a stored record counts in."""
+    if record.expired_at is not None:
+        return ("expired",)
+    if record.status == "candidate":
+        return ("candidates",)
+    return ("facts", "ended") if record.invalid_at is not None and not record.ahead else ("facts",)
+
+
+def tally(added: Iterable[Record], taken: Iterable[Record]) -> dict[str, int]:
+    """Change in the scope's counters when the ``added`` records are stored and the ``taken`` ones are not."""
+    counts = dict.fromkeys(COUNTERS, 0)
+    for sign, records in ((1, added), (-1, taken)):
+        for record in records:
+            for name in counted_in(record):
+                counts[name] += sign
+    return counts
+
+
+def counter_params(counts: dict[str, int]) -> dict[str, int]:
+    """The apply statements' parameters for the counters' changes."""
+    return {"fact_delta": counts["facts"], "candidate_delta": counts["candidates"],
+            "expired_delta": counts["expired"], "ended_delta": counts["ended"]}
 
 
 def check_quotas(scope: str, state: ScopeState, mutation: Mutation) -> None:
@@ -137,7 +169,7 @@ def record_props(scope: str, record: Record, spoken: Mapping[str, str] | None = 
             "predicate_slot": predicate_slot(scope, record.predicate),
             "search_text": fact_search_text(said.get(record.subject, record.subject), record.predicate,
                                             said.get(record.object, record.object), record.provenance.source),
-            **_STORED(record_values(record))}
+            **({"ahead": True} if record.ahead else {}), **_STORED(record_values(record))}
 
 
 def updated_props(record: Record) -> dict[str, Any]:
@@ -227,12 +259,10 @@ def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> 
     if mutation.is_empty():
         return
     check_quotas(ctx.scope, state, mutation)
-    facts, candidates = mutation.deltas()
     plan, changes = mutation.plan, mutation.entities
     params = {
         "scope": ctx.scope, "scope_token": scope_token(ctx.scope), "format": STORE_FORMAT,
-        "version": state.version, "batch": uuid.uuid4().hex, "now": now, "fact_delta": facts,
-        "candidate_delta": candidates,
+        "version": state.version, "batch": uuid.uuid4().hex, "now": now, **counter_params(mutation.counts()),
         "entity_delta": len(changes.created) - len(changes.merged),
         "rules": {} if mutation.rules is None else rules_params(mutation.rules),
         "entities": list(changes.created.values()),

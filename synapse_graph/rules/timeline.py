@@ -59,6 +59,13 @@ class Record:
     """When the fact was last confirmed (written again), if it was since it was recorded."""
     pinned: bool = False
 
+    @property
+    def ahead(self) -> bool:
+        """True if its validity starts or ends after it was recorded: whether it holds at a later instant depends
+        on that instant. Any other record holds at every instant from its recording on if it has no end, and at
+        none if it has one (the scope's count of facts valid now reads only the few ahead ones apart)."""
+        return self.valid_at > self.recorded_at or (self.invalid_at is not None and self.invalid_at > self.recorded_at)
+
     def holds_at(self, instant: int) -> bool:
         return self.valid_at <= instant < end_of(self.invalid_at)
 

@@ -134,16 +134,34 @@ class Counts(BaseModel):
                    sessions=len(sessions), fact_records=stats.facts, read_at=read_at)
 
 
+class Reads:
+    """What the overview's sections read, for one request: the store, the reads kept across requests, and the
+    reads two sections share (the latest writes, which one lists and another asks what they changed), each
+    made once."""
+
+    def __init__(self, memory: AsyncMemory, kept: Aggregates) -> None:
+        self.memory, self.kept = memory, kept
+        self._latest: asyncio.Task[list[AuditEntry]] | None = None
+
+    def latest(self) -> Awaitable[list[AuditEntry]]:
+        """The scope's latest :data:`LATEST_WRITES` audit entries, newest first (read once per request)."""
+        if self._latest is None:
+            self._latest = asyncio.ensure_future(self.memory.audit(limit=LATEST_WRITES))
+        return self._latest
+
+
 @dataclass(frozen=True)
 class Section:
     """One part of the overview: its name (a key of the JSON twin), its template and its loader."""
 
     name: str
     template: str
-    load: Callable[[AsyncMemory, Aggregates], Awaitable[BaseModel | list[Any] | None]]
+    load: Callable[[Reads], Awaitable[BaseModel | list[Any] | None]]
 
 
-async def _counts(memory: AsyncMemory, kept: Aggregates) -> Counts:
+async def _counts(reads: Reads) -> Counts:
+    memory, kept = reads.memory, reads.kept
+
     async def read() -> tuple[Stats, list[Session]]:
         stats, sessions = await asyncio.gather(memory.stats(), memory.sessions())
         return stats, sessions
@@ -152,22 +170,24 @@ async def _counts(memory: AsyncMemory, kept: Aggregates) -> Counts:
     return Counts.of(stats, sessions, read_at)
 
 
-async def _growth(memory: AsyncMemory, kept: Aggregates) -> Growth:
-    growth, _ = await kept.read(memory, "growth", lambda: memory.growth(steps=GROWTH_STEPS), timed=True)
+async def _growth(reads: Reads) -> Growth:
+    memory = reads.memory
+    growth, _ = await reads.kept.read(memory, "growth", lambda: memory.growth(steps=GROWTH_STEPS), timed=True)
     return growth  # type: ignore[no-any-return]
 
 
-async def _latest(memory: AsyncMemory, kept: Aggregates) -> list[AuditEntry]:
-    return await memory.audit(limit=LATEST_WRITES)
+async def _latest(reads: Reads) -> list[AuditEntry]:
+    return await reads.latest()
 
 
-async def _changes(memory: AsyncMemory, kept: Aggregates) -> Changes | None:
+async def _changes(reads: Reads) -> Changes | None:
     """What the latest writes changed (``Memory.changes`` since the oldest of them): facts added, ended,
-    corrected, judged; observations; merges. None while the scope has no write."""
-    latest = await memory.audit(limit=LATEST_WRITES)
+    corrected, judged; observations; merges. None while the scope has no write. The latest writes are the
+    ones the overview lists (one read of the audit log for both)."""
+    latest = await reads.latest()
     if not latest:
         return None
-    return await memory.changes(since=min(e.at for e in latest), limit=CHANGES_SHOWN)
+    return await reads.memory.changes(since=min(e.at for e in latest), limit=CHANGES_SHOWN)
 
 
 OVERVIEW_SECTIONS: list[Section] = [
@@ -184,7 +204,8 @@ class Overview(BaseModel):
 
 
 async def overview(memory: AsyncMemory, kept: Aggregates) -> Overview:
-    loaded = await asyncio.gather(*(section.load(memory, kept) for section in OVERVIEW_SECTIONS))
+    reads = Reads(memory, kept)
+    loaded = await asyncio.gather(*(section.load(reads) for section in OVERVIEW_SECTIONS))
     return Overview(scope=memory.scope, sections={s.name: value for s, value in zip(OVERVIEW_SECTIONS, loaded,
                                                                                    strict=True)})
 

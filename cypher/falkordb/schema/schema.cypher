@@ -11,6 +11,10 @@ CREATE INDEX FOR ()-[r:FACT]-() ON (r.slot);
 CREATE INDEX FOR ()-[r:FACT]-() ON (r.object_slot);
 CREATE INDEX FOR ()-[r:FACT]-() ON (r.predicate_slot);
 CREATE INDEX FOR ()-[r:FACT]-() ON (r.pinned);
+// The trust state, stored only when it is not believed: the review lists (facts/facts_in_states) seek it.
+CREATE INDEX FOR ()-[r:FACT]-() ON (r.status);
+// Records whose validity starts or ends after they were recorded (few): the scope's count of facts valid now.
+CREATE INDEX FOR ()-[r:FACT]-() ON (r.ahead);
 CALL db.idx.fulltext.createNodeIndex({label: 'Entity', stopwords: []}, {field: 'search_text', nostem: true});
 CALL db.idx.fulltext.createNodeIndex({label: 'Alias', stopwords: []}, {field: 'search_text', nostem: true})
 ;

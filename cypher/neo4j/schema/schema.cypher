@@ -11,6 +11,10 @@ CREATE INDEX fact_slot IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.slot);
 CREATE INDEX fact_object_slot IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.object_slot);
 CREATE INDEX fact_predicate_slot IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.predicate_slot);
 CREATE INDEX fact_pinned IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.pinned);
+// The trust state, stored only when it is not believed: the review lists (facts/facts_in_states) seek it.
+CREATE INDEX fact_status IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.status);
+// Records whose validity starts or ends after they were recorded (few): the scope's count of facts valid now.
+CREATE INDEX fact_ahead IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.ahead);
 CREATE INDEX fact_predicate IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.predicate, r.valid_at);
 CREATE INDEX fact_valid IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.valid_at, r.invalid_at)
 ;
