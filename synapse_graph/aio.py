@@ -211,10 +211,10 @@ class AsyncMemory(AsyncDuplicateReview, MemoryOptions, AsyncGraphitiImports, Asy
         return await self._read(ops.entity(self._ctx, name))
 
     async def entities(self, *, after: str | None = None, limit: int = 100, known_at: TimeInput | None = None,
-                       matching: str | None = None) -> EntityPage:
+                       matching: str | None = None, with_facts: bool = False) -> EntityPage:
         """See :meth:`Memory.entities`."""
         return await self._read(ops.entities(self._ctx, after=after, limit=limit, known_at=known_at,
-                                             matching=matching))
+                                             matching=matching, with_facts=with_facts))
 
     async def stats(self) -> Stats:
         """See :meth:`Memory.stats`."""

@@ -73,6 +73,7 @@ class Q(StrEnum):
     GROWTH = "entities/growth"
     ENTITIES_PAGE = "entities/entities_page"
     MATCHING_ENTITIES = "entities/matching_entities"
+    ENTITY_PAGE_FACTS = "entities/entity_page_facts"
     # digest: what an agent should know at the start of a session
     PINNED_FACTS = "digest/pinned_facts"
     FACTS_AROUND = "digest/facts_around"

@@ -239,14 +239,14 @@ class Memory(DuplicateReview, MemoryOptions, GraphitiImports, TimeQuestions):
         return self._read(ops.entity(self._ctx, name))
 
     def entities(self, *, after: str | None = None, limit: int = 100, known_at: TimeInput | None = None,
-                 matching: str | None = None) -> EntityPage:
+                 matching: str | None = None, with_facts: bool = False) -> EntityPage:
         """The scope's entities, a page at a time (one query each), oldest first, at most ``limit``, with
         their aliases and (``page.observations[key]``) the observations they held at ``known_at``.
 
-        Pass ``page.next`` as ``after`` for the next page (None: the last). ``known_at``: the entities that
-        existed then. ``matching``: only entities whose name, an alias, the type or an observation contains
-        that text, ignoring case."""
-        return self._read(ops.entities(self._ctx, after=after, limit=limit, known_at=known_at, matching=matching))
+        Pass ``page.next`` as ``after`` for the next page (None: the last). ``known_at``: those that existed then.
+        ``matching``: those whose name, alias, type or an observation holds it (any case). ``with_facts``: facts too."""
+        return self._read(ops.entities(self._ctx, after=after, limit=limit, known_at=known_at, matching=matching,
+                                       with_facts=with_facts))
 
     def stats(self) -> Stats:
         """Counts of entities, aliases and facts in this scope."""

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import typer
 
 from synapse_graph import render
+from synapse_graph.cli.embeddings import AllowRemote, EmbedderModel, EmbedderSpec, chosen_embedder
 from synapse_graph.cli.shell import (
     AsJson,
     Db,
@@ -67,6 +68,7 @@ def mcp_command(
              "reads the session's private memory unless asked for memory_scope='durable', and tools write to it "
              "when asked for memory_scope='session'.")] = None,
     max_facts: MaxFacts = None, max_entities: MaxEntities = None,
+    embedder: EmbedderSpec = None, embedder_model: EmbedderModel = None, allow_remote: AllowRemote = False,
 ) -> None:
     """Serve the memory to agents over MCP (stdio; --http for streamable HTTP)."""
     from datetime import timedelta
@@ -83,7 +85,8 @@ def mcp_command(
                             profile=profile)
     # Quotas go to the memory only when given: the scope's stored rules apply otherwise.
     memory = AsyncMemory(db, scope=scope, client="synapse-graph-mcp", auth=_auth(user, password),
-                         max_facts=max_facts, max_entities=max_entities, session=session)
+                         max_facts=max_facts, max_entities=max_entities, session=session,
+                         embedder=chosen_embedder(embedder, embedder_model, allow_remote))
 
     def ready(opened: AsyncMemory) -> None:
         if settings is not None:

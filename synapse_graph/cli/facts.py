@@ -10,6 +10,7 @@ import typer
 from rich.text import Text
 
 from synapse_graph import render
+from synapse_graph.cli.embeddings import AllowRemote, EmbedderModel, EmbedderSpec, chosen_embedder
 from synapse_graph.cli.shell import (
     NOT_FOUND_EXIT,
     AsJson,
@@ -97,10 +98,12 @@ def recall(
     as_of: Annotated[str | None, typer.Option(help="Facts valid at this time (default now).")] = None,
     hops: Annotated[int, typer.Option(min=1, max=2, help="1 or 2.")] = 1,
     limit: Annotated[int, typer.Option(help="At most this many facts.")] = 25,
+    embedder: EmbedderSpec = None, embedder_model: EmbedderModel = None, allow_remote: AllowRemote = False,
     db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
 ) -> None:
     """Facts that answer a question in words, most relevant first."""
-    with _open(db, scope, user, password, create=False) as memory:
+    chosen = chosen_embedder(embedder, embedder_model, allow_remote)
+    with _open(db, scope, user, password, create=False, embedder=chosen) as memory:
         found = memory.recall(question, as_of=as_of, hops=hops, limit=limit)
 
         def show(result: Any) -> None:

@@ -399,9 +399,9 @@ def entity(ctx: Context, name: str) -> Op[Entity | None]:
     return reads.entity(ctx, inputs.name(ctx, name, "name"))
 
 
-def entities(ctx: Context, *, after: object, limit: object, known_at: TimeInput | None, matching: object
-             ) -> Op[EntityPage]:
-    ask = reads.entity_listing(after, limit, inputs.time(known_at, "known_at"), matching)
+def entities(ctx: Context, *, after: object, limit: object, known_at: TimeInput | None, matching: object,
+             with_facts: bool = False) -> Op[EntityPage]:
+    ask = reads.entity_listing(after, limit, inputs.time(known_at, "known_at"), matching, with_facts)
     return reads.entities(ctx, ask)
 
 

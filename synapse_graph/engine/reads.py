@@ -210,6 +210,8 @@ class EntityListing:
     known_at: Instant | None
     matching: str | None
     """Lower-cased text to find in a name, alias, type or observation; None: every entity."""
+    with_facts: bool = False
+    """Read the listed entities' facts too (one more statement for the page)."""
 
 
 def entities(ctx: Context, ask: EntityListing) -> Op[EntityPage]:
@@ -226,11 +228,23 @@ def entities(ctx: Context, ask: EntityListing) -> Op[EntityPage]:
     listed = [rows.entity(row["entity"]) for row in shown]
     notes = {row["entity"]["key"]: sorted((rows.observation(o) for o in row["observations"]),
                                           key=lambda o: (o.recorded_at, o.id)) for row in shown}
-    return EntityPage(entities=listed, observations=notes,
+    facts: dict[str, list[Fact]] | None = None
+    if ask.with_facts and listed:
+        held = yield Read(Q.ENTITY_PAGE_FACTS, {
+            **_params(ctx, FactQuery(as_of=ask.known_at, known_at=ask.known_at)),
+            "keys": [e.key for e in listed], "matching": ask.matching})
+        facts = {e.key: [] for e in listed}
+        for row in held:
+            facts[row["key"]].append(rows.fact(row["fact"]))
+        facts = {key: past_belief_once(found_facts, ask.known_at) for key, found_facts in facts.items()}
+    elif ask.with_facts:
+        facts = {}
+    return EntityPage(entities=listed, observations=notes, facts=facts,
                       next=EntityPage.cursor_after(listed[-1]) if len(found) > ask.limit else None)
 
 
-def entity_listing(after: object, limit: object, known_at: Instant | None, matching: object) -> EntityListing:
+def entity_listing(after: object, limit: object, known_at: Instant | None, matching: object,
+                   with_facts: bool = False) -> EntityListing:
     """The arguments of ``Memory.entities`` checked, before anything is read."""
     page = count(limit, field="limit", minimum=1, maximum=MAX_PAGE)
     if matching is not None:
@@ -239,7 +253,7 @@ def entity_listing(after: object, limit: object, known_at: Instant | None, match
         if len(matching) > MAX_MATCHING:
             raise InvalidInputError(f"matching is limited to {MAX_MATCHING} characters, got {len(matching)}")
     return EntityListing(after=None if after is None else read_entity_cursor(after), limit=page, known_at=known_at,
-                         matching=None if matching is None else matching.lower())
+                         matching=None if matching is None else matching.lower(), with_facts=bool(with_facts))
 
 
 def stats(ctx: Context) -> Op[Stats]:

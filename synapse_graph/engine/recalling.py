@@ -213,10 +213,17 @@ def _candidate(key: str, kind: str, memory: Mapping[str, Any], **scores: float |
     fact = kind == "fact"
     entities = [memory["subject_key"], memory["object_key"]] if fact else [memory["entity_key"]]
     valid_at = memory.get("valid_at")
-    said = (*entities, memory.get("predicate") or "", memory.get("text") or "", str(valid_at))
-    return Candidate(key, entities=frozenset(entities), valid_at=_datetime(valid_at), tie="\x1f".join(said),
+    return Candidate(key, entities=frozenset(entities), valid_at=_datetime(valid_at), tie=_said(kind, memory),
                      episode=_episode(memory.get("session"), valid_at, memory["recorded_at"]), fact=fact,
                      invalid_at=_datetime(memory.get("invalid_at") if fact else None), **scores)
+
+
+def _said(kind: str, memory: Mapping[str, Any]) -> str:
+    """What a memory says (its entities, predicate, text, time): memories that score alike are ordered by it,
+    the same on every backend (their ids differ from one database to another)."""
+    entities = [memory["subject_key"], memory["object_key"]] if kind == "fact" else [memory["entity_key"]]
+    said = (*entities, memory.get("predicate") or "", memory.get("text") or "", str(memory.get("valid_at")))
+    return "\x1f".join(said)
 
 
 def _episode(session: str | None, valid_at: int | None, recorded_at: int | None) -> str | None:
@@ -245,7 +252,9 @@ def _lexical(found: _Found, lexical: list[dict[str, Any]], question: _Question, 
             counted[r["stem"]] = counted.get(r["stem"], 0) + 1
     scores = bm25(question.stems, {key: (r["stems"] or "").split() for key, r in pool.items()},
                   corpus_size=corpus_size, counted=counted)
-    best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+    # Equal scores are cut by what the memories say, never by their ids (each database has its own).
+    best = sorted(scores.items(), key=lambda item: (-item[1], _said(pool[item[0]]["kind"], pool[item[0]]["memory"]),
+                                                    item[0]))
     legs = [("lexical", best[:DEPTH])]
     if window is not None:
         legs.append(("window", [(k, s) for k, s in best

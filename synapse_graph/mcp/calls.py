@@ -128,9 +128,10 @@ class MemoryCalls:
     async def observations(self, entity: str | None, *, known_at: str | None, limit: int) -> list[Observation]:
         return await self.memory.observations(entity, known_at=known_at, limit=limit)
 
-    async def entities(self, *, after: str | None, known_at: str | None, matching: str | None, limit: int
-                       ) -> EntityPage:
-        return await self.memory.entities(after=after, known_at=known_at, matching=matching, limit=limit)
+    async def entities(self, *, after: str | None, known_at: str | None, matching: str | None, limit: int,
+                       with_facts: bool = False) -> EntityPage:
+        return await self.memory.entities(after=after, known_at=known_at, matching=matching, limit=limit,
+                                          with_facts=with_facts)
 
 
 def now_iso() -> str:

@@ -340,6 +340,9 @@ class _Node:
     created_at: datetime
     observations: list[str] | None = None
     """None: read them when the entity is shown."""
+    facts: list[Fact] | None = None
+    """The facts it shows (``EntityPage.facts``: its own, and those of subjects the read does not list);
+    None: read them when the entity is shown."""
 
     @property
     def order(self) -> str:
@@ -359,9 +362,11 @@ async def _listed(ctx: ToolContext, snap: Snapshot, matching: str | None) -> _Li
     with the observations they held then, a library page at a time (``Memory.entities``)."""
     after = snap.after
     while True:
-        page = await ctx.calls.entities(after=after, known_at=snap.known_at, matching=matching, limit=_LISTING_PAGE)
+        page = await ctx.calls.entities(after=after, known_at=snap.known_at, matching=matching, limit=_LISTING_PAGE,
+                                        with_facts=True)
         for e in page.entities:
-            node = _Node(e.name, e.type, e.created_at, [o.text for o in page.observations.get(e.key, [])])
+            node = _Node(e.name, e.type, e.created_at, [o.text for o in page.observations.get(e.key, [])],
+                         None if page.facts is None else page.facts.get(e.key, []))
             yield node, EntityPage.cursor_after(e)
         if page.next is None:
             return
@@ -383,8 +388,8 @@ async def _page(ctx: ToolContext, tool: str, args: ReadGraphArgs | SearchNodesAr
     """The entities of ``nodes``, as many as fit the budget, each with the relations it owns.
 
     A relation comes back with its subject if the read lists the subject (``listing``), else with its
-    object: once in all pages, always beside an entity it touches. ``listing`` None: the read lists
-    every entity, so incoming relations need no reading.
+    object: once in all pages, always beside an entity it touches. A node listed with its facts
+    (``EntityPage.facts``) has them sorted that way already; ``listing`` None: read its own only.
     """
     at = snap.known_at
     assert at is not None  # pinned by the first page
@@ -396,10 +401,12 @@ async def _page(ctx: ToolContext, tool: str, args: ReadGraphArgs | SearchNodesAr
             observations = node.observations
             if observations is None:
                 observations = [o.text for o in await ctx.calls.observations(node.name, known_at=at, limit=_ALL)]
-            facts = await ctx.calls.facts(node.name, None, None, as_of=at, known_at=at, limit=_ALL)
-            if listing is not None:
-                facts += [f for f in await ctx.calls.facts(None, None, node.name, as_of=at, known_at=at, limit=_ALL)
-                          if not await listing(f.subject)]
+            facts = node.facts
+            if facts is None:
+                facts = await ctx.calls.facts(node.name, None, None, as_of=at, known_at=at, limit=_ALL)
+                if listing is not None:
+                    facts += [f for f in await ctx.calls.facts(None, None, node.name, as_of=at, known_at=at,
+                                                               limit=_ALL) if not await listing(f.subject)]
             relations = [_relation(f.subject, f.object, relation_type_of(f.predicate, f.source), trust.of(f))
                          for f in sorted(facts, key=lambda f: (f.recorded_at, f.id))]
             entity = EntityOut(name=node.name, entityType=node.type or "", observations=observations)
@@ -434,23 +441,9 @@ async def read_graph(ctx: ToolContext, args: ReadGraphArgs) -> Answer:
 
 async def search_nodes(ctx: ToolContext, args: SearchNodesArgs) -> Answer:
     """Case-insensitive substring of a name (or alias), a type or an observation, as the reference searches;
-    the database finds them (``Memory.entities(matching=...)``), a page at a time."""
-    snap, at = _snapshot("search_nodes", args)
-    query = args.query.lower()
-    known: dict[str, bool] = {}
-
-    async def listing(name: str) -> bool:
-        # A relation's other end, tested as the database tests entities (same texts, same belief time).
-        if name not in known:
-            entity = await ctx.calls.entity(name)
-            texts: list[str] = []
-            if entity is not None and entity.created_at <= at:
-                held = await ctx.calls.observations(entity.name, known_at=snap.known_at, limit=_ALL)
-                texts = [entity.name, entity.type or "", *entity.aliases, *(o.text for o in held)]
-            known[name] = any(query in text.lower() for text in texts)
-        return known[name]
-
-    return await _page(ctx, "search_nodes", args, snap, _listed(ctx, snap, args.query), listing=listing)
+    the database finds them (``Memory.entities(matching=...)``) with the relations each shows, a page at a time."""
+    snap, _ = _snapshot("search_nodes", args)
+    return await _page(ctx, "search_nodes", args, snap, _listed(ctx, snap, args.query), listing=None)
 
 
 async def open_nodes(ctx: ToolContext, args: OpenNodesArgs) -> Answer:

@@ -7,6 +7,7 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field
 
 from synapse_graph import render
+from synapse_graph.models.facts import Fact
 from synapse_graph.models.readable import Readable
 from synapse_graph.rules.cursors import entity_cursor
 
@@ -59,6 +60,11 @@ class EntityPage(Readable, BaseModel):
     entities: list[Entity] = Field(default_factory=list)
     observations: dict[str, list[Observation]] = Field(default_factory=dict)
     """Each listed entity's observations (by entity key) as believed at the listing's ``known_at``, oldest first."""
+    facts: dict[str, list[Fact]] | None = None
+    """``with_facts``: each listed entity's facts (by entity key), believed and valid at the listing's
+    ``known_at`` (now if None), without supersession links: those it is the subject of and, for a listing
+    ``matching`` a text, those it is the object of whose subject that listing leaves out (so that every fact
+    between listed entities is on one page, beside its subject). None: not read."""
     next: str | None = None
     """Pass as ``after`` for the next page; None when this page is the last."""
 

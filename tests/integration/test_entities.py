@@ -100,6 +100,32 @@ def test_matching_finds_names_aliases_types_and_held_observations_ignoring_case(
     assert [o.text for o in page.observations[page.entities[0].key]] == ["Speaks fluent Spanish"]
 
 
+def test_with_facts_a_page_holds_each_entitys_own_facts_and_those_of_subjects_the_listing_leaves_out(
+        memory: Memory) -> None:
+    memory.upsert([Triple(subject="Dana", predicate="WORKS_AT", object="Globex"),
+                   Triple(subject="Sam", predicate="MANAGES", object="Dana"),
+                   Triple(subject="Ana", predicate="KNOWS", object="Dana"),
+                   Triple(subject="Dana", predicate="LIVED_IN", object="Oslo", valid_at="2020-01-01",
+                          invalid_at="2021-01-01")])
+    memory.observe("Ana", ["plays chess"])
+    memory.observe("Dana", ["Plays CHESS on Sundays"])
+
+    def held(page: EntityPage) -> dict[str, set[tuple[str, str, str]]]:
+        assert page.facts is not None
+        by_key = {e.key: e.name for e in page.entities}
+        return {by_key[k]: {(f.subject, f.predicate, f.object) for f in facts} for k, facts in page.facts.items()}
+
+    assert memory.entities().facts is None  # not asked for: not read
+    # Every entity listed: each shows the facts it is the subject of, valid now (Oslo has ended).
+    assert held(memory.entities(with_facts=True)) == {
+        "Dana": {("Dana", "WORKS_AT", "Globex")}, "Globex": set(), "Sam": {("Sam", "MANAGES", "Dana")},
+        "Ana": {("Ana", "KNOWS", "Dana")}, "Oslo": set()}
+    # Ana and Dana match: Sam's fact about Dana comes with Dana (Sam is not listed), Ana's with Ana.
+    assert held(memory.entities(matching="chess", with_facts=True)) == {
+        "Dana": {("Dana", "WORKS_AT", "Globex"), ("Sam", "MANAGES", "Dana")}, "Ana": {("Ana", "KNOWS", "Dana")}}
+    assert held(memory.entities(matching="nothing holds this", with_facts=True)) == {}
+
+
 def test_observe_creates_a_typed_entity_and_an_existing_one_keeps_its_type(memory: Memory) -> None:
     assert memory.observe("Dana", [], entity_type="person") == []
     dana = memory.entity("dana")

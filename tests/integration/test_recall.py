@@ -517,9 +517,6 @@ def test_entities_recalled_are_identical_on_both_backends(falkordb_location: str
             (e.name, e.lexical_rank, e.score) for e in neo.entities], question
 
 
-@pytest.mark.xfail(strict=True, reason="known gap of recall round two (issue 28): the lexical leg's BM25 statistics "
-                   "come from each database's own full-text pool, so the facts recalled and their relevance can "
-                   "differ between FalkorDB and Neo4j; strict: this fails CI once they agree again")
 def test_facts_recalled_are_identical_on_both_backends(falkordb_location: str,
                                                        neo4j_settings: dict[str, Any]) -> None:
     for question, falkor, neo in _golden_answers(falkordb_location, neo4j_settings):
