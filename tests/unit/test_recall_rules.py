@@ -110,7 +110,8 @@ def test_plain_and_mixed_words_split_as_the_letter_rule_does(chunk: str) -> None
     assert _split_case(chunk) == _split_case_by_letter(chunk)
 
 
-_PARTS = st.text(alphabet=st.characters(codec="utf-8") | st.sampled_from("'’s _-.\u0301\u00b4\ufb01\u3000"), max_size=24)
+_PARTS = st.text(alphabet=st.characters(codec="utf-8") | st.sampled_from("'’s _-.\u0301\u00b4\ufb01\u3000"),
+                 max_size=24)
 
 
 @given(_PARTS, st.from_regex(r"[A-Z][A-Z0-9_]{0,12}", fullmatch=True), _PARTS, st.none() | _PARTS)
