@@ -50,6 +50,19 @@ def _key(key: object) -> str:
     return f"`{text}`"
 
 
+_NAMES: dict[object, str] = {}
+"""Map keys as written in a map literal (a key in backticks and a colon), by key: a batch repeats a few keys
+thousands of times."""
+
+
+def _name(key: object) -> str:
+    """A map key as written in a map literal, remembered (:data:`_NAMES`; keys are the library's own names)."""
+    name = f"{_key(key)}:"
+    if type(key) is str and len(_NAMES) < 4096:
+        _NAMES[key] = name
+    return name
+
+
 def _string(value: str) -> str:
     if "\\" in value or '"' in value:
         value = value.replace("\\", "\\\\").replace('"', '\\"')
@@ -73,17 +86,20 @@ def _literal(value: Any, out: list[str]) -> None:
         separator = "{"
         for key, item in value.items():
             item_kind = type(item)
+            name = _NAMES.get(key) or _name(key)
             if item_kind is str:
-                out.append(f"{separator}{_key(key)}:{_string(item)}")
+                if "\\" in item or '"' in item:
+                    item = item.replace("\\", "\\\\").replace('"', '\\"')
+                out.append(f'{separator}{name}"{item}"')
             elif item_kind in _INTEGERS:
-                out.append(f"{separator}{_key(key)}:{item:d}")
+                out.append(f"{separator}{name}{item:d}")
             elif item is None:
-                out.append(f"{separator}{_key(key)}:null")
+                out.append(f"{separator}{name}null")
             elif item_kind is float and key in EXACT_FLOAT_KEYS:
-                out.append(f"{separator}{_key(key)}:")
+                out.append(f"{separator}{name}")
                 _literal(exact_float(item), out)
             else:
-                out.append(f"{separator}{_key(key)}:")
+                out.append(f"{separator}{name}")
                 _literal(item, out)
             separator = ","
         out.append("}" if separator == "," else "{}")

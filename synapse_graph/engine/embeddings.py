@@ -39,6 +39,8 @@ def store(ctx: Context, *, entities: Sequence[dict[str, Any]] = (), observations
     """Embed entity names (rows with ``key`` and ``name``), observations (``id``, ``text``) and fact records (their
     sentences, their entities as ``spoken`` names them, else by key) with the memory's embedder, in one batch,
     and store the vectors (nothing without an embedder)."""
+    if ctx.embedder is None:  # nothing to embed: the sentences of a batch's facts are not even made
+        return
     said = spoken or {}
     rows = [("entities", e["key"], e["name"]) for e in entities]
     rows += [("observations", o["id"], o["text"]) for o in observations]

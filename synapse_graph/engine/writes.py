@@ -154,22 +154,26 @@ def shared_apart(values: dict[str, Any], shared: tuple[str, ...]) -> dict[str, A
             "shared": {k: v for k, v in values.items() if k in shared}}
 
 
-_STORED = Storer(tuple(f for f in FACT if f.kind != "end"))
+_PROPS = Storer(tuple(f for f in FACT if f.kind != "end" and f.name not in SHARED_FACT_VALUES))
+_SHARED = Storer(tuple(f for f in FACT if f.name in SHARED_FACT_VALUES))
 
 
 def record_props(scope: str, record: Record, spoken: Mapping[str, str] | None = None) -> dict[str, Any]:
     """A record as the properties of its FACT relationship (:data:`~synapse_graph.shapes.FACT`, absent values
-    left out). Its scope is its entities': every statement checks the subject's, so the relationship does not
-    store it again; its slots index its (subject, predicate) timeline, its (object, predicate) and its predicate
-    in the scope (rules/slots.py); its search text the stems of its sentence (its entities as ``spoken`` names
-    them, else by key) and source (``rules/stems.py``)."""
+    left out), as the apply statements take them: ``props``, and apart ``shared``, the values many records
+    repeat (:data:`SHARED_FACT_VALUES`). Its scope is its entities': every statement checks the subject's, so the
+    relationship does not store it again; its slots index its (subject, predicate) timeline, its (object,
+    predicate) and its predicate in the scope (rules/slots.py); its search text the stems of its sentence (its
+    entities as ``spoken`` names them, else by key) and source (``rules/stems.py``)."""
     said = spoken or {}
-    return {"slot": fact_slot(scope, record.subject, record.predicate),
-            "object_slot": object_slot(scope, record.object, record.predicate),
-            "predicate_slot": predicate_slot(scope, record.predicate),
-            "search_text": fact_search_text(said.get(record.subject, record.subject), record.predicate,
-                                            said.get(record.object, record.object), record.provenance.source),
-            **({"ahead": True} if record.ahead else {}), **_STORED(record_values(record))}
+    values = record_values(record)
+    props = {"slot": fact_slot(scope, record.subject, record.predicate),
+             "object_slot": object_slot(scope, record.object, record.predicate),
+             "predicate_slot": predicate_slot(scope, record.predicate),
+             "search_text": fact_search_text(said.get(record.subject, record.subject), record.predicate,
+                                             said.get(record.object, record.object), record.provenance.source),
+             **({"ahead": True} if record.ahead else {}), **_PROPS(values)}
+    return {"props": props, "shared": _SHARED(values)}
 
 
 def updated_props(record: Record) -> dict[str, Any]:
@@ -195,8 +199,7 @@ def creates(scope: str, records: list[Record], ids: Mapping[str, Any], deleted: 
     if len(records) < SEEK_BY_ID_FROM:
         ids = {}
     for record in records:
-        row = {"subject": record.subject, "object": record.object,
-               **shared_apart(record_props(scope, record, spoken), SHARED_FACT_VALUES)}
+        row = {"subject": record.subject, "object": record.object, **record_props(scope, record, spoken)}
         a, b = ids.get(record.subject), ids.get(record.object)
         if a is None or b is None or record.subject in deleted or record.object in deleted:
             by_key.append(row)

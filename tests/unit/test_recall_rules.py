@@ -17,6 +17,7 @@ from synapse_graph.rules.recall import (
     strengths,
     term_matches,
 )
+from synapse_graph.rules.stems import fact_search_text, fact_sentence, search_stems
 
 
 def test_words_longer_than_any_name_are_dropped() -> None:
@@ -107,3 +108,15 @@ def test_the_shortcut_for_plain_words_splits_as_the_letter_rule_does(chunk: str)
                          ["Project", "alpha", "12", "x", "parseHTTPResponse2", "AB", "ǅx", "abc1", "Ab中", "²3"])
 def test_plain_and_mixed_words_split_as_the_letter_rule_does(chunk: str) -> None:
     assert _split_case(chunk) == _split_case_by_letter(chunk)
+
+
+_PARTS = st.text(alphabet=st.characters(codec="utf-8") | st.sampled_from("'’s _-.\u0301\u00b4\ufb01\u3000"),
+                 max_size=24)
+
+
+@given(_PARTS, st.from_regex(r"[A-Z][A-Z0-9_]{0,12}", fullmatch=True), _PARTS, st.none() | _PARTS)
+def test_a_facts_search_text_is_the_stems_of_its_sentence(subject: str, predicate: str, obj: str,
+                                                           source: str | None) -> None:
+    # fact_search_text stems the sentence's parts apart (cached); the stems are the whole sentence's.
+    assert fact_search_text(subject, predicate, obj, source) == search_stems(fact_sentence(subject, predicate, obj),
+                                                                              source)

@@ -116,7 +116,9 @@ def test_a_fact_row_reads_stores_exports_and_imports_every_field() -> None:
     same = ("id", "confidence", "confirmations", "status", "source", "flag", "pinned")
     assert {name: out[name] for name in same} == {name: fact.model_dump()[name] for name in same}
 
-    props = writes.record_props(CTX.scope, record)
+    split = writes.record_props(CTX.scope, record)
+    assert set(split["shared"]) == set(writes.SHARED_FACT_VALUES) and not set(split["props"]) & set(split["shared"])
+    props = {**split["props"], **split["shared"]}
     assert set(props) == {f.name for f in FACT if f.kind != "end"} | {"slot", "object_slot", "predicate_slot",
                                                                       "search_text"}
     assert all(props[f.name] == stored(f, values[f.name]) for f in FACT if f.kind != "end")
