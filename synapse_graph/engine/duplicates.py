@@ -103,8 +103,8 @@ def proposals(ctx: Context, threshold: float, limit: int) -> Op[list[DuplicatePr
         candidates = rules.name_candidates(profiles, distinct=distinct)
         return profiles, candidates, candidates.hopeful(threshold)
     profiles, candidates, pairs = yield from compute(block)  # seconds at 100k entities: off an asyncio event loop
-    link_rows = yield from read(Q.CANDIDATE_LINKS, {"scope": ctx.scope, "keys": sorted({profiles[k].key for pair in pairs
-                                                                                    for k in pair})})
+    wanted = sorted({profiles[k].key for pair in pairs for k in pair})
+    link_rows = yield from read(Q.CANDIDATE_LINKS, {"scope": ctx.scope, "keys": wanted})
     others: dict[str, set[str]] = {}
     for row in link_rows:
         others.setdefault(row["key"], set()).add(row["other"])

@@ -30,7 +30,7 @@ from typing import Any
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import embeddings, rows
 from synapse_graph.engine.context import Context
-from synapse_graph.engine.io import Op, Read, embed, read_each, read_rows
+from synapse_graph.engine.io import Op, Read, embed, read_each
 from synapse_graph.engine.recall import entries_of, expand_read, matched_words, ranked, search_read, term_hits
 from synapse_graph.engine.scope import state_of, state_read
 from synapse_graph.instants import MAX_MICROS, MIN_MICROS, Instant, from_datetime, to_datetime
