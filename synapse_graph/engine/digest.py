@@ -26,7 +26,8 @@ def digest(ctx: Context, limit: int, as_of: Instant | None) -> Op[Digest]:
     once and at most ``limit`` in all."""
     now = Instant(now_micros())
     base = {"scope": ctx.scope, "as_of": as_of, "now": now, "history": False, "known_at": None,
-            "statuses": ["believed"], "candidate": "candidate"}
+            "statuses": ["believed"]}
+    with_links = {**base, "candidate": "candidate"}  # the facts' reads say what replaced what (fragments/links)
     seen: set[str] = set()
 
     def fresh(found: list[dict[str, object]], room: int) -> list[Fact]:
@@ -35,14 +36,14 @@ def digest(ctx: Context, limit: int, as_of: Instant | None) -> Op[Digest]:
         seen.update(f.id for f in kept)
         return kept
 
-    pinned = fresh((yield from read(Q.PINNED_FACTS, {**base, "limit": limit})), limit)
+    pinned = fresh((yield from read(Q.PINNED_FACTS, {**with_links, "limit": limit})), limit)
     user_key = name_key(USER_NAME)
-    about_user = fresh((yield from read(Q.FACTS_AROUND, {**base, "keys": [user_key], "limit": limit})),
+    about_user = fresh((yield from read(Q.FACTS_AROUND, {**with_links, "keys": [user_key], "limit": limit})),
                        limit - len(pinned))
     room = limit - len(pinned) - len(about_user)
     central = (yield from central_entities(base, [user_key])) if room > 0 else []
-    about = fresh((yield from read(Q.FACTS_AROUND, {**base, "keys": [r["key"] for r in central],
-                                               "limit": room + len(seen)})), room) if central else []
+    about = fresh((yield from read(Q.FACTS_AROUND, {**with_links, "keys": [r["key"] for r in central],
+                                                     "limit": room + len(seen)})), room) if central else []
     return Digest(scope=ctx.scope, as_of=to_datetime(now if as_of is None else as_of), pinned=pinned,
                   about_user=about_user, entities=[r["name"] for r in central], about_entities=about)
 

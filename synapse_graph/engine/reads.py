@@ -230,8 +230,9 @@ def entities(ctx: Context, ask: EntityListing) -> Op[EntityPage]:
                                           key=lambda o: (o.recorded_at, o.id)) for row in shown}
     facts: dict[str, list[Fact]] | None = None
     if ask.with_facts and listed:
+        every = _params(ctx, FactQuery(as_of=ask.known_at, known_at=ask.known_at))
         held = yield from read(Q.ENTITY_PAGE_FACTS, {
-            **_params(ctx, FactQuery(as_of=ask.known_at, known_at=ask.known_at)),
+            **{k: v for k, v in every.items() if k not in ("candidate", "limit")},  # no links read, no limit
             "keys": [e.key for e in listed], "matching": ask.matching})
         facts = {e.key: [] for e in listed}
         for row in held:
