@@ -135,7 +135,7 @@ def measure(memory: Memory, dataset: Dataset, since: datetime, periods: list[Per
 
     for i in range(WARM_UP):
         pit(i)(), during(i)(), memory.changes(since)
-    kinds = ("point_in_time", "during_by_object", "changes_first_page", "changes_first_page_judging_room_only")
+    kinds = ("point_in_time", "during_by_object", "changes_first_page", "changes_first_page_judging_4x_room")
     times: dict[str, list[float]] = {name: [] for name in kinds}
     exact = {"point_in_time": 0, "during_by_object": 0}
     sizes: dict[str, list[int]] = {name: [] for name in kinds}
@@ -158,11 +158,11 @@ def measure(memory: Memory, dataset: Dataset, since: datetime, periods: list[Per
         took, page = _timed(lambda: memory.changes(since))
         times["changes_first_page"].append(took)
         sizes["changes_first_page"].append(len(page.changes))
-        with _overread(1):  # as before 2026-12-02: judge only as many events as the page has room for changes
+        with _overread(4):  # judge four times the events the page has room for, in fewer rounds (measured slower)
             took, earlier = _timed(lambda: memory.changes(since))
         assert earlier == page, "a page must not depend on how many events are judged per round trip"
-        times["changes_first_page_judging_room_only"].append(took)
-        sizes["changes_first_page_judging_room_only"].append(len(earlier.changes))
+        times["changes_first_page_judging_4x_room"].append(took)
+        sizes["changes_first_page_judging_4x_room"].append(len(earlier.changes))
     result: dict[str, Any] = {
         name: {**summary(values), "rows_mean": statistics.fmean(sizes[name]), "rows_max": max(sizes[name])}
         for name, values in times.items()}
@@ -172,8 +172,8 @@ def measure(memory: Memory, dataset: Dataset, since: datetime, periods: list[Per
     pit95 = result["point_in_time"]["p95_ms"]
     result["during_p95_over_pit_p95"] = round(result["during_by_object"]["p95_ms"] / pit95, 2)
     result["changes_p95_over_pit_p95"] = round(result["changes_first_page"]["p95_ms"] / pit95, 2)
-    result["changes_p95_over_judging_room_only_p95"] = round(
-        result["changes_first_page"]["p95_ms"] / result["changes_first_page_judging_room_only"]["p95_ms"], 2)
+    result["changes_p95_over_judging_4x_room_p95"] = round(
+        result["changes_first_page"]["p95_ms"] / result["changes_first_page_judging_4x_room"]["p95_ms"], 2)
     result["whole_day"] = whole_day(memory, since)
     return result
 
