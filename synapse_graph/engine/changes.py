@@ -29,6 +29,10 @@ from synapse_graph.rules.predicates import check_predicate
 
 DEFAULT_PAGE = 100
 MAX_PAGE = 1_000
+OVERREAD = 1
+"""Events judged per change a page has room for. An entry lists ~4 events a change, so a page of 100 changes
+takes ~5 rounds; judging 4x the room in one round was measured slower (1M writes, FalkorDB embedded, first page
+p50 148 ms against 73 ms, p95 1,171 against 816: judging the extra events costs more than the rounds saved)."""
 
 
 @dataclass(frozen=True)
@@ -71,8 +75,15 @@ def changes(ctx: Context, ask: ChangeQuery) -> Op[Changes]:
             after = None
             break
         entries = [rows.audit(r["entry"]) for r in found_rows]
-        taken, after = _take(entries, after, ask.limit - len(shown), last=len(entries) <= ask.limit)
-        shown += (yield from _judged(ctx, taken, keys, ask.predicate))
+        room = ask.limit - len(shown)
+        # Judge OVERREAD times the events the page has room for; past the room-th change, the page goes on from
+        # the event after it.
+        taken, after = _take(entries, after, room * OVERREAD, last=len(entries) <= ask.limit)
+        judged = yield from _judged(ctx, taken, keys, ask.predicate)
+        if len(judged) > room:
+            cut = judged[room - 1][0]
+            after, judged = (from_datetime(cut.entry.at), cut.entry.id, cut.offset + 1), judged[:room]
+        shown += [change for _, change in judged]
         if after is None:
             break
     return page.model_copy(update={"changes": shown, "next": None if after is None else rules.cursor(*after)})
@@ -90,16 +101,19 @@ def _take(entries: list[AuditEntry], after: tuple[int, str, int] | None, room: i
         for offset in range(start, len(listed)):
             if len(taken) == room:
                 return taken, (at, entry.id, offset)
-            taken.append(_Pending(entry, offset, listed[offset]))
+            event = listed[offset]
+            # An entry names a record once per side it touches (a fact from an entity to itself, moved by a
+            # merge, twice): its first mention is the change, wherever a page cut falls.
+            if not any((e.kind, e.ref) == (event.kind, event.ref) for e in listed[:offset]):
+                taken.append(_Pending(entry, offset, event))
         after = (at, entry.id, len(listed))
     return taken, (None if last else after)
 
 
-def _judged(ctx: Context, taken: list[_Pending], keys: list[str] | None, predicate: str | None) -> Op[list[Change]]:
-    """The changes the taken events are, read in one round trip, in their order; filtered by entity keys and
-    predicate."""
-    # An entry names a record once per side it touches (a fact from an entity to itself, moved by a merge, twice).
-    taken = list({(p.entry.id, p.event.kind, p.event.ref): p for p in reversed(taken)}.values())[::-1]
+def _judged(ctx: Context, taken: list[_Pending], keys: list[str] | None, predicate: str | None
+            ) -> Op[list[tuple[_Pending, Change]]]:
+    """The changes the taken events are, each with its event, read in one round trip, in their order; filtered
+    by entity keys and predicate."""
     asked = [{"id": p.event.ref, "at": Instant(from_datetime(p.entry.at)), "i": i,
               "updated": p.event.kind == "updated"} for i, p in enumerate(taken) if p.event.kind in ("fact", "updated")]
     noted = sorted({p.event.ref for p in taken if p.event.kind in ("observed", "forgotten")})
@@ -112,8 +126,8 @@ def _judged(ctx: Context, taken: list[_Pending], keys: list[str] | None, predica
     records = {row["i"]: row for row in next(answers)} if asked else {}
     observations = {row["observation"]["id"]: row["observation"] for row in next(answers)} if noted else {}
     names = {row["key"]: row["name"] for row in next(answers)} if merged else {}
-    made = [_change(pending, records.get(i), observations, names, keys, predicate) for i, pending in enumerate(taken)]
-    return [change for change in made if change is not None]
+    made = [(p, _change(p, records.get(i), observations, names, keys, predicate)) for i, p in enumerate(taken)]
+    return [(pending, change) for pending, change in made if change is not None]
 
 
 def _change(pending: _Pending, row: Mapping[str, Any] | None, observations: Mapping[str, Any],

@@ -434,6 +434,13 @@ class MemoryMachine(RuleBasedStateMachine):
         page = self.memory.changes(dt(self.since), limit=1_000)
         got = [timeref.describe(change, us) for change in page.changes]
         assert timeref.ordered(got) == timeref.ordered(expected), f"{step}: changes {got} != {expected}"
+        paged, cursor = [], None  # pages of two, wherever their cuts fall, give the same changes in the same order
+        while True:
+            part = self.memory.changes(dt(self.since), limit=2, after=cursor)
+            paged += part.changes
+            if (cursor := part.next) is None:
+                break
+        assert paged == page.changes, f"{step}: pages of two {paged} != one page {page.changes}"
         if step.merged is not None:
             self.beliefs.rename(*step.merged)
         self.beliefs.add(wall_micros(), after)
