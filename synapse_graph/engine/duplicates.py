@@ -71,14 +71,18 @@ def _degrees(ctx: Context, keys: Iterable[str]) -> Op[dict[str, int]]:
 
 def _link_map(rows: Iterable[Mapping[str, Any]], degrees: Mapping[str, int] | None = None
               ) -> dict[str, list[rules.Link]]:
-    """The links of each entity, as read (``degrees``: the other ends' degrees read apart, else the rows')."""
+    """The links of each entity (``degrees``: the other ends' degrees read apart, else the rows'); of an entity with
+    more than MAX_LINKS_PER_ENTITY, the first by content, whatever order the server returned them in."""
     found: dict[str, list[rules.Link]] = {}
     for row in rows:
-        links = found.setdefault(row["key"], [])
-        if len(links) < MAX_LINKS_PER_ENTITY:
-            degree = degrees.get(row["other"], 1) if degrees is not None else int(row["degree"] or 1)
-            links.append(rules.Link(row["predicate"], row["other"], bool(row["outgoing"]), row["valid_at"],
-                                    row["invalid_at"], row["other_name"], degree))
+        degree = degrees.get(row["other"], 1) if degrees is not None else int(row["degree"] or 1)
+        found.setdefault(row["key"], []).append(rules.Link(row["predicate"], row["other"], bool(row["outgoing"]),
+                                                           row["valid_at"], row["invalid_at"], row["other_name"],
+                                                           degree))
+    for links in found.values():
+        if len(links) > MAX_LINKS_PER_ENTITY:
+            links.sort(key=lambda x: (x.predicate, x.other, x.outgoing, x.valid_at, x.invalid_at or -1))
+            del links[MAX_LINKS_PER_ENTITY:]
     return found
 
 

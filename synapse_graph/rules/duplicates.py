@@ -157,25 +157,39 @@ def _weight_of_degree(degree: int) -> float:
     return 2.0 if degree <= 3 else 1.5 if degree <= 10 else 1.0 if degree <= 50 else 0.5 if degree <= 500 else 0.2
 
 
+def _agreement(x: Link, y: Link) -> tuple[float, str]:
+    """How much two links to one entity say (1 the same predicate at overlapping times, 0.8 at other times, 0.5
+    different predicates), and the predicate to name."""
+    if x.predicate == y.predicate and x.outgoing == y.outgoing:
+        return (1.0, x.predicate) if _overlap(x, y) else (0.8, x.predicate)
+    return 0.5, min(x.predicate, y.predicate)
+
+
 def neighbourhood(a: Profile, b: Profile) -> list[Evidence]:
-    """The entities both are linked to (the same employer, city, spouse), weighted by how few others are."""
+    """The entities both are linked to (the same employer, city, spouse), weighted by how few others are. Two
+    entities linked to one through several facts weigh its strongest pair of facts (then the first predicate by
+    name): the evidence depends on the facts, not on the order they were read in."""
     by_other: dict[str, list[Link]] = {}
     for link in a.links:
         by_other.setdefault(link.other, []).append(link)
-    found: list[Evidence] = []
-    seen: set[str] = set()
+    best: dict[str, tuple[float, str, Link]] = {}
     for link in b.links:
-        if link.other in (a.key, b.key) or link.other in seen or link.other not in by_other:
+        if link.other in (a.key, b.key) or link.other not in by_other:
             continue
-        seen.add(link.other)
-        same = [x for x in by_other[link.other] if x.predicate == link.predicate and x.outgoing == link.outgoing]
-        both = [x for x in same if _overlap(x, link)]
-        weight = _weight_of_degree(link.other_degree) * (1.0 if both else 0.8 if same else 0.5)
-        how = ("at overlapping times" if both else "at other times") if same else "through different predicates"
-        found.append(Evidence("shared neighbour", weight, f"both are linked to {link.other_name or link.other!r} "
-                              f"({link.predicate}, {how})",
-                              {"entity": link.other, "predicate": link.predicate, "overlapping": bool(both)}))
-    found.sort(key=lambda e: -e.weight)
+        for x in by_other[link.other]:
+            how, predicate = _agreement(x, link)
+            held = best.get(link.other)
+            if held is None or (-how, predicate) < (-held[0], held[1]):
+                best[link.other] = (how, predicate, link)
+    found: list[Evidence] = []
+    for other, (how, predicate, link) in sorted(best.items()):
+        weight = _weight_of_degree(link.other_degree) * how
+        said = "at overlapping times" if how == 1.0 else "at other times" if how == 0.8 else \
+            "through different predicates"
+        found.append(Evidence("shared neighbour", weight, f"both are linked to {link.other_name or other!r} "
+                              f"({predicate}, {said})",
+                              {"entity": other, "predicate": predicate, "overlapping": how == 1.0}))
+    found.sort(key=lambda e: -e.weight)  # stable: equal weights stay in the entities' key order
     total = 0.0
     kept: list[Evidence] = []
     for e in found:
@@ -189,26 +203,32 @@ def neighbourhood(a: Profile, b: Profile) -> list[Evidence]:
 
 def conflicts(a: Profile, b: Profile, single_valued: Collection[str]) -> list[Evidence]:
     """Facts that cannot both hold of one entity: two values of a single-valued predicate at one time,
-    or a fact between the two."""
+    or a fact between the two. Where several facts say so, the first by content is named (not by the order
+    they were read in)."""
     found: list[Evidence] = []
-    for link in a.links:
-        if link.other == b.key:
-            found.append(Evidence("linked to each other", -4.0, f"a fact links them: {a.name!r} {link.predicate} "
-                                  f"{b.name!r}" if link.outgoing else f"{b.name!r} {link.predicate} {a.name!r}",
-                                  {"predicate": link.predicate}))
-            break
-    seen: set[str] = set()
+    between = sorted((link.predicate, not link.outgoing) for link in a.links if link.other == b.key)
+    if between:
+        predicate, incoming = between[0]
+        found.append(Evidence("linked to each other", -4.0, f"a fact links them: {b.name!r} {predicate} {a.name!r}"
+                              if incoming else f"{a.name!r} {predicate} {b.name!r}", {"predicate": predicate}))
+    theirs: dict[str, list[Link]] = {}
+    for y in b.links:
+        if y.outgoing and y.predicate in single_valued:
+            theirs.setdefault(y.predicate, []).append(y)
+    clashes: dict[str, tuple[tuple[str, str, int, int], Link, Link]] = {}
     for x in a.links:
-        if not x.outgoing or x.predicate not in single_valued or x.predicate in seen:
+        if not x.outgoing or x.predicate not in theirs:
             continue
-        for y in b.links:
-            if y.outgoing and y.predicate == x.predicate and y.other != x.other and _overlap(x, y):
-                seen.add(x.predicate)
-                found.append(Evidence("conflicting values", -3.5, f"{x.predicate} is single-valued and they hold "
-                                      f"two values at one time: {x.other_name or x.other!r} and "
-                                      f"{y.other_name or y.other!r}",
-                                      {"predicate": x.predicate, "values": [x.other, y.other]}))
-                break
+        for y in theirs[x.predicate]:
+            if y.other != x.other and _overlap(x, y):
+                order = (min(x.other, y.other), max(x.other, y.other), x.valid_at, y.valid_at)
+                held = clashes.get(x.predicate)
+                if held is None or order < held[0]:
+                    clashes[x.predicate] = (order, x, y)
+    for predicate, (_, x, y) in sorted(clashes.items()):
+        found.append(Evidence("conflicting values", -3.5, f"{predicate} is single-valued and they hold "
+                              f"two values at one time: {x.other_name or x.other!r} and {y.other_name or y.other!r}",
+                              {"predicate": predicate, "values": [x.other, y.other]}))
     return found
 
 

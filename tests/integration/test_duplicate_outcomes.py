@@ -19,14 +19,8 @@ FIXTURE = Path(__file__).parent / "data" / "duplicates_scope.json"
 
 
 def test_a_populated_scope_proposes_the_recorded_pairs_scores_and_evidence(
-    make_memory: Callable[..., Memory], backend_name: str, request: pytest.FixtureRequest
+    make_memory: Callable[..., Memory],
 ) -> None:
-    if backend_name == "neo4j":
-        request.applymarker(pytest.mark.xfail(strict=False, reason=(
-            "known defect: when two entities share a neighbour through more than one fact, the shared-neighbour "
-            "evidence weighs the fact the server returns first (rules/duplicates.py neighbourhood), so a score "
-            "depends on the read's order: on Neo4j 'Jiang Ying (musician)' / 'Jkang Ying' scores 0.9526 "
-            "(born in China) where FalkorDB's order gives 0.9047 (died in China)")))
     recorded = json.loads(FIXTURE.read_text())
     memory = make_memory(single_valued=recorded["single_valued"], max_entities=5_000, max_facts=10_000)
     load(memory, [Triple(**t) for t in recorded["triples"]])

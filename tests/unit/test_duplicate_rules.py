@@ -213,3 +213,40 @@ def test_proposals_do_not_depend_on_the_order_of_the_entities(written: list[str]
     again = [(p.pair, p.score) for p in propose(shuffled, threshold=0.0)]
     assert first == again
     assert all(0.0 <= score <= 1.0 for _, score in first)
+
+
+def test_a_neighbour_shared_through_several_facts_weighs_its_strongest_pair_whatever_the_order() -> None:
+    died_in = Link("DIED_IN", "china", True, 80 * DAY, None, "China", 400)
+    born = Link("BORN_IN", "china", True, 0, None, "China", 400)
+    a = person("jiang ying (musician)", "Jiang Ying (musician)", Link("BORN_IN", "china", True, 5 * DAY, None,
+                                                                    "China", 400))
+    found, again = (score_pair(a, person("jkang ying", "Jkang Ying", *links), ScopeStats(), ()) for links in
+                    ((born, died_in), (died_in, born)))
+    assert found is not None and found == again
+    [shared] = [e for e in found.evidence if e.kind == "shared neighbour"]
+    assert (shared.detail["predicate"], shared.detail["overlapping"]) == ("BORN_IN", True)
+
+
+PREDICATES = ("BORN_IN", "DIED_IN", "WORKS_AT", "MARRIED_TO")
+
+
+@st.composite
+def linked(draw: st.DrawFn, key: str) -> list[Link]:
+    return draw(st.lists(st.builds(
+        lambda predicate, other, outgoing, start, length: Link(
+            predicate, other, outgoing, start * DAY, None if length is None else (start + length) * DAY, other.title(),
+            {"acme": 3, "lima": 40, "china": 400}.get(other, 1)),
+        st.sampled_from(PREDICATES), st.sampled_from(("acme", "lima", "china", "dana reyes", "d. reyes")),
+        st.booleans(), st.integers(0, 50), st.none() | st.integers(1, 30)), max_size=8))
+
+
+@settings(max_examples=200, deadline=None)
+@given(linked("dana reyes"), linked("d. reyes"), st.randoms())
+def test_a_score_and_its_evidence_do_not_depend_on_the_order_of_the_facts(
+    first: list[Link], second: list[Link], rnd: random.Random
+) -> None:
+    def scored(a_links: list[Link], b_links: list[Link]) -> object:
+        a, b = person("dana reyes", "Dana Reyes", *a_links), person("d. reyes", "D. Reyes", *b_links)
+        return score_pair(a, b, ScopeStats(), {"BORN_IN", "DIED_IN"})
+    shuffled = (rnd.sample(first, len(first)), rnd.sample(second, len(second)))
+    assert scored(first, second) == scored(*shuffled)
