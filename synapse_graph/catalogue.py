@@ -136,6 +136,7 @@ class Q(StrEnum):
     SET_SIDE_SLOTS = "migrations/set_side_slots"
     RECOUNT_SCOPE = "migrations/recount_scope"
     SET_AHEAD = "migrations/set_ahead"
+    SET_RECORD_COUNTS = "migrations/set_record_counts"
     SET_SCOPE_TOKENS = "migrations/set_scope_tokens"
     UNSTEMMED_OBSERVATIONS = "migrations/unstemmed_observations"
     SET_OBSERVATION_SEARCH_TEXTS = "migrations/set_observation_search_texts"

@@ -6,7 +6,7 @@ import os
 from collections.abc import Iterable, Iterator
 from datetime import datetime, timedelta
 from types import TracebackType
-from typing import Any, Self, Unpack
+from typing import TYPE_CHECKING, Any, Self, Unpack
 
 from synapse_graph.backends import Backend, open_backend
 from synapse_graph.engine import operations as ops
@@ -42,12 +42,13 @@ from synapse_graph.models import (
     TimeInput,
     WriteResult,
 )
-from synapse_graph.offload.jobs import Job
-from synapse_graph.offload.offloader import OFFLOAD_CLOSE_TIMEOUT_S, Offloader
-from synapse_graph.offload.turns import TurnInput
 from synapse_graph.review import DuplicateReview
 from synapse_graph.rules.recall import MAX_ENTRY_ENTITIES
 from synapse_graph.time_questions import TimeQuestions
+
+if TYPE_CHECKING:  # the offload's modules load with the first offload: most processes (hooks, CLI reads) never do
+    from synapse_graph.offload.jobs import Job
+    from synapse_graph.offload.turns import TurnInput
 
 
 class Memory(DuplicateReview, MemoryOptions, GraphitiImports, TimeQuestions):
@@ -106,8 +107,7 @@ class Memory(DuplicateReview, MemoryOptions, GraphitiImports, TimeQuestions):
     def close(self) -> None:
         """Finish queued offload jobs, close the connection (and the embedded server after its last user)."""
         try:
-            if self._offloader is not None:
-                self._offloader.close(wait=True, timeout=OFFLOAD_CLOSE_TIMEOUT_S)
+            self._close_offloader()
         finally:
             self._backend.close()
 
@@ -281,9 +281,9 @@ class Memory(DuplicateReview, MemoryOptions, GraphitiImports, TimeQuestions):
         name; candidates below ``candidate_below``), in the session's private memory when there is one.
         ``synapse-graph jobs`` lists the last 200 jobs."""
         if self.offload_model is None:
-            raise ConfigurationError("no offload model: open the Memory with offload_model=OpenAIChatClient(url, "
-                                     "model)")
+            raise ConfigurationError("no offload model: open Memory with offload_model=OpenAIChatClient(url, model)")
         if self._offloader is None:
+            from synapse_graph.offload.offloader import Offloader
             self._offloader = Offloader(self, self.offload_model)
         return self._offloader.submit(turns, session=session if session is not None else self.session)
 

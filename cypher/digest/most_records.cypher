@@ -1,9 +1,9 @@
-// The scope's entities with the most fact records of any time or state (their relationship count, read
-// without walking them), the most first, ties by key: no entity has more facts valid at an instant than
-// records, so these bound what digest/most_connected would find without reading every fact of the scope.
-MATCH (e:Entity {scope: $scope})
-WHERE NOT e.key IN $except
-WITH e, {{degree(e)}} AS records
-ORDER BY records DESC, e.key
+// The scope's entities with the most fact records of any time or state (the count each entity keeps:
+// engine/writes.py record_counts), among those with at least $floor, the most first, ties by key: no entity has
+// more facts valid at an instant than records, so these bound what digest/most_connected would find without
+// reading every fact of the scope. The count's index finds those above the floor without reading the others.
+MATCH (e:Entity)
+WHERE e.scope = $scope AND e.records >= $floor AND NOT e.key IN $except
+RETURN e.key AS key, e.records AS records
+ORDER BY records DESC, key
 LIMIT $limit
-RETURN e.key AS key, records

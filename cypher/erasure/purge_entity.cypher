@@ -4,6 +4,13 @@
 // change: $rewrites gives them without what named the erased entity (engine/erasure.py); keeps the scope's
 // counters right and moves its version so concurrent plans re-read. A note without the name is added to the log.
 MATCH (e:Entity {scope: $scope, key: $key})
+// The entities at the other end of its records lose them from their count of records (engine/writes.py
+// record_counts), one row each.
+OPTIONAL MATCH (e)-[r:FACT]-(other:Entity)
+WHERE other <> e
+WITH e, other, count(r) AS lost
+FOREACH (n IN CASE WHEN other IS NULL THEN [] ELSE [other] END | SET n.records = n.records - lost)
+WITH DISTINCT e
 OPTIONAL MATCH (e)-[r:FACT]-()
 WITH e, collect(DISTINCT r) AS records
 OPTIONAL MATCH (o:Observation {scope: $scope})

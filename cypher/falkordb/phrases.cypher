@@ -30,6 +30,10 @@ interned_all(strings) = [k IN strings | intern(k)]
 // How many facts touch the entity: its relationship count, read without walking them.
 degree(node) = indegree(node, 'FACT') + outdegree(node, 'FACT')
 
+// How many fact records the entity is an end of, one per end (a record about itself counts twice): the count
+// that writes keep on the entity as `records` (engine/writes.py record_counts), measured.
+records(node) = indegree(node, 'FACT') + outdegree(node, 'FACT')
+
 // The scope's search token: FalkorDB's fulltext indexes filter by the scope property itself, so nothing
 // stores one (a map entry of a new node, or a property set).
 token_entry(token) =

@@ -35,6 +35,10 @@ interned_all(strings) = strings
 // from the node's relationship counts.
 degree(node) = COUNT { (node)-[:FACT]-() }
 
+// How many fact records the entity is an end of, one per end (a record about itself counts twice): the count
+// that writes keep on the entity as `records` (engine/writes.py record_counts), measured.
+records(node) = COUNT { (node)-[:FACT]->() } + COUNT { (node)<-[:FACT]-() }
+
 // The scope's search token (rules/recall.py scope_token), which Neo4j's fulltext indexes hold beside the
 // words so that a search keeps to one scope (recall/search_lexical): a map entry of a new node, or a
 // property set (null takes the node out of the search).

@@ -42,6 +42,12 @@ WITH s, st
   {{new_fact_record}}
 }
 {{call(s)}}
+  // Each entity's count of fact records (engine/writes.py record_counts), which the digest ranks by.
+  UNWIND $counts AS x
+  MATCH (n:Entity {scope: $scope, key: x.key})
+  SET n.records = coalesce(n.records, 0) + x.delta
+}
+{{call(s)}}
   UNWIND $audit AS x
   CREATE (entry:Audit {{new_audit_entry}})
 }

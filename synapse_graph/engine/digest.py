@@ -55,8 +55,7 @@ def central_entities(base: Mapping[str, Any], except_keys: list[str]) -> Op[list
     answer: no other entity has more records, so none has more valid facts, than the last one kept has valid
     facts. Past ``CANDIDATES`` entities (a scope whose busiest entities' facts are mostly history) it reads
     every fact."""
-    ranked: list[dict[str, Any]] = yield from read(Q.MOST_RECORDS, {"scope": base["scope"], "except": except_keys,
-                                                               "limit": CANDIDATES + 1})
+    ranked = yield from busiest(base["scope"], except_keys, CANDIDATES + 1)
     counted: list[dict[str, Any]] = []  # entities with valid facts (those with none are not returned)
     done = 0
     for cut in sorted({min(2 * CENTRAL_ENTITIES, CANDIDATES), CANDIDATES}):
@@ -67,8 +66,26 @@ def central_entities(base: Mapping[str, Any], except_keys: list[str]) -> Op[list
         central = sorted((r for r in counted if r["degree"] > 0),
                          key=lambda r: (-r["degree"], r["key"]))[:CENTRAL_ENTITIES]
         outside = ranked[cut]["records"] if len(ranked) > cut else 0
-        if outside == 0 or (len(central) == CENTRAL_ENTITIES and central[-1]["degree"] > outside):
+        if (ranked and outside == 0) or (len(central) == CENTRAL_ENTITIES and central[-1]["degree"] > outside):
             return central
     found: list[dict[str, Any]] = yield from read(Q.MOST_CONNECTED, {**base, "except": except_keys,
                                                                 "limit": CENTRAL_ENTITIES})
     return found
+
+
+FLOORS = (4096, 512, 64, 8, 1)
+"""The counts of records from which :func:`busiest` seeks the busiest entities, the highest first: each seek reads
+only the entities with at least that many records (an index range), so the scope's long tail is read only if its
+busiest entities are fewer than asked for."""
+
+
+def busiest(scope: str, except_keys: list[str], limit: int) -> Op[list[dict[str, Any]]]:
+    """The ``limit`` entities of the scope with the most fact records (the count each entity keeps, any time or
+    state), the most first, ties by key; those with no record are left out."""
+    ranked: list[dict[str, Any]] = []
+    for floor in FLOORS:
+        ranked = yield from read(Q.MOST_RECORDS, {"scope": scope, "except": except_keys, "floor": floor,
+                                                  "limit": limit})
+        if len(ranked) >= limit:
+            break
+    return ranked

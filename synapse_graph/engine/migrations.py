@@ -16,6 +16,7 @@ from synapse_graph.rules.timeparse import now_micros
 SCOPE_TOKEN_FORMAT = 4
 STEMS_FORMAT = 6
 COUNTED_FORMAT = 8
+RECORD_COUNTS_FORMAT = 9
 PAGE = 5_000
 
 
@@ -38,7 +39,7 @@ def upgrade(ctx: Context, state: ScopeState) -> Op[None]:
     Format 6: store the stems of observations and fact records (their search text). Format 7: give every fact
     its object's and its predicate's slots. Format 8: mark the records ahead (their validity starts or ends after
     they were recorded) and count expired and ended records (the recount; observations count with the facts,
-    as writes count them)."""
+    as writes count them). Format 9: count each entity's fact records (``records``, which the digest ranks by)."""
     if not needed(state):
         return
     if (state.format or 0) < SLOT_FORMAT:
@@ -56,6 +57,8 @@ def upgrade(ctx: Context, state: ScopeState) -> Op[None]:
         yield from stem_memories(ctx)
     if (state.format or 0) < COUNTED_FORMAT:
         yield from write(Q.SET_AHEAD, {"scope": ctx.scope})
+    if (state.format or 0) < RECORD_COUNTS_FORMAT:
+        yield from write(Q.SET_RECORD_COUNTS, {"scope": ctx.scope})
     yield from write(Q.RECOUNT_SCOPE, {"scope": ctx.scope, "format": STORE_FORMAT, "candidate": "candidate",
                                   "now": Instant(now_micros())})
 

@@ -128,6 +128,9 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
     # The instant the facts are read at: now by the scope's clock, never before its last write
     # (as cypher/fragments/read_clock.cypher takes it), so the answer names when its facts hold.
     at = as_of if as_of is not None else Instant(max(now_micros(), state.updated_at))
+    if state.version == 0:  # never written (a session's scope before its first offload): nothing to find
+        return Recall(query=query, as_of=to_datetime(at), legs=legs, skipped="the scope holds no memories yet",
+                      usage=RecallUsage(items=0, tokens=0, ms=_ms(started)))
     reference = to_datetime(reference_time if reference_time is not None else at)
     question = _Question(query, terms, term_stems(terms), at, known_at, asked_time(query, reference), hops)
     window = _window(question.asked)

@@ -82,6 +82,12 @@ class MemoryOptions:
         self._offloader: Offloader | None = None
         self._connect()
 
+    def _close_offloader(self) -> None:
+        """Finish the queued offload jobs, if this memory offloaded (the offload's modules load with the first)."""
+        if self._offloader is not None:
+            from synapse_graph.offload.offloader import OFFLOAD_CLOSE_TIMEOUT_S
+            self._offloader.close(wait=True, timeout=OFFLOAD_CLOSE_TIMEOUT_S)
+
     def _connect(self) -> None:
         """Connect to the store (a facade that connects later does nothing here)."""
 

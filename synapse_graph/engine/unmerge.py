@@ -33,6 +33,7 @@ from synapse_graph.engine.writes import (
     audit_entry,
     counter_params,
     creates,
+    record_counts,
     shared_apart,
     tally,
 )
@@ -172,6 +173,7 @@ def _apply(ctx: Context, state: ScopeState, mutation: Mutation, parts: dict[str,
         "scope": ctx.scope, "scope_token": scope_token(ctx.scope), "format": STORE_FORMAT, "version": state.version,
         "batch": uuid.uuid4().hex, "now": now, **counter_params(tally(mutation.plan.creates, deleted)), **parts,
         "creates": creates(ctx.scope, mutation.plan.creates, {}, (), spoken)["creates"],
+        "counts": record_counts(mutation.plan.creates, deleted),
         "audit": [shared_apart(audit_entry(ctx, mutation, now), SHARED_AUDIT_VALUES)],
     }
     if not (yield from write(Q.APPLY_UNMERGE, params, last=ctx.embedder is None)):

@@ -66,3 +66,19 @@ def test_an_alias_and_an_unknown_name_still_get_the_right_answer(stored: Memory)
     assert stored.facts("Nobody", "LIVES_IN") == []
     assert [f.object for f in stored.facts("Dana", "LIVES_IN", object="Paris")] == ["Paris"]
     assert stored.facts("Dana", "LIVES_IN", object="Rome") == []
+
+
+def test_recall_in_a_scope_never_written_is_one_round_trip(backend_settings: dict[str, Any],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # a session's memory at SessionStart, before its first offload: the scope's state says there is nothing to find
+    options = dict(backend_settings)
+    with Memory(options.pop("location"), scope=f"trips-{uuid.uuid4().hex[:10]}", **options) as memory:
+        memory.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="Paris"))
+        session = memory.register_session(f"s-{uuid.uuid4().hex[:8]}")
+    with Memory(backend_settings["location"], scope=memory.scope, session=session.id,
+                **{k: v for k, v in backend_settings.items() if k != "location"}) as bound:
+        counted = Counted(bound, monkeypatch)
+        found = bound.recall("where does Dana live", memory_scope="session")
+        assert found.facts == [] and found.skipped
+        assert counted.statements == 1
+        assert [f.object for f in bound.recall("where does Dana live", memory_scope="durable").facts] == ["Paris"]
