@@ -33,6 +33,7 @@ from synapse_graph.engine.writes import (
     audit_entry,
     counter_params,
     creates,
+    grown,
     shared_apart,
     tally,
 )
@@ -173,6 +174,7 @@ def _apply(ctx: Context, state: ScopeState, mutation: Mutation, parts: dict[str,
         "batch": uuid.uuid4().hex, "now": now, **counter_params(tally(mutation.plan.creates, deleted)), **parts,
         "creates": creates(ctx.scope, mutation.plan.creates, {}, (), spoken)["creates"],
         "audit": [shared_apart(audit_entry(ctx, mutation, now), SHARED_AUDIT_VALUES)],
+        "grown": grown(ctx.scope, mutation, now, deleted, parts["entities"]),
     }
     if not (yield from write(Q.APPLY_UNMERGE, params, last=ctx.embedder is None)):
         raise PlanOutdated
