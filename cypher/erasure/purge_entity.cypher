@@ -39,6 +39,7 @@ SET st.version = version + 1, st.updated_at = $now,
     st.expired = expired - size([x IN records WHERE x.expired_at IS NOT NULL]),
     st.ended = ended - size([x IN records WHERE x.expired_at IS NULL AND coalesce(x.status, "") <> $candidate
                                                 AND x.invalid_at IS NOT NULL AND x.ahead IS NULL])
+{{grow}}
 WITH e, records, observations, aliases, tombstones, entries
 FOREACH (x IN observations | DELETE x)
 FOREACH (x IN aliases | DELETE x)

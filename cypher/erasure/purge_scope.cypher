@@ -19,6 +19,11 @@ FOREACH (x IN aliases | DELETE x)
 FOREACH (x IN tombstones | DELETE x)
 FOREACH (x IN entries | DELETE x)
 WITH entities, records, facts, aliases
+OPTIONAL MATCH (c:Growth)
+WHERE c.scope = $scope
+WITH entities, records, facts, aliases, collect(c) AS slices
+FOREACH (x IN slices | DETACH DELETE x)
+WITH entities, records, facts, aliases
 {{scope_state_for_write}}
 WITH entities, records, facts, aliases, st, st.version AS version  // read first (see writes/apply_plan.cypher)
 SET st.version = version + 1, st.updated_at = $now, st.facts = 0, st.candidates = 0, st.entities = 0, st.tombstones = 0,

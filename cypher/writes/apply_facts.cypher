@@ -14,6 +14,7 @@ SET st.version = version + 1, st.facts = facts + $fact_delta, st.candidates = ca
     st.expired = expired + $expired_delta, st.ended = ended + $ended_delta,
     st.entities = entities + $entity_delta, st.last_batch = $batch, st.updated_at = $now
 SET st += $rules
+{{grow}}
 WITH s, st
 {{call(s)}}
   UNWIND $entities AS x

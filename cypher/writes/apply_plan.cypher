@@ -16,6 +16,7 @@ SET st.version = version + 1, st.facts = facts + $fact_delta, st.candidates = ca
     st.entities = entities + $entity_delta, st.last_batch = $batch, st.updated_at = $now,
     st.tombstones = tombstones + size($tombstones)
 SET st += $rules
+{{grow}}
 WITH s, st
 {{call(s)}}
   UNWIND $entities AS x

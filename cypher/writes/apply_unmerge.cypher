@@ -13,6 +13,7 @@ SET st.version = version + 1, st.facts = facts + $fact_delta, st.candidates = ca
     st.expired = expired + $expired_delta, st.ended = ended + $ended_delta,
     st.entities = entities + size($entities), st.last_batch = $batch, st.updated_at = $now,
     st.tombstones = tombstones + size($tombstones)
+{{grow}}
 WITH s, st
 {{call(s)}}
   UNWIND $deletes AS id

@@ -9,10 +9,12 @@ from typing import Any
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import rows
 from synapse_graph.engine.inputs import Name
-from synapse_graph.engine.io import Op, read, write
+from synapse_graph.engine.io import Op, Read, read, read_each, write
 from synapse_graph.engine.scope import STORE_FORMAT
 from synapse_graph.engine.view import View
 from synapse_graph.models import PurgeResult
+from synapse_graph.rules.growth import Changes, kind_of
+from synapse_graph.rules.timeline import Record
 from synapse_graph.rules.trust import erased_from, stored_facts
 
 
@@ -32,12 +34,30 @@ def purge_entity(view: View, name: Name) -> Op[PurgeResult]:
     note = {"id": uuid.uuid4().hex, "scope": view.ctx.scope, "at": view.now, "action": "purge",
             "client": view.ctx.client, "entities": [], "secrets": [],
             "detail": json.dumps({"purged": "one entity"})}
+    grown = yield from _purged_growth(view, key, [rows.record(r["fact"]) for r in touching])
     found = yield from write(Q.PURGE_ENTITY, {"scope": view.ctx.scope, "key": key, "now": view.now,
-                                         "candidate": "candidate", "audit": note,
+                                         "candidate": "candidate", "audit": note, "grown": grown,
                                          "rewrites": [r for r in rewrites if r is not None]})
     if not found:
         return PurgeResult(entities=0, facts=0, records=0, aliases=0)
     return PurgeResult(entities=1, facts=len(facts), records=found[0]["records"], aliases=found[0]["aliases"])
+
+
+def _purged_growth(view: View, key: str, records: list[Record]) -> Op[list[dict[str, Any]]]:
+    """What purging the entity ``key`` with its ``records`` and observations takes out of the scope's growth
+    counters (rules/growth.py): all of them, from the instants they were made and gone at."""
+    entities, observed = yield from read_each(
+        Read(Q.ENTITY, {"scope": view.ctx.scope, "key": key}),
+        Read(Q.OBSERVATIONS_OF_ENTITIES, {"scope": view.ctx.scope, "keys": [key], "history": True, "known_at": None,
+                                          "limit": 10**9}))
+    changes = Changes()
+    for record in records:
+        changes.add(kind_of(record), record.recorded_at, record.expired_at, -1)
+    for row in observed:
+        changes.add("observations", row["observation"]["recorded_at"], row["observation"]["expired_at"], -1)
+    for row in entities:
+        changes.add("entities", row["entity"]["created_at"], None, -1)
+    return changes.rows(view.ctx.scope)
 
 
 def _rewrite(row: dict[str, Any], banned: frozenset[str]) -> dict[str, Any] | None:

@@ -8,6 +8,7 @@ from synapse_graph.engine.io import Op, read, write
 from synapse_graph.engine.scope import STORE_FORMAT, ScopeState
 from synapse_graph.errors import NewerStoreFormatError
 from synapse_graph.instants import Instant
+from synapse_graph.rules.growth import Changes
 from synapse_graph.rules.recall import scope_token
 from synapse_graph.rules.slots import SIDE_SLOTS_FORMAT, SLOT_FORMAT, fact_slot, object_slot, predicate_slot
 from synapse_graph.rules.stems import fact_search_text, search_stems
@@ -17,6 +18,7 @@ SCOPE_TOKEN_FORMAT = 4
 STEMS_FORMAT = 6
 COUNTED_FORMAT = 8
 RECORD_COUNTS_FORMAT = 9
+GROWTH_FORMAT = 10
 PAGE = 5_000
 
 
@@ -39,7 +41,8 @@ def upgrade(ctx: Context, state: ScopeState) -> Op[None]:
     Format 6: store the stems of observations and fact records (their search text). Format 7: give every fact
     its object's and its predicate's slots. Format 8: mark the records ahead (their validity starts or ends after
     they were recorded) and count expired and ended records (the recount; observations count with the facts,
-    as writes count them). Format 9: count each entity's fact records (``records``, which the digest ranks by)."""
+    as writes count them). Format 9: count each entity's fact records (``records``, which the digest ranks by).
+    Format 10: count the scope's growth per slice of recorded time (rules/growth.py)."""
     if not needed(state):
         return
     if (state.format or 0) < SLOT_FORMAT:
@@ -59,6 +62,8 @@ def upgrade(ctx: Context, state: ScopeState) -> Op[None]:
         yield from write(Q.SET_AHEAD, {"scope": ctx.scope})
     if (state.format or 0) < RECORD_COUNTS_FORMAT:
         yield from write(Q.SET_RECORD_COUNTS, {"scope": ctx.scope})
+    if (state.format or 0) < GROWTH_FORMAT:
+        yield from count_growth(ctx)
     yield from write(Q.RECOUNT_SCOPE, {"scope": ctx.scope, "format": STORE_FORMAT, "candidate": "candidate",
                                   "now": Instant(now_micros())})
 
@@ -74,3 +79,15 @@ def stem_memories(ctx: Context) -> Op[None]:
         yield from write(Q.SET_FACT_SEARCH_TEXTS, {"scope": ctx.scope, "scope_token": scope_token(ctx.scope), "rows": [
             {"id": r["id"], "search_text": fact_search_text(r["subject"], r["predicate"], r["object"], r["source"])}
             for r in found]})
+
+
+def count_growth(ctx: Context) -> Op[None]:
+    """Store format 10: the scope's growth counters, counted from its records (those a counting cut short
+    left behind go first)."""
+    yield from write(Q.DROP_GROWTH, {"scope": ctx.scope})
+    changes = Changes()
+    for row in (yield from read(Q.GROWTH_INSTANTS, {"scope": ctx.scope, "candidate": "candidate"})):
+        changes.add(row["kind"], row["made"], row["gone"], row["n"])
+    rows = changes.rows(ctx.scope)
+    for start in range(0, len(rows), PAGE):
+        yield from write(Q.COUNT_GROWTH, {"scope": ctx.scope, "grown": rows[start:start + PAGE]})

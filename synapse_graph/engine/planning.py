@@ -203,4 +203,5 @@ def merge(view: View, source: str, target: str) -> Op[int]:
     view.merge(source, target, source_entity["name"], source_entity["aliases"] or [], plan, removed,
                [r for r in moved_from if r.expired_at is not None])
     view.entities.snapshots.append(kept)
+    view.entities.merged_created.append(source_entity["created_at"])
     return len(removed)

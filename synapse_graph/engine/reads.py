@@ -19,11 +19,12 @@ from synapse_graph.engine import rows
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import Name
 from synapse_graph.engine.io import Op, read
-from synapse_graph.engine.migrations import COUNTED_FORMAT
+from synapse_graph.engine.migrations import COUNTED_FORMAT, GROWTH_FORMAT
 from synapse_graph.errors import InvalidInputError
 from synapse_graph.growth import Growth, GrowthPoint
 from synapse_graph.instants import Instant, from_datetime, to_datetime
 from synapse_graph.models import Entity, EntityPage, Fact, Stats
+from synapse_graph.rules import growth as growth_rules
 from synapse_graph.rules.cursors import read_entity_cursor
 from synapse_graph.rules.distinct import past_belief_once
 from synapse_graph.rules.numbers import count
@@ -285,6 +286,18 @@ def growth(ctx: Context, steps: int, since: Instant | None, until: Instant | Non
     if end < start:
         raise InvalidInputError("growth: until is before since; give an until later than since")
     width = max(1, -(-(end - start) // max(1, steps - 1)))  # the last point is at or just after `until`
+    instants = [start + i * width for i in range(steps)]
+    if bounds["format"] is not None and bounds["format"] >= GROWTH_FORMAT:  # writes keep its counters
+        found = yield from read(Q.GROWTH_SLICES, {"buckets": growth_rules.buckets(ctx.scope, instants)})
+        counts = growth_rules.counts_at(ctx.scope, found, instants)
+    else:  # not opened for writing since an older version wrote it: measured
+        counts = yield from measured_growth(ctx, start, width, steps)
+    points = [GrowthPoint(at=to_datetime(at), **held) for at, held in zip(instants, counts, strict=True)]
+    return Growth(scope=ctx.scope, since=to_datetime(start), until=to_datetime(end), points=points)
+
+
+def measured_growth(ctx: Context, start: int, width: int, steps: int) -> Op[list[dict[str, int]]]:
+    """The scope's counts at ``steps`` points ``width`` apart from ``start``, measured from its records."""
     found = yield from read(Q.GROWTH, {"scope": ctx.scope, "since": int(start), "width": width,
                                        "candidate": "candidate"})
     # A sweep over the points: each row adds its count from point `made` on and takes it away from `gone` on.
@@ -295,9 +308,9 @@ def growth(ctx: Context, steps: int, since: Instant | None, until: Instant | Non
             changes[row["kind"]][made] += row["n"]
             changes[row["kind"]][min(steps, int(gone)) if gone is not None else steps] -= row["n"]
     totals = dict.fromkeys(GROWTH_KINDS, 0)
-    points = []
+    counts = []
     for i in range(steps):
         for kind in GROWTH_KINDS:
             totals[kind] += changes[kind][i]
-        points.append(GrowthPoint(at=to_datetime(start + i * width), **totals))
-    return Growth(scope=ctx.scope, since=to_datetime(start), until=to_datetime(end), points=points)
+        counts.append(dict(totals))
+    return counts

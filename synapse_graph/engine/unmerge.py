@@ -34,6 +34,7 @@ from synapse_graph.engine.writes import (
     counter_params,
     creates,
     record_counts,
+    grown,
     shared_apart,
     tally,
 )
@@ -175,6 +176,7 @@ def _apply(ctx: Context, state: ScopeState, mutation: Mutation, parts: dict[str,
         "creates": creates(ctx.scope, mutation.plan.creates, {}, (), spoken)["creates"],
         "counts": record_counts(mutation.plan.creates, deleted),
         "audit": [shared_apart(audit_entry(ctx, mutation, now), SHARED_AUDIT_VALUES)],
+        "grown": grown(ctx.scope, mutation, now, deleted, parts["entities"]),
     }
     if not (yield from write(Q.APPLY_UNMERGE, params, last=ctx.embedder is None)):
         raise PlanOutdated

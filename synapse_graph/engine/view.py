@@ -81,6 +81,8 @@ class EntityChanges:
     """Current records deleted with the merged-away entities (their copies are created on the target)."""
     deleted_history: list[Record] = field(default_factory=list)
     """Expired records deleted with the merged-away entities (out of the scope's count of expired records)."""
+    merged_created: list[int] = field(default_factory=list)
+    """When each merged-away entity was created (out of the scope's growth: rules/growth.py)."""
     snapshots: list[dict[str, Any]] = field(default_factory=list)
     """What each merge changed, as its audit entry keeps it to undo it (engine/unmerge.py snapshot)."""
 

@@ -20,6 +20,7 @@ from synapse_graph.engine.view import EntityChanges, View
 from synapse_graph.errors import QuotaExceededError
 from synapse_graph.instants import Instant
 from synapse_graph.models import ScopeRules
+from synapse_graph.rules.growth import Changes, kind_of
 from synapse_graph.rules.recall import scope_token
 from synapse_graph.rules.slots import fact_slot, object_slot, predicate_slot
 from synapse_graph.rules.stems import fact_search_text
@@ -126,6 +127,34 @@ def counter_params(counts: dict[str, int]) -> dict[str, int]:
     """The apply statements' parameters for the counters' changes."""
     return {"fact_delta": counts["facts"], "candidate_delta": counts["candidates"],
             "expired_delta": counts["expired"], "ended_delta": counts["ended"]}
+
+
+def grown(scope: str, mutation: Mutation, now: Instant, deleted: Iterable[Record] = (),
+          restored: Iterable[Mapping[str, Any]] = ()) -> list[dict[str, Any]]:
+    """The changes a mutation makes to the scope's growth counters (``$grown``: fragments/grow), with the
+    records it ``deleted`` and the entities it ``restored`` beyond its plan's and entity changes (unmerge)."""
+    changes, plan, entities = Changes(), mutation.plan, mutation.entities
+    for record in plan.creates:
+        changes.add(kind_of(record), record.recorded_at, record.expired_at)
+    for record in plan.expires:
+        changes.gone(kind_of(record), now)
+    for record in (*entities.removed, *entities.deleted_history, *deleted):
+        changes.add(kind_of(record), record.recorded_at, record.expired_at, -1)
+    before = {record.id: record for record in mutation.before}
+    for record in plan.updates:  # feedback may move a record out of review, or into it
+        old = before.get(record.id)
+        if old is not None and kind_of(old) != kind_of(record):
+            changes.add(kind_of(old), old.recorded_at, old.expired_at, -1)
+            changes.add(kind_of(record), record.recorded_at, record.expired_at)
+    for entity in (*entities.created.values(), *restored):
+        changes.add("entities", entity["created_at"], None)
+    for created_at in entities.merged_created:
+        changes.add("entities", created_at, None, -1)
+    for row in mutation.observe:
+        changes.add("observations", row["recorded_at"], row.get("expired_at"))
+    for _ in mutation.unobserve:
+        changes.gone("observations", now)
+    return changes.rows(scope)
 
 
 def check_quotas(scope: str, state: ScopeState, mutation: Mutation) -> None:
@@ -295,6 +324,7 @@ def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> 
                   for entry in (*mutation.imported_audit, audit_entry(ctx, mutation, now))],
         "deletes": list(changes.merged),
         "counts": record_counts(plan.creates, [*changes.removed, *changes.deleted_history]),
+        "grown": grown(ctx.scope, mutation, now),
     }
     name = statement(params)
     if name in LEFT_OUT:

@@ -38,8 +38,10 @@ NOT_REACHED: dict[Q, str] = {
     **{name: "runs only when a store of an older format is opened (engine/migrations.py)" for name in (
         Q.SLOTLESS_FACTS, Q.SET_SLOTS, Q.FACTS_WITHOUT_SIDE_SLOTS, Q.SET_SIDE_SLOTS, Q.RECOUNT_SCOPE,
         Q.SET_SCOPE_TOKENS, Q.UNSTEMMED_OBSERVATIONS, Q.SET_OBSERVATION_SEARCH_TEXTS, Q.UNSTEMMED_FACTS,
-        Q.SET_FACT_SEARCH_TEXTS, Q.SET_AHEAD, Q.SET_RECORD_COUNTS)},
+        Q.SET_FACT_SEARCH_TEXTS, Q.SET_AHEAD, Q.SET_RECORD_COUNTS,
+        Q.DROP_GROWTH, Q.GROWTH_INSTANTS, Q.COUNT_GROWTH)},
     Q.STATS_MEASURED: "stats of a store of an older format not opened for writing since (its counters not kept yet)",
+    Q.GROWTH: "growth of a store of an older format not opened for writing since (its growth counters not kept yet)",
 }
 
 

@@ -31,3 +31,7 @@ CREATE FULLTEXT INDEX FOR ()-[r:FACT]-() ON (r.search_text) OPTIONS {stopwords: 
 // Observations valid in a window a question names (recall's window leg).
 CREATE INDEX FOR (o:Observation) ON (o.valid_at);
 CREATE INDEX FOR (a:Audit) ON (a.scope, a.at)
+;
+// The scope's growth counters (rules/growth.py): a write merges a slice by its key, a growth read seeks slices by
+// the slice they are in (their bucket).
+CREATE INDEX FOR (c:Growth) ON (c.key, c.bucket)

@@ -48,6 +48,12 @@ CREATE INDEX observation_valid IF NOT EXISTS FOR (o:Observation) ON (o.scope, o.
 CREATE INDEX tombstone_fact IF NOT EXISTS FOR (t:Tombstone) ON (t.scope, t.subject, t.predicate, t.object);
 CREATE INDEX audit_scope IF NOT EXISTS FOR (a:Audit) ON (a.scope, a.at)
 ;
+// The scope's growth counters (rules/growth.py): a write merges a slice by its key, a growth read seeks slices by
+// the slice they are in (their bucket).
+CREATE INDEX growth_key IF NOT EXISTS FOR (c:Growth) ON (c.key)
+;
+CREATE INDEX growth_bucket IF NOT EXISTS FOR (c:Growth) ON (c.bucket)
+;
 // A new fulltext index fills in the background: wait, so the first search sees every node.
 CALL db.awaitIndex('entity_scoped_search', 600)
 ;
