@@ -33,8 +33,8 @@ from synapse_graph.engine.writes import (
     audit_entry,
     counter_params,
     creates,
-    record_counts,
     grown,
+    record_counts,
     shared_apart,
     tally,
 )
