@@ -71,6 +71,9 @@ class Aggregates:
         """The value of ``load()`` and when it was read: kept, or read again if the scope changed since."""
         written = await memory.last_write()
         kept = self._kept.get(name)
+        if (kept is None or kept.written != written) and name in self._reading:
+            await asyncio.wait({self._reading[name]})  # the read a page started without waiting for it
+            kept = self._kept.get(name)
         if kept is None or kept.written != written:
             return await self._load(name, load, written)
         old = (datetime.now(UTC) - kept.read_at).total_seconds() >= TIMED_SECONDS
