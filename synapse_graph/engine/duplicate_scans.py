@@ -73,7 +73,10 @@ def updated(ctx: Context, before: Scan) -> Op[Scan]:
     single_valued = frozenset(state.rules.single_valued)
     if state.version == before.version:
         return before
-    entries = yield from trust.audit(ctx, trust.AuditQuery(since=Instant(before.updated_at), limit=MAX_ENTRIES + 1))
+    # Every write moves the clock past the one before (State.now): the entry at the scan's clock is the write it
+    # read the scope after, those since are the changes.
+    since = Instant(before.updated_at + 1)
+    entries = yield from trust.audit(ctx, trust.AuditQuery(since=since, limit=MAX_ENTRIES + 1))
     touched = {key for entry in entries for key in entry.entities}
     if len(entries) > MAX_ENTRIES or len(touched) > MAX_TOUCHED or not all(map(_keeps_names, entries)):
         return (yield from scan(ctx, before.threshold))
@@ -90,4 +93,5 @@ def updated(ctx: Context, before: Scan) -> Op[Scan]:
     if relinked:
         for row in (yield from read(Q.CANDIDATE_LINKS, {"scope": ctx.scope, "keys": relinked})):
             links[row["key"]].append(row)
-    return (yield from rescore(ctx, replace(moved, links=links), changed))
+    return (yield from rescore(ctx, replace(moved, links=links),
+                               changed if single_valued == before.single_valued else None))

@@ -137,22 +137,35 @@ def scan(ctx: Context, threshold: float) -> Op[Scan]:
         links[row["key"]].append(row)
     found = Scan(state.version, state.updated_at, threshold, frozenset(state.rules.single_valued),
                  {p.key: (p.name, p.aliases, p.type) for p in profiles}, profiles, candidates, pairs, links, {}, [])
-    return (yield from rescore(ctx, found, set()))
+    return (yield from rescore(ctx, found, None))
 
 
-def rescore(ctx: Context, found: Scan, changed: set[str]) -> Op[Scan]:
-    """The scan's pairs scored again from its links: the degrees of the entities two candidates share are kept
-    from before unless ``changed``, else read."""
-    profiles, pairs = found.profiles, found.pairs
+def rescore(ctx: Context, found: Scan, changed: set[str] | None) -> Op[Scan]:
+    """The scan's pairs scored from its links. ``changed``: the entities whose facts (or degree) changed since it
+    was scored: only the pairs of them, or sharing one of them, are scored again, and the degrees of the entities
+    two candidates share are kept unless changed (None: every pair scored, every degree read)."""
+    profiles, pairs, candidates = found.profiles, found.pairs, found.candidates
     others = {key: {row["other"] for row in rows} for key, rows in found.links.items()}
-    shared = {o for i, j in pairs for o in others.get(profiles[i].key, set()) & others.get(profiles[j].key, set())}
-    kept = {key: d for key, d in found.degrees.items() if key in shared and key not in changed}
+
+    def common(i: int, j: int) -> set[str]:
+        return others.get(profiles[i].key, set()) & others.get(profiles[j].key, set())
+    shared = {o for i, j in pairs for o in common(i, j)}
+    kept = {key: d for key, d in found.degrees.items() if key in shared and (changed is None or key not in changed)}
     degrees = {**kept, **(yield from _degrees(ctx, shared - kept.keys()))}
     links = _link_map((row for rows in found.links.values() for row in rows), degrees)
-    scored = yield from compute(lambda: rules.scored(found.candidates, _with_links((profiles[k] for pair in pairs
-                                                                                  for k in pair), links),
+    again = pairs if changed is None else [
+        (i, j) for i, j in pairs
+        if profiles[i].key in changed or profiles[j].key in changed or not changed.isdisjoint(common(i, j))]
+    some = rules.Candidates(profiles, {pair: candidates.matches[pair] for pair in again}, candidates.fits,
+                            candidates.stats)
+    scored = yield from compute(lambda: rules.scored(some, _with_links((profiles[k] for pair in again for k in pair),
+                                                                       links),
                                                 single_valued=found.single_valued, threshold=found.threshold))
-    return replace(found, degrees=degrees, found=[proposal_model(p) for p in scored])
+    gone = {rules.pair_key(profiles[i].key, profiles[j].key) for i, j in again}
+    kept_found = [p for p in found.found if rules.pair_key(p.canonical_key, p.other_key) not in gone]
+    proposals = sorted([*kept_found, *map(proposal_model, scored)],
+                       key=lambda p: (-p.score, rules.pair_key(p.canonical_key, p.other_key)))
+    return replace(found, degrees=degrees, found=proposals)
 
 
 def _search_terms(names: Iterable[str]) -> list[str]:

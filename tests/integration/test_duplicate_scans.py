@@ -22,6 +22,7 @@ def people(memory: Memory) -> None:
         Triple(subject="Alan J. Alda", predicate="WORKS_AT", object="Studio 8", valid_at="2019-06-01"),
         Triple(subject="Maria Lopez", predicate="WORKS_AT", object="Globex", valid_at="2018-01-01"),
         Triple(subject="Maria López", predicate="LIVES_IN", object="Madrid", valid_at="2018-01-01"),
+        *(Triple(subject=f"Resident {i}", predicate="LIKES", object="Jazz", valid_at="2018-01-01") for i in range(12)),
     ])
 
 
@@ -54,7 +55,7 @@ def test_kept_proposals_equal_a_full_read_after_every_kind_of_write(make_memory:
     shared = compare(kept, fresh)  # a fact between existing entities: a shared neighbour now
     assert scores(shared) != scores(first)
 
-    others = make_memory(scope=kept.scope)  # another writer: Madrid becomes a common neighbour
+    others = make_memory(scope=kept.scope)  # another writer, no entity created: Madrid becomes a common neighbour
     others.upsert([Triple(subject=f"Resident {i}", predicate="LIVES_IN", object="Madrid", valid_at="2019-01-01")
                    for i in range(12)])
     common = compare(kept, fresh)
