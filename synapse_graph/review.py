@@ -9,8 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from synapse_graph.engine import duplicates, unmerge
+from synapse_graph.engine import duplicate_scans, duplicates, unmerge
 from synapse_graph.models import AliasResult, DuplicateProposal, UnmergeResult
+
+
+def _scans(memory: object) -> duplicate_scans.Scans:
+    """The proposals a memory read last (kept on it: the next call after a write reads only what changed)."""
+    kept: duplicate_scans.Scans | None = memory.__dict__.get("_duplicate_scans")
+    if kept is None:
+        kept = memory.__dict__["_duplicate_scans"] = duplicate_scans.Scans()
+    return kept
 
 
 class DuplicateReview:
@@ -23,7 +31,8 @@ class DuplicateReview:
     def duplicates(self, *, limit: int = 100, threshold: float | None = None) -> list[DuplicateProposal]:
         """Pairs of entities that are probably one, best first: each with its score (0 to 1; default threshold
         0.8) and its evidence for and against. Pairs recorded as distinct are never proposed again."""
-        return self._read(duplicates.list_proposals(self._ctx, limit, threshold))  # type: ignore[no-any-return]
+        found = self._read(duplicate_scans.list_proposals(self._ctx, limit, threshold, _scans(self)))
+        return found  # type: ignore[no-any-return]
 
     def approve_duplicate(self, proposal: DuplicateProposal | str, other: str | None = None) -> AliasResult:
         """Merge a proposal's ``other`` entity into its ``canonical`` one (or ``other`` into the entity named
@@ -51,7 +60,8 @@ class AsyncDuplicateReview:
 
     async def duplicates(self, *, limit: int = 100, threshold: float | None = None) -> list[DuplicateProposal]:
         """See :meth:`Memory.duplicates`."""
-        return await self._read(duplicates.list_proposals(self._ctx, limit, threshold))  # type: ignore[no-any-return]
+        found = await self._read(duplicate_scans.list_proposals(self._ctx, limit, threshold, _scans(self)))
+        return found  # type: ignore[no-any-return]
 
     async def approve_duplicate(self, proposal: DuplicateProposal | str, other: str | None = None) -> AliasResult:
         """See :meth:`Memory.approve_duplicate`."""

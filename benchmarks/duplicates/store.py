@@ -3,6 +3,7 @@ time to propose over a scope of 10k and 100k entities, on FalkorDB and Neo4j."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 import uuid
@@ -179,11 +180,14 @@ def timing(backend: str, written: list[Triple], entities: int, repeat: int = 3) 
         loading = load(memory, written)
         times, cpu = [], []
         count = 0
+        options = {} if backend == "falkordb" else location(backend)[1]  # the same store, not a new file
         for _ in range(repeat):
-            started, used = time.perf_counter(), time.process_time()
-            count = len(memory.duplicates(limit=10**6))
-            times.append(time.perf_counter() - started)
-            cpu.append(time.process_time() - used)
+            # A memory keeps its latest walk of the scope (engine/duplicate_scans.py): a fresh one walks it again.
+            with contextlib.closing(Memory(memory.location, scope=memory.scope, **options)) as fresh:
+                started, used = time.perf_counter(), time.process_time()
+                count = len(fresh.duplicates(limit=10**6))
+                times.append(time.perf_counter() - started)
+                cpu.append(time.process_time() - used)
         times.sort()
         return {"backend": backend, "entities": memory.stats().entities, "load_s": round(loading, 1),
                 "propose_best_s": round(times[0], 2), "propose_median_s": round(times[len(times) // 2], 2),

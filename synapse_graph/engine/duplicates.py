@@ -9,6 +9,7 @@ the entities whose names share a word with the new one, and scores only those.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from synapse_graph.catalogue import Q
@@ -24,7 +25,6 @@ from synapse_graph.errors import InvalidInputError, NotFoundError
 from synapse_graph.models import AliasResult, DuplicateProposal, Evidence
 from synapse_graph.rules import duplicates as rules
 from synapse_graph.rules.names import parse
-from synapse_graph.rules.numbers import confidence
 from synapse_graph.rules.predicates import SAME_AS
 from synapse_graph.rules.recall import scope_token
 from synapse_graph.rules.text import name_key
@@ -96,8 +96,36 @@ def distinct_pairs(ctx: Context) -> Op[set[tuple[str, str]]]:
     return {rules.pair_key(r["a"], r["b"]) for r in (yield from read(projections.DISTINCT_PAIRS, {"scope": ctx.scope}))}
 
 
-def proposals(ctx: Context, threshold: float, limit: int) -> Op[list[DuplicateProposal]]:
-    """The scope's pairs of entities that are probably one, best first, at or above ``threshold``."""
+@dataclass(frozen=True)
+class Scan:
+    """A scope's proposals and what they were computed from, as of the scope's ``version``: what
+    :mod:`~synapse_graph.engine.duplicate_scans` brings up to date after writes without walking the scope again."""
+
+    version: int
+    updated_at: int
+    """The scope's clock at ``version`` (the audit entries written since are the changes)."""
+    threshold: float
+    single_valued: frozenset[str]
+    rows: dict[str, tuple[str, tuple[str, ...], str | None]]
+    """Every entity's (name, aliases, type), by key."""
+    profiles: list[rules.Profile]
+    candidates: rules.Candidates
+    pairs: list[tuple[int, int]]
+    links: dict[str, list[Mapping[str, Any]]]
+    """The current believed facts of the candidates' entities, as read, by key."""
+    degrees: dict[str, int]
+    """How many facts each entity two candidates share has."""
+    found: list[DuplicateProposal]
+    """Every proposal at or above ``threshold``, best first."""
+
+
+def row_of(row: Mapping[str, Any]) -> tuple[str, tuple[str, ...], str | None]:
+    return row["name"], tuple(row["aliases"] or ()), row["type"]
+
+
+def scan(ctx: Context, threshold: float) -> Op[Scan]:
+    """The scope's pairs of entities that are probably one, best first, at or above ``threshold``, from every
+    entity's names."""
     state = yield from read_state(ctx)
     rows = yield from read(Q.SCOPE_ENTITIES, {"scope": ctx.scope})
     distinct = yield from distinct_pairs(ctx)
@@ -108,17 +136,40 @@ def proposals(ctx: Context, threshold: float, limit: int) -> Op[list[DuplicatePr
         return profiles, candidates, candidates.hopeful(threshold)
     profiles, candidates, pairs = yield from compute(block)  # seconds at 100k entities: off an asyncio event loop
     wanted = sorted({profiles[k].key for pair in pairs for k in pair})
-    link_rows = yield from read(Q.CANDIDATE_LINKS, {"scope": ctx.scope, "keys": wanted})
-    others: dict[str, set[str]] = {}
-    for row in link_rows:
-        others.setdefault(row["key"], set()).add(row["other"])
-    shared = {o for i, j in pairs for o in others.get(profiles[i].key, set()) & others.get(profiles[j].key, set())}
-    degrees = yield from _degrees(ctx, shared)
-    links = _link_map(link_rows, degrees)
-    found = yield from compute(lambda: rules.scored(candidates, _with_links((profiles[k] for pair in pairs
-                                                                                for k in pair), links),
-                                               single_valued=state.rules.single_valued, threshold=threshold))
-    return [proposal_model(p) for p in found[:limit]]
+    links: dict[str, list[Mapping[str, Any]]] = {key: [] for key in wanted}
+    for row in (yield from read(Q.CANDIDATE_LINKS, {"scope": ctx.scope, "keys": wanted})):
+        links[row["key"]].append(row)
+    found = Scan(state.version, state.updated_at, threshold, frozenset(state.rules.single_valued),
+                 {p.key: (p.name, p.aliases, p.type) for p in profiles}, profiles, candidates, pairs, links, {}, [])
+    return (yield from rescore(ctx, found, None))
+
+
+def rescore(ctx: Context, found: Scan, changed: set[str] | None) -> Op[Scan]:
+    """The scan's pairs scored from its links. ``changed``: the entities whose facts (or degree) changed since it
+    was scored: only the pairs of them, or sharing one of them, are scored again, and the degrees of the entities
+    two candidates share are kept unless changed (None: every pair scored, every degree read)."""
+    profiles, pairs, candidates = found.profiles, found.pairs, found.candidates
+    others = {key: {row["other"] for row in rows} for key, rows in found.links.items()}
+
+    def common(i: int, j: int) -> set[str]:
+        return others.get(profiles[i].key, set()) & others.get(profiles[j].key, set())
+    shared = {o for i, j in pairs for o in common(i, j)}
+    kept = {key: d for key, d in found.degrees.items() if key in shared and (changed is None or key not in changed)}
+    degrees = {**kept, **(yield from _degrees(ctx, shared - kept.keys()))}
+    links = _link_map((row for rows in found.links.values() for row in rows), degrees)
+    again = pairs if changed is None else [
+        (i, j) for i, j in pairs
+        if profiles[i].key in changed or profiles[j].key in changed or not changed.isdisjoint(common(i, j))]
+    some = rules.Candidates(profiles, {pair: candidates.matches[pair] for pair in again}, candidates.fits,
+                            candidates.stats)
+    scored = yield from compute(lambda: rules.scored(some, _with_links((profiles[k] for pair in again for k in pair),
+                                                                       links),
+                                                single_valued=found.single_valued, threshold=found.threshold))
+    gone = {rules.pair_key(profiles[i].key, profiles[j].key) for i, j in again}
+    kept_found = [p for p in found.found if rules.pair_key(p.canonical_key, p.other_key) not in gone]
+    proposals = sorted([*kept_found, *map(proposal_model, scored)],
+                       key=lambda p: (-p.score, rules.pair_key(p.canonical_key, p.other_key)))
+    return replace(found, degrees=degrees, found=proposals)
 
 
 def _search_terms(names: Iterable[str]) -> list[str]:
@@ -249,12 +300,6 @@ def pair_names(ctx: Context, first: object, second: object | None) -> tuple[Name
     if second is None:
         raise InvalidInputError("give a proposal from duplicates(), or two entity names")
     return inputs.name(ctx, first, "canonical"), inputs.name(ctx, second, "other")
-
-
-def list_proposals(ctx: Context, limit: object, threshold: object) -> Op[list[DuplicateProposal]]:
-    count = inputs.limit(limit, 100)
-    cut = rules.DEFAULT_THRESHOLD if threshold is None else confidence(threshold, field="threshold")
-    return proposals(ctx, cut, count)
 
 
 def approve_step(ctx: Context, first: object, second: object | None) -> WriteStep[AliasResult]:

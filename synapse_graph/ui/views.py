@@ -71,6 +71,9 @@ class Aggregates:
         """The value of ``load()`` and when it was read: kept, or read again if the scope changed since."""
         written = await memory.last_write()
         kept = self._kept.get(name)
+        if (kept is None or kept.written != written) and name in self._reading:
+            await asyncio.wait({self._reading[name]})  # the read a page started without waiting for it
+            kept = self._kept.get(name)
         if kept is None or kept.written != written:
             return await self._load(name, load, written)
         old = (datetime.now(UTC) - kept.read_at).total_seconds() >= TIMED_SECONDS
@@ -270,6 +273,7 @@ class EntityView(BaseModel):
     incoming: list[Fact] = Field(default_factory=list)
     """Facts naming the entity as their object, this page of them."""
     observations: list[Observation] = Field(default_factory=list)
+    """Its observations held at ``known_at``, oldest recorded first, this page of them (a hub may have thousands)."""
     history: list[Fact] = Field(default_factory=list)
     """Every validity interval of its facts (believed), oldest first: what the timeline draws."""
     history_complete: bool = True
@@ -299,22 +303,23 @@ async def entity(memory: AsyncMemory, name: str, *, as_of: TimeInput | None, kno
                      include_disputed=True),
         memory.facts(None, predicate, found.name, as_of=as_of, known_at=known_at, limit=page.read,
                      include_candidates=True, include_disputed=True),
-        memory.observations(found.name, known_at=known_at),
+        memory.observations(found.name, known_at=known_at, limit=page.read),
         memory.facts(found.name, predicate, include_history=True, known_at=known_at, limit=TIMELINE_RECORDS + 1),
         duplicates.current_proposals(memory, kept),
     )
     facts, more_out = page.cut(out)
     incoming_page, more_in = page.cut(incoming)
+    notes_page, more_notes = page.cut(notes)
     moment = shown
     starts = [f.valid_at for f in history] + [f.recorded_at for f in history]
     return EntityView(
         scope=memory.scope, name=found.name, entity=found, as_of=moment,
         known_at=_instant(known_at) if known_at is not None else None, predicate=predicate, facts=facts,
-        incoming=incoming_page, observations=notes, history=history[:TIMELINE_RECORDS],
+        incoming=incoming_page, observations=notes_page, history=history[:TIMELINE_RECORDS],
         history_complete=len(history) <= TIMELINE_RECORDS,
         qualifiers={f.id: f.qualifiers(moment) for f in [*facts, *incoming_page]},
-        page=page.number, more=more_out or more_in, first=min(starts) if starts else found.created_at, now=now,
-        duplicates=duplicates.involving(proposed, found) if proposed else [],
+        page=page.number, more=more_out or more_in or more_notes, first=min(starts) if starts else found.created_at,
+        now=now, duplicates=duplicates.involving(proposed, found) if proposed else [],
         duplicates_read_at=proposed.read_at if proposed else None)
 
 

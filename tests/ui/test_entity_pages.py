@@ -1,0 +1,30 @@
+"""An entity's page a page at a time (issue 31: a hub's page reads a page of what it holds, not all of it), on
+both backends: its observations are paged as its facts are, and the pages together show every one."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.ci import require
+from tests.ui.conftest import Story, serving
+
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(420)]
+
+
+def test_an_entity_with_many_observations_shows_them_a_page_at_a_time(story: Story) -> None:
+    httpx = require("httpx")
+    notes = [f"note {i:02d} about the hub" for i in range(12)]
+    for note in notes:
+        story.memory.observe("Hub Person", [note])
+    held = [o.text for o in story.memory.observations("Hub Person")]
+    assert sorted(held) == sorted(notes)
+    shown: list[str] = []
+    with serving(story, page_size=5) as base, httpx.Client(base_url=base, timeout=60) as client:
+        for number in (1, 2, 3):
+            page = client.get("/entity.json", params={"name": "Hub Person", "page": number}).json()
+            assert len(page["observations"]) == (5 if number < 3 else 2)
+            assert page["more"] is (number < 3)
+            shown += [o["text"] for o in page["observations"]]
+        html = client.get("/entity", params={"name": "Hub Person", "page": 3}).text
+    assert shown == held  # oldest recorded first, each once
+    assert notes[-1] in html and notes[0] not in html
