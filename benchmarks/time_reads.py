@@ -180,13 +180,14 @@ def measure(memory: Memory, dataset: Dataset, since: datetime, periods: list[Per
 
 @contextmanager
 def _overread(factor: int) -> Iterator[None]:
-    """``changes`` judging ``factor`` events per change a page has room for (engine/changes.py's OVERREAD)."""
-    kept = changes_engine.OVERREAD
-    changes_engine.OVERREAD = factor
+    """``changes`` judging ``factor`` events per change a page has room for, at first (engine/changes.py's
+    MARGIN)."""
+    kept = changes_engine.MARGIN
+    changes_engine.MARGIN = factor
     try:
         yield
     finally:
-        changes_engine.OVERREAD = kept
+        changes_engine.MARGIN = kept
 
 
 def whole_day(memory: Memory, since: datetime, runs: int = 3) -> dict[str, Any]:
@@ -240,10 +241,10 @@ def plans(memory: Memory, dataset: Dataset, since: datetime, periods: list[Perio
 
 
 def run(backend: str, size: int, *, day: int, day_batch: int, rounds: int, seed: int, workdir: Path,
-        keep: bool) -> dict[str, Any]:
+        keep: bool, name: str = "") -> dict[str, Any]:
     dataset = generate(size, seed=seed, questions=300, neighbourhoods=1)
     periods = expected_during(records_of(dataset.writes), 300, seed)
-    run_id = f"time-{size}-{seed}"
+    run_id = f"time-{size}-{seed}{name}"
     marker = workdir / f"{run_id}-{backend}.json"
     scope = f"bench-{run_id}"
     result: dict[str, Any] = {"backend": backend, "writes": size, "day_writes": day, "day_batch": day_batch,
@@ -310,13 +311,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--keep", action="store_true", help="keep the store for a later run with this --workdir")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--tag", default="", help="added to the result file's name")
+    parser.add_argument("--name", default="", help="added to the store's name (a Neo4j scope of one's own)")
     args = parser.parse_args(argv)
     size = SIZES[args.size] if args.size in SIZES else int(args.size)
     args.workdir.mkdir(parents=True, exist_ok=True)
     results = []
     for backend in BACKENDS if args.backend == "all" else (args.backend,):
         found = run(backend, size, day=min(args.day, size // 3), day_batch=args.day_batch, rounds=args.rounds,
-                    seed=args.seed, workdir=args.workdir, keep=args.keep)
+                    seed=args.seed, workdir=args.workdir, keep=args.keep, name=args.name)
         results.append(found)
         if args.out:
             args.out.mkdir(parents=True, exist_ok=True)

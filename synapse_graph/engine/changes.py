@@ -9,8 +9,9 @@ one of the records it shows (more only when entries name nothing a reader learns
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from synapse_graph.catalogue import Q
@@ -29,10 +30,18 @@ from synapse_graph.rules.predicates import check_predicate
 
 DEFAULT_PAGE = 100
 MAX_PAGE = 1_000
-OVERREAD = 1
-"""Events judged per change a page has room for. An entry lists ~4 events a change, so a page of 100 changes
-takes ~5 rounds; judging 4x the room in one round was measured slower (1M writes, FalkorDB embedded, first page
-p50 148 ms against 73 ms, p95 1,171 against 816: judging the extra events costs more than the rounds saved)."""
+MARGIN = 1.25
+"""Events judged per change a page still has room for: the events a change took so far (at first one), times
+this. A page of an agent's upserts (~1.1 events a change) is judged in one round, without judging many events
+past it (judging 4x the room, in one round, was measured slower than judging the room in five: 1M writes,
+FalkorDB embedded, first page p50 148 ms against 73 ms)."""
+ENTRY_EVENTS = 4.0
+"""Events to be judged an audit entry is guessed to name until a page has read some: the entries a page reads
+are the ones its events need (a page of 100 changes of an agent's upserts reads ~40 entries, not 101: 30 ms
+against 65 on Neo4j at 100k writes, 7 against 10 on FalkorDB)."""
+MAX_OVERREAD = 4
+"""At most this many events are judged per change a page has room for (entries that name little a reader
+learns, a filter that leaves most out)."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +64,23 @@ class _Pending:
     event: rules.Event
 
 
+@dataclass
+class _Reading:
+    """Where a page is in the audit log: the entries read from the cursor on (parsed as their events are taken),
+    the cursor, and whether the log has been read to its end."""
+
+    after: tuple[int, str, int] | None
+    rows: list[Any] = field(default_factory=list)
+    next_row: int = 0
+    last: bool = False
+    """No entry follows the rows read."""
+    entries: int = 0
+    events: int = 0
+    """The entries taken whole so far, and the events taken of them."""
+    done: bool = False
+    """Every event up to the end of the log was taken."""
+
+
 def changes(ctx: Context, ask: ChangeQuery) -> Op[Changes]:
     """A page of what changed from ``since`` up to ``until``, oldest first (an unknown or purged entity: none)."""
     page = Changes(since=to_datetime(ask.since), until=None if ask.until is None else to_datetime(ask.until))
@@ -65,49 +91,71 @@ def changes(ctx: Context, ask: ChangeQuery) -> Op[Changes]:
             return page
         keys = [found.key, *(inputs.name(ctx, alias, "alias").key for alias in found.aliases)]
     shown: list[Change] = []
-    after = ask.after
-    while len(shown) < ask.limit:
-        found_rows = yield from read(Q.CHANGE_ENTRIES, {
-            "scope": ctx.scope, "since": Instant(ask.since), "until": optional(ask.until), "keys": keys,
-            "after_at": None if after is None else Instant(after[0]), "after_id": None if after is None else after[1],
-            "limit": ask.limit + 1})  # one past the cursor's own entry, which is read again to go on inside it
-        if not found_rows:
-            after = None
-            break
-        entries = [rows.audit(r["entry"]) for r in found_rows]
+    reading = _Reading(ask.after)
+    events, made = 0, 0
+    while len(shown) < ask.limit and not reading.done:
         room = ask.limit - len(shown)
-        # Judge OVERREAD times the events the page has room for; past the room-th change, the page goes on from
-        # the event after it.
-        taken, after = _take(entries, after, room * OVERREAD, last=len(entries) <= ask.limit)
+        per_change = events / made if made else (1.0 if not events else MAX_OVERREAD)
+        taken = yield from _events(ctx, ask, keys, reading, min(math.ceil(room * per_change * MARGIN),
+                                                                 room * MAX_OVERREAD))
         judged = yield from _judged(ctx, taken, keys, ask.predicate)
+        events, made = events + len(taken), made + len(judged)
         if len(judged) > room:
+            # past the room-th change, the page goes on from the event after it
             cut = judged[room - 1][0]
-            after, judged = (from_datetime(cut.entry.at), cut.entry.id, cut.offset + 1), judged[:room]
+            reading.after, reading.done = (from_datetime(cut.entry.at), cut.entry.id, cut.offset + 1), False
+            judged = judged[:room]
         shown += [change for _, change in judged]
-        if after is None:
-            break
+    after = None if reading.done else reading.after
     return page.model_copy(update={"changes": shown, "next": None if after is None else rules.cursor(*after)})
 
 
-def _take(entries: list[AuditEntry], after: tuple[int, str, int] | None, room: int, *, last: bool
-          ) -> tuple[list[_Pending], tuple[int, str, int] | None]:
-    """The next ``room`` events of the entries from the cursor on, and the cursor after them (None: the entries
-    read were the ``last``)."""
+def _events(ctx: Context, ask: ChangeQuery, keys: list[str] | None, reading: _Reading, room: int
+            ) -> Op[list[_Pending]]:
+    """The next ``room`` events from the cursor on (fewer at the end of the log), reading entries as needed."""
     taken: list[_Pending] = []
-    for entry in entries:
+    while len(taken) < room and not reading.done:
+        if reading.next_row < len(reading.rows):
+            taken += _take(reading, room - len(taken))
+        elif reading.last:
+            reading.done = True
+        else:
+            after = reading.after
+            per_entry = reading.events / reading.entries if reading.entries else ENTRY_EVENTS
+            wanted = min(ask.limit, math.ceil((room - len(taken)) / max(per_entry, 0.01) * MARGIN))
+            reading.rows = yield from read(Q.CHANGE_ENTRIES, {
+                "scope": ctx.scope, "since": Instant(ask.since), "until": optional(ask.until), "keys": keys,
+                "after_at": None if after is None else Instant(after[0]),
+                "after_id": None if after is None else after[1],
+                "limit": wanted + 1})  # one past the cursor's own entry, which is read again to go on inside it
+            reading.next_row, reading.last = 0, len(reading.rows) <= wanted
+    return taken
+
+
+def _take(reading: _Reading, room: int) -> list[_Pending]:
+    """The next ``room`` events of the entries read, moving the cursor past them."""
+    taken: list[_Pending] = []
+    after = reading.after
+    for row in reading.rows[reading.next_row:]:
+        entry = rows.audit(row["entry"])
         at = from_datetime(entry.at)
         start = after[2] if after is not None and (after[0], after[1]) == (at, entry.id) else 0
-        listed = rules.events(entry.action, entry.detail)
+        listed, began = rules.events(entry.action, entry.detail), len(taken)
         for offset in range(start, len(listed)):
             if len(taken) == room:
-                return taken, (at, entry.id, offset)
+                reading.after = (at, entry.id, offset)
+                return taken
             event = listed[offset]
             # An entry names a record once per side it touches (a fact from an entity to itself, moved by a
-            # merge, twice): its first mention is the change, wherever a page cut falls.
-            if not any((e.kind, e.ref) == (event.kind, event.ref) for e in listed[:offset]):
+            # merge, twice): its first mention is the change, wherever a page cut falls. An event that is no
+            # change whatever its records say is not judged.
+            if rules.may_change(entry.action, event) and not any(
+                    (e.kind, e.ref) == (event.kind, event.ref) for e in listed[:offset]):
                 taken.append(_Pending(entry, offset, event))
-        after = (at, entry.id, len(listed))
-    return taken, (None if last else after)
+        after = reading.after = (at, entry.id, len(listed))
+        reading.next_row, reading.entries, reading.events = (reading.next_row + 1, reading.entries + 1,
+                                                             reading.events + len(taken) - began)
+    return taken
 
 
 def _judged(ctx: Context, taken: list[_Pending], keys: list[str] | None, predicate: str | None
@@ -123,14 +171,33 @@ def _judged(ctx: Context, taken: list[_Pending], keys: list[str] | None, predica
                 Read(Q.NAMES_OF_KEYS, {"scope": ctx.scope, "keys": merged})]
     wanted = [r for r, needed in zip(requests, (asked, noted, merged), strict=True) if needed]
     answers = iter((yield from read_each(*wanted)) if wanted else [])
-    records = {row["i"]: row for row in next(answers)} if asked else {}
+    records = _records(next(answers)) if asked else {}
     observations = {row["observation"]["id"]: row["observation"] for row in next(answers)} if noted else {}
     names = {row["key"]: row["name"] for row in next(answers)} if merged else {}
     made = [(p, _change(p, records.get(i), observations, names, keys, predicate)) for i, p in enumerate(taken)]
     return [(pending, change) for pending, change in made if change is not None]
 
 
-def _change(pending: _Pending, row: Mapping[str, Any] | None, observations: Mapping[str, Any],
+@dataclass(frozen=True)
+class _Record:
+    """A record an event names, as found: the fact, its entities' keys and its mates (rules/changes.py)."""
+
+    fact: Fact
+    ends: tuple[str, str]
+    mates: list[Fact]
+
+
+def _records(found: list[Any]) -> dict[int, _Record]:
+    """The records of ``changed_records``'s one row, by their place among the events taken; each record is read
+    once, however many events it is a mate of."""
+    if not found:
+        return {}
+    facts = {r["id"]: (rows.fact(r), (r["subject_key"], r["object_key"])) for r in found[0]["records"]}
+    return {j["i"]: _Record(*facts[j["id"]], [facts[m][0] for m in dict.fromkeys(j["mates"])])
+            for j in found[0]["judged"]}
+
+
+def _change(pending: _Pending, row: _Record | None, observations: Mapping[str, Any],
             names: Mapping[str, str | None], keys: list[str] | None, predicate: str | None) -> Change | None:
     entry, event = pending.entry, pending.event
     if event.kind == "purged":
@@ -149,15 +216,13 @@ def _change(pending: _Pending, row: Mapping[str, Any] | None, observations: Mapp
         return _made(entry, event.kind, observation=noted) if at == entry.at else None
     if row is None:
         return None
-    fact = rows.fact(row["fact"])
-    ends = (row["fact"]["subject_key"], row["fact"]["object_key"])
+    fact, ends = row.fact, row.ends
     if (keys is not None and not set(ends) & set(keys)) or (predicate is not None and fact.predicate != predicate):
         return None
     if event.kind == "updated":
         verdict = entry.action.split(":", 1)[1] if entry.action.startswith("feedback:") else None
         return None if verdict is None else _made(entry, "feedback", fact=fact, why=verdict)
-    mates = [rows.fact(m) for m in {m["id"]: m for m in row["mates"]}.values()]  # a record may be found twice
-    judged = rules.judge(entry.at, entry.action, fact, mates, rules.rejection_reason(entry.detail, fact, ends))
+    judged = rules.judge(entry.at, entry.action, fact, row.mates, rules.rejection_reason(entry.detail, fact, ends))
     if judged is None:
         return None
     return _made(entry, judged.kind, fact=fact, before=list(judged.before), why=judged.why,

@@ -59,6 +59,12 @@ def events(action: str, detail: Mapping[str, Any]) -> list[Event]:
     return found
 
 
+def may_change(action: str, event: Event) -> bool:
+    """False for an event that is no change whatever its records say: a record updated in place by a write other
+    than feedback (an upsert that confirms a fact counts the confirmation)."""
+    return event.kind != "updated" or action.startswith("feedback:")
+
+
 def _listed(detail: Mapping[str, Any], key: str) -> list[Any]:
     value = detail.get(key)
     return value if isinstance(value, list) else []
