@@ -17,7 +17,7 @@ from synapse_graph.engine import inputs, planning, projections
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import CheckedTriple, Name
 from synapse_graph.engine.io import Op, Read, compute, read, read_each
-from synapse_graph.engine.scope import read_state
+from synapse_graph.engine.scope import state_of, state_read
 from synapse_graph.engine.steps import WriteStep
 from synapse_graph.engine.view import View
 from synapse_graph.engine.writes import Mutation
@@ -93,7 +93,11 @@ def _with_links(profiles: Iterable[rules.Profile], links: Mapping[str, list[rule
 
 def distinct_pairs(ctx: Context) -> Op[set[tuple[str, str]]]:
     """Pairs recorded as distinct, in :func:`~synapse_graph.rules.duplicates.pair_key` order."""
-    return {rules.pair_key(r["a"], r["b"]) for r in (yield from read(projections.DISTINCT_PAIRS, {"scope": ctx.scope}))}
+    return _distinct((yield from read(projections.DISTINCT_PAIRS, {"scope": ctx.scope})))
+
+
+def _distinct(rows: Iterable[Mapping[str, Any]]) -> set[tuple[str, str]]:
+    return {rules.pair_key(r["a"], r["b"]) for r in rows}
 
 
 @dataclass(frozen=True)
@@ -126,12 +130,15 @@ def row_of(row: Mapping[str, Any]) -> tuple[str, tuple[str, ...], str | None]:
 def scan(ctx: Context, threshold: float) -> Op[Scan]:
     """The scope's pairs of entities that are probably one, best first, at or above ``threshold``, from every
     entity's names."""
-    state = yield from read_state(ctx)
-    rows = yield from read(Q.SCOPE_ENTITIES, {"scope": ctx.scope})
-    distinct = yield from distinct_pairs(ctx)
+    scope = {"scope": ctx.scope}
+    state_rows, rows, distinct_rows = yield from read_each(state_read(ctx), Read(Q.SCOPE_ENTITIES, scope),
+                                                           Read(Q.DISTINCT_PAIRS, scope))
+    state, distinct = state_of(state_rows), _distinct(distinct_rows)
 
     def block() -> tuple[list[rules.Profile], Any, Any]:
-        profiles = [_profile(r) for r in rows]
+        # In key order, not the server's: which of two names is compared with which, and which of two equally
+        # informative names is the weaker, follow the order (the evidence's text, the family name weighed).
+        profiles = sorted((_profile(r) for r in rows), key=lambda p: p.key)
         candidates = rules.name_candidates(profiles, distinct=distinct)
         return profiles, candidates, candidates.hopeful(threshold)
     profiles, candidates, pairs = yield from compute(block)  # seconds at 100k entities: off an asyncio event loop

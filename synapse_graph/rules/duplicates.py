@@ -21,6 +21,8 @@ import math
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from itertools import chain
 from typing import Any
 
 from synapse_graph.rules.blocking import MAX_BLOCK, Blocks
@@ -124,10 +126,10 @@ class ScopeStats:
 
     @classmethod
     def of(cls, profiles: Iterable[Profile]) -> ScopeStats:
-        words: Counter[str] = Counter()
-        for p in profiles:
-            words.update({t for n in p.names for t in parse(n).tokens})
-        return cls(words)
+        # One count over every entity's words (each once an entity), not an update an entity.
+        return cls(Counter(chain.from_iterable(
+            {t for n in p.names for t in parse(n).tokens} if p.aliases else set(parse(p.name).tokens)
+            for p in profiles)))
 
     def rarity(self, word: str) -> float:
         """Log-odds a family name adds by its rarity: shared by few entities, more; by many, less."""
@@ -140,6 +142,9 @@ class ScopeStats:
 def best_name_match(a: Profile, b: Profile) -> NameMatch:
     """The strongest agreement between any name or alias of one and any of the other (what speaks against
     them counted in)."""
+    if not a.aliases and not b.aliases:  # most entities: one name each
+        m = compare(parse(a.name), parse(b.name))
+        return m if m.strength + sum(w for _, w, _ in m.against) > 0.0 else NO_MATCH
     best = NO_MATCH
     for x in a.names:
         for y in b.names:
@@ -311,6 +316,7 @@ class Candidates:
     matches: dict[tuple[int, int], NameMatch]
     fits: dict[int, int]
     stats: ScopeStats
+    _hopeful: dict[float, list[tuple[int, int]]] = field(default_factory=dict, repr=False)
 
     def keys(self, threshold: float = 0.0) -> set[str]:
         """The entities whose facts the scores at or above ``threshold`` may need (pairs whose names cannot
@@ -321,10 +327,15 @@ class Candidates:
         return self.fits.get(_weaker(i, j, self.profiles), 1) if match.kind in WEAK_KINDS else 1
 
     def hopeful(self, threshold: float) -> list[tuple[int, int]]:
-        """The pairs whose names, with the best facts two entities can have, reach ``threshold``."""
-        return [(i, j) for (i, j), m in self.matches.items()
+        """The pairs whose names, with the best facts two entities can have, reach ``threshold`` (worked out once
+        a threshold: proposals choose the facts to read by them, then score them)."""
+        found = self._hopeful.get(threshold)
+        if found is None:
+            found = self._hopeful[threshold] = [
+                (i, j) for (i, j), m in self.matches.items()
                 if sigmoid(total_log_odds(name_evidence(m, self.stats, self.fits_of(i, j, m))) + BEST_FACTS)
                 >= threshold]
+        return found
 
 
 def name_candidates(profiles: Sequence[Profile], *, distinct: Collection[tuple[str, str]] = (),
@@ -399,7 +410,11 @@ def _groups(entities: list[int], matches: Mapping[tuple[int, int], NameMatch]) -
 
 def _weaker(i: int, j: int, profiles: Sequence[Profile]) -> int:
     """Which of two entities has the less informative name (fewer written-out words)."""
-    def informative(p: Profile) -> int:
-        form: NameForm = parse(p.name)
-        return sum(len(t) > 1 for t in form.tokens)
-    return i if (informative(profiles[i]), i) <= (informative(profiles[j]), j) else j
+    return i if (_informative(profiles[i].name), i) <= (_informative(profiles[j].name), j) else j
+
+
+@cache
+def _informative(name: str) -> int:
+    """How many written-out words (not initials) a name has."""
+    form: NameForm = parse(name)
+    return sum(len(t) > 1 for t in form.tokens)

@@ -250,3 +250,26 @@ def test_a_score_and_its_evidence_do_not_depend_on_the_order_of_the_facts(
         return score_pair(a, b, ScopeStats(), {"BORN_IN", "DIED_IN"})
     shuffled = (rnd.sample(first, len(first)), rnd.sample(second, len(second)))
     assert scored(first, second) == scored(*shuffled)
+
+
+def _pairs_by_definition(entities: list[list[str]], max_block: int) -> set[tuple[int, int]]:
+    """Blocking's pairs made the slow way: every key of every entity, each block, its askers."""
+    keyed = [entity_keys(names) for names in entities]
+    found: set[tuple[int, int]] = set()
+    for key in {k for keys in keyed for k in keys}:
+        members = [n for n, keys in enumerate(keyed) if key in keys]
+        if not 1 < len(members) <= max_block:
+            continue
+        askers = [n for n in members if keyed[n][key]] if key[0] in "whi" else members
+        found |= {(min(a, b), max(a, b)) for a in askers for b in members if a != b}
+    return found
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([
+    "Dana Reyes", "D. Reyes", "Dana R.", "dreyes", "danareyes", "Dana", "Reyes", "Reyes Dana", "Dana Reyse",
+    "Dana Maria Reyes", "Dan Reyes", "Daniel Reyes", "R. Dana", "Dana Dana", "D. D.", "de la Cruz", "Acme Inc.",
+    "acme", "@dana.reyes", "Alan Alda", "A. Alda", "Arlene Alda", "alda", "aalda"]), min_size=1, max_size=3),
+    min_size=2, max_size=10), st.integers(2, 6))
+def test_blocking_pairs_what_its_keys_define(entities: list[list[str]], max_block: int) -> None:
+    assert Blocks.of(entities, max_block=max_block).pairs() == _pairs_by_definition(entities, max_block)
