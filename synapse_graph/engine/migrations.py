@@ -8,6 +8,7 @@ from synapse_graph.engine.io import Op, read, write
 from synapse_graph.engine.scope import STORE_FORMAT, ScopeState
 from synapse_graph.errors import NewerStoreFormatError
 from synapse_graph.instants import Instant
+from synapse_graph.rules.grams import grams
 from synapse_graph.rules.recall import scope_token
 from synapse_graph.rules.slots import SIDE_SLOTS_FORMAT, SLOT_FORMAT, fact_slot, object_slot, predicate_slot
 from synapse_graph.rules.stems import fact_search_text, search_stems
@@ -16,6 +17,7 @@ from synapse_graph.rules.timeparse import now_micros
 SCOPE_TOKEN_FORMAT = 4
 STEMS_FORMAT = 6
 COUNTED_FORMAT = 8
+GRAMS_FORMAT = 11
 PAGE = 5_000
 
 
@@ -38,7 +40,8 @@ def upgrade(ctx: Context, state: ScopeState) -> Op[None]:
     Format 6: store the stems of observations and fact records (their search text). Format 7: give every fact
     its object's and its predicate's slots. Format 8: mark the records ahead (their validity starts or ends after
     they were recorded) and count expired and ended records (the recount; observations count with the facts,
-    as writes count them)."""
+    as writes count them). Format 11: store the grams of entities, aliases and observations (the substring
+    index: rules/grams.py)."""
     if not needed(state):
         return
     if (state.format or 0) < SLOT_FORMAT:
@@ -56,6 +59,8 @@ def upgrade(ctx: Context, state: ScopeState) -> Op[None]:
         yield from stem_memories(ctx)
     if (state.format or 0) < COUNTED_FORMAT:
         yield from write(Q.SET_AHEAD, {"scope": ctx.scope})
+    if (state.format or 0) < GRAMS_FORMAT:
+        yield from store_grams(ctx)
     yield from write(Q.RECOUNT_SCOPE, {"scope": ctx.scope, "format": STORE_FORMAT, "candidate": "candidate",
                                   "now": Instant(now_micros())})
 
@@ -71,3 +76,14 @@ def stem_memories(ctx: Context) -> Op[None]:
         yield from write(Q.SET_FACT_SEARCH_TEXTS, {"scope": ctx.scope, "scope_token": scope_token(ctx.scope), "rows": [
             {"id": r["id"], "search_text": fact_search_text(r["subject"], r["predicate"], r["object"], r["source"])}
             for r in found]})
+
+
+def store_grams(ctx: Context) -> Op[None]:
+    """Store format 11: the grams of every entity (name and type), alias and observation of the scope."""
+    for found_query, set_query in ((Q.GRAMLESS_ENTITIES, Q.SET_ENTITY_GRAMS), (Q.GRAMLESS_ALIASES, Q.SET_ALIAS_GRAMS),
+                                   (Q.GRAMLESS_OBSERVATIONS, Q.SET_OBSERVATION_GRAMS)):
+        after = ""
+        while found := (yield from read(found_query, {"scope": ctx.scope, "after": after, "limit": PAGE})):
+            yield from write(set_query, {"scope": ctx.scope, "rows": [
+                {"key": r["key"], "grams": grams(*r["texts"])} for r in found]})
+            after = found[-1]["key"]

@@ -13,13 +13,15 @@ from synapse_graph.instants import Instant
 from synapse_graph.models import ScopeRules
 from synapse_graph.rules.timeparse import now_micros
 
-STORE_FORMAT = 8
+STORE_FORMAT = 11
 """Format 2: every fact carries its slot. Format 3: candidates are counted apart from believed facts.
 Format 4: entities carry the scope's search token (Neo4j). Format 5: a scope's state is held by a STATE
 relationship of its node to itself, not by the node (cypher/fragments/scope_state_for_write.cypher).
 Format 6: memories are searched by their stems: observations' search text holds stems, and fact records
 carry one (their sentence and source; rules/stems.py) with the scope's token on Neo4j.
-Format 7: every fact carries its object's and its predicate's slots too (rules/slots.py)."""
+Format 7: every fact carries its object's and its predicate's slots too (rules/slots.py).
+Format 11: entities, aliases and observations carry their grams, the substring index (rules/grams.py); formats
+9 and 10 are other branches' (the numbers are kept apart so that their upgrades chain when merged)."""
 
 
 @dataclass(frozen=True)
