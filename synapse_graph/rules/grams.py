@@ -17,10 +17,11 @@ MAX_QUERY_GRAMS = 16
 
 
 def _token(gram: str) -> str:
-    # A word that every fulltext tokenizer keeps whole (letters and digits, no stem, no stop word) whatever the
-    # characters of the gram: 32 bits of its hash. Two grams sharing a token only add candidates, which the
-    # substring check drops.
-    return "g" + hashlib.blake2b(gram.encode("utf-8", "surrogatepass"), digest_size=4).hexdigest()
+    # A word that every fulltext tokenizer keeps whole (hex digits after an underscore, never stemmed) whatever
+    # the characters of the gram: 32 bits of its hash. Two grams sharing a token only add candidates, which the
+    # substring check drops. The underscore keeps recall's prefix searches, which share FalkorDB's index of a
+    # label and never start with one (rules/recall.py words), from ever matching a gram ("gab*" would "gab12...").
+    return "_" + hashlib.blake2b(gram.encode("utf-8", "surrogatepass"), digest_size=4).hexdigest()
 
 
 def _grams(text: str) -> list[str]:

@@ -6,6 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from synapse_graph.rules.grams import GRAM, MAX_QUERY_GRAMS, grams, query_grams
+from synapse_graph.rules.recall import words
 
 
 @given(st.text(), st.text(), st.text(), st.data())
@@ -23,7 +24,8 @@ def test_a_text_holds_the_grams_of_each_of_its_substrings(before: str, other: st
         assert set(tokens) <= set(grams("unrelated", text).split())
 
 
-def test_tokens_are_single_words_of_letters_and_digits() -> None:
+def test_tokens_are_single_words_no_word_of_a_question_can_prefix() -> None:
     held = grams("a b,c\td", "Ünïcode 🎉 text", "x")
-    assert held and all(t.isalnum() and t.isascii() for t in held.split())
+    assert held and all(t.startswith("_") and t[1:].isalnum() and t.isascii() for t in held.split())
+    assert not any(w.startswith("_") for w in words(held))  # so no term of recall is a prefix of a gram
     assert grams("ab", None, "") == ""
