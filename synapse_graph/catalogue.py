@@ -74,6 +74,7 @@ class Q(StrEnum):
     GROWTH_SLICES = "entities/growth_slices"
     ENTITIES_PAGE = "entities/entities_page"
     MATCHING_ENTITIES = "entities/matching_entities"
+    MATCHING_ENTITIES_BY_GRAMS = "entities/matching_entities_by_grams"
     ENTITY_PAGE_FACTS = "entities/entity_page_facts"
     # digest: what an agent should know at the start of a session
     PINNED_FACTS = "digest/pinned_facts"
@@ -146,6 +147,12 @@ class Q(StrEnum):
     SET_OBSERVATION_SEARCH_TEXTS = "migrations/set_observation_search_texts"
     UNSTEMMED_FACTS = "migrations/unstemmed_facts"
     SET_FACT_SEARCH_TEXTS = "migrations/set_fact_search_texts"
+    GRAMLESS_ENTITIES = "migrations/gramless_entities"
+    GRAMLESS_ALIASES = "migrations/gramless_aliases"
+    GRAMLESS_OBSERVATIONS = "migrations/gramless_observations"
+    SET_ENTITY_GRAMS = "migrations/set_entity_grams"
+    SET_ALIAS_GRAMS = "migrations/set_alias_grams"
+    SET_OBSERVATION_GRAMS = "migrations/set_observation_grams"
     # schema (one idempotent multi-statement file per dialect)
     SCHEMA = "schema/schema"
 

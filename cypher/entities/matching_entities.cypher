@@ -1,9 +1,10 @@
 // A page of the scope's entities whose name, an alias, the type or an observation held at $known_at (null: the
 // current belief) contains $matching (given lower-cased; compared with toLower, so case-insensitive), otherwise
 // as entities_page.cypher: oldest first after the cursor, those that existed at $known_at, with their observations.
-// Substrings have no index: entities and observations are each scanned once (a union, not an observation lookup
+// This scan serves a query shorter than a gram (rules/grams.py; matching_entities_by_grams.cypher serves the
+// others): entities and observations are each scanned once (a union, not an observation lookup
 // per entity), then the page is cut and only its entities' observations are read.
-CALL {
+{{call()}}
   MATCH (e:Entity {scope: $scope})
   WHERE ($known_at IS NULL OR e.created_at <= $known_at)
     AND ($after_at IS NULL OR e.created_at > $after_at OR (e.created_at = $after_at AND e.key > $after_key))
@@ -21,12 +22,4 @@ CALL {
     AND ($after_at IS NULL OR e.created_at > $after_at OR (e.created_at = $after_at AND e.key > $after_key))
   RETURN e
 }
-WITH e
-ORDER BY e.created_at, e.key
-LIMIT $limit
-OPTIONAL MATCH (o:Observation {scope: $scope, entity: e.key})
-WHERE ($known_at IS NULL AND o.expired_at IS NULL)
-   OR (o.recorded_at <= $known_at AND (o.expired_at IS NULL OR o.expired_at > $known_at))
-WITH e, collect(o) AS notes
-RETURN {{entity}} AS entity, [o IN notes | {{observation}}] AS observations
-ORDER BY e.created_at, e.key
+{{listed_entities}}

@@ -47,3 +47,7 @@ cosine(stored, query) = 1.0 - vec.cosineDistance(stored, vecf32(query))
 // A memory's embedding as stored (an observation node, a fact relationship): vecf32, as the name's.
 node_vector(node, value) = SET node.embedding = vecf32(value)
 relationship_vector(rel, value) = SET rel.embedding = vecf32(value)
+
+// The nodes of a label whose grams hold every one of the tokens (rules/grams.py), from the label's fulltext
+// index (its grams field, which holds them unstemmed), every scope's: the caller keeps its scope's.
+grams_hits(label, tokens) = CALL db.idx.fulltext.queryNodes('label', '@grams:(' + reduce(q = '', t IN tokens | q + ' ' + t) + ')') YIELD node

@@ -54,3 +54,6 @@ cosine(stored, query) = 2.0 * vector.similarity.cosine(stored, query) - 1.0
 // procedures, whose cosine reads faster than a LIST<FLOAT> property's (docs/recall-design.md).
 node_vector(node, value) = CALL db.create.setNodeVectorProperty(node, 'embedding', value)
 relationship_vector(rel, value) = CALL db.create.setRelationshipVectorProperty(rel, 'embedding', value)
+// The nodes of a label whose grams hold every one of the tokens (rules/grams.py), from the label's grams
+// fulltext index (schema/schema.cypher), every scope's: the caller keeps its scope's.
+grams_hits(label, tokens) = CALL db.index.fulltext.queryNodes(toLower('label') + '_grams', reduce(q = '', t IN tokens | q + ' +grams:' + t)) YIELD node

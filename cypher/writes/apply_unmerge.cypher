@@ -33,7 +33,7 @@ WITH s, st
 {{call(s)}}
   UNWIND $aliases AS x
   MERGE (al:Alias {scope: $scope, key: x.key})
-  SET al.name = x.name, al.target = x.target, al.search_text = x.search_text{{token_property(al, $scope_token)}}
+  SET al.name = x.name, al.target = x.target, al.search_text = x.search_text, al.grams = x.grams{{token_property(al, $scope_token)}}
 }
 {{call(s)}}
   UNWIND $alias_lists AS x

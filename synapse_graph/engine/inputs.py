@@ -20,6 +20,7 @@ from synapse_graph.errors import InvalidInputError, InvalidNameError, InvalidTim
 from synapse_graph.instants import Instant
 from synapse_graph.models import TimeInput, Triple, TrustState
 from synapse_graph.rules import periods
+from synapse_graph.rules.grams import grams
 from synapse_graph.rules.numbers import confidence as checked_confidence
 from synapse_graph.rules.numbers import count
 from synapse_graph.rules.predicates import SAME_AS, check_predicate
@@ -308,9 +309,10 @@ def entity_row(key: str, display: str, kind: str | None, now: int) -> dict[str, 
     """A new entity as ``apply_plan`` creates it: no aliases yet (none stored, read as an empty list), and
     not updated since (no ``updated_at`` stored, read as ``created_at``)."""
     return {"key": key, "name": display, "type": kind, "aliases": None, "created_at": Instant(now),
-            "updated_at": None, "search_text": search_text(display, kind)}
+            "updated_at": None, "search_text": search_text(display, kind), "grams": grams(display, kind)}
 
 
 def alias_row(key: str, display: str, target: str) -> dict[str, Any]:
     """An alias name as ``apply_plan`` records it."""
-    return {"key": key, "name": display, "target": target, "search_text": search_text(display)}
+    return {"key": key, "name": display, "target": target, "search_text": search_text(display),
+            "grams": grams(display)}

@@ -9,6 +9,7 @@ from synapse_graph.engine.scope import STORE_FORMAT, ScopeState
 from synapse_graph.errors import NewerStoreFormatError
 from synapse_graph.instants import Instant
 from synapse_graph.rules.growth import Changes
+from synapse_graph.rules.grams import grams
 from synapse_graph.rules.recall import scope_token
 from synapse_graph.rules.slots import SIDE_SLOTS_FORMAT, SLOT_FORMAT, fact_slot, object_slot, predicate_slot
 from synapse_graph.rules.stems import fact_search_text, search_stems
@@ -19,6 +20,7 @@ STEMS_FORMAT = 6
 COUNTED_FORMAT = 8
 RECORD_COUNTS_FORMAT = 9
 GROWTH_FORMAT = 10
+GRAMS_FORMAT = 11
 PAGE = 5_000
 
 
@@ -42,7 +44,8 @@ def upgrade(ctx: Context, state: ScopeState) -> Op[None]:
     its object's and its predicate's slots. Format 8: mark the records ahead (their validity starts or ends after
     they were recorded) and count expired and ended records (the recount; observations count with the facts,
     as writes count them). Format 9: count each entity's fact records (``records``, which the digest ranks by).
-    Format 10: count the scope's growth per slice of recorded time (rules/growth.py)."""
+    Format 10: count the scope's growth per slice of recorded time (rules/growth.py).
+    Format 11: store the grams of entities, aliases and observations (the substring index: rules/grams.py)."""
     if not needed(state):
         return
     if (state.format or 0) < SLOT_FORMAT:
@@ -64,6 +67,8 @@ def upgrade(ctx: Context, state: ScopeState) -> Op[None]:
         yield from write(Q.SET_RECORD_COUNTS, {"scope": ctx.scope})
     if (state.format or 0) < GROWTH_FORMAT:
         yield from count_growth(ctx)
+    if (state.format or 0) < GRAMS_FORMAT:
+        yield from store_grams(ctx)
     yield from write(Q.RECOUNT_SCOPE, {"scope": ctx.scope, "format": STORE_FORMAT, "candidate": "candidate",
                                   "now": Instant(now_micros())})
 
@@ -91,3 +96,14 @@ def count_growth(ctx: Context) -> Op[None]:
     rows = changes.rows(ctx.scope)
     for start in range(0, len(rows), PAGE):
         yield from write(Q.COUNT_GROWTH, {"scope": ctx.scope, "grown": rows[start:start + PAGE]})
+
+
+def store_grams(ctx: Context) -> Op[None]:
+    """Store format 11: the grams of every entity (name and type), alias and observation of the scope."""
+    for found_query, set_query in ((Q.GRAMLESS_ENTITIES, Q.SET_ENTITY_GRAMS), (Q.GRAMLESS_ALIASES, Q.SET_ALIAS_GRAMS),
+                                   (Q.GRAMLESS_OBSERVATIONS, Q.SET_OBSERVATION_GRAMS)):
+        after = ""
+        while found := (yield from read(found_query, {"scope": ctx.scope, "after": after, "limit": PAGE})):
+            yield from write(set_query, {"scope": ctx.scope, "rows": [
+                {"key": r["key"], "grams": grams(*r["texts"])} for r in found]})
+            after = found[-1]["key"]

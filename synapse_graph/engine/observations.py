@@ -23,6 +23,7 @@ from synapse_graph.engine.view import View
 from synapse_graph.engine.writes import Mutation
 from synapse_graph.instants import Instant, to_datetime
 from synapse_graph.models import Observation
+from synapse_graph.rules.grams import grams
 from synapse_graph.rules.stems import search_stems
 from synapse_graph.rules.timeline import Provenance
 from synapse_graph.shapes import OBSERVATION
@@ -56,9 +57,9 @@ tell happened or held (``valid_at``), if known."""
 
 def row(scope: str, values: Mapping[str, Any]) -> dict[str, Any]:
     """An observation as ``apply_plan`` creates it: its fields (:data:`~synapse_graph.shapes.OBSERVATION`, the
-    entity by key, instants in microseconds), its scope and its search text (the stems of its text)."""
+    entity by key, instants in microseconds), its scope, its search text (the stems of its text) and its grams."""
     return {**{f.name: values.get(f.name) for f in OBSERVATION}, "scope": scope,
-            "search_text": search_stems(values["text"])}
+            "search_text": search_stems(values["text"]), "grams": grams(values["text"])}
 
 
 def near_identity(text: str) -> str:

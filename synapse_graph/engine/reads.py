@@ -27,6 +27,7 @@ from synapse_graph.models import Entity, EntityPage, Fact, Stats
 from synapse_graph.rules import growth as growth_rules
 from synapse_graph.rules.cursors import read_entity_cursor
 from synapse_graph.rules.distinct import past_belief_once
+from synapse_graph.rules.grams import query_grams
 from synapse_graph.rules.numbers import count
 from synapse_graph.rules.periods import Window
 from synapse_graph.rules.shares import MARGIN, fair_cut, level
@@ -221,10 +222,13 @@ def entities(ctx: Context, ask: EntityListing) -> Op[EntityPage]:
     params = {"scope": ctx.scope, "known_at": ask.known_at, "limit": ask.limit + 1,
               "after_at": None if ask.after is None else Instant(ask.after[0]),
               "after_key": None if ask.after is None else ask.after[1]}
+    tokens = None if ask.matching is None else query_grams(ask.matching)
     if ask.matching is None:
         found = yield from read(Q.ENTITIES_PAGE, params)
-    else:
+    elif tokens is None:  # shorter than a gram: scanned
         found = yield from read(Q.MATCHING_ENTITIES, {**params, "matching": ask.matching})
+    else:
+        found = yield from read(Q.MATCHING_ENTITIES_BY_GRAMS, {**params, "matching": ask.matching, "grams": tokens})
     shown = found[:ask.limit]
     listed = [rows.entity(row["entity"]) for row in shown]
     notes = {row["entity"]["key"]: sorted((rows.observation(o) for o in row["observations"]),

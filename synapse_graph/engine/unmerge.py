@@ -41,6 +41,7 @@ from synapse_graph.engine.writes import (
 from synapse_graph.errors import InvalidInputError, NotFoundError
 from synapse_graph.instants import Instant, to_iso
 from synapse_graph.models import UnmergeResult
+from synapse_graph.rules.grams import grams
 from synapse_graph.rules.recall import scope_token, search_text
 from synapse_graph.rules.text import name_key
 from synapse_graph.rules.timeline import Plan, Provenance, Record
@@ -151,7 +152,8 @@ def unmerge(view: View, name: inputs.Name) -> Op[tuple[Mutation | None, UnmergeR
         "deletes": [r.id for r in deleted], "drop_aliases": [source],
         "entities": [{**entity, "created_at": Instant(entity["created_at"]),
                       "updated_at": None if entity["updated_at"] is None else Instant(entity["updated_at"])}],
-        "aliases": [{"key": a["key"], "name": a["name"], "target": source, "search_text": search_text(a["name"])}
+        "aliases": [{"key": a["key"], "name": a["name"], "target": source, "search_text": search_text(a["name"]),
+                     "grams": grams(a["name"])}
                     for a in kept["aliases"]],
         "alias_lists": [{"key": target, "names": target_aliases or None, "updated_at": updated}],
         "observations": [{"id": i, "entity": source} for i in moved_back],

@@ -182,6 +182,26 @@ class Answer:
         return len(self.text) + len(json.dumps(self.structured(), ensure_ascii=False, separators=(",", ":")))
 
 
+LIST_ENDS = 2 * 2 * len("[\n  ]")
+"""What a list's brackets add to both channels once it holds items, for the two lists of a graph answer
+(``synapse_graph.mcp.reference``)."""
+
+
+def size_at_most(item: BaseModel) -> int:
+    """The characters an item adds to a graph answer's two channels at most: its compact JSON and a comma,
+    and its indented JSON, each line indented two levels deeper (4 spaces), with a comma and a line break."""
+    dumped = item.model_dump(mode="json", exclude_none=True)
+    indented = json.dumps(dumped, indent=2, ensure_ascii=False)
+    compact = json.dumps(dumped, ensure_ascii=False, separators=(",", ":"))
+    return len(indented) + 4 * (indented.count("\n") + 1) + 2 + len(compact) + 1
+
+
+def cursor_at_most(tool: str, args: BaseModel, snap: Snapshot, resume: str) -> int:
+    """What a nextCursor that resumes after ``resume`` adds to both channels at most."""
+    cursor = encode_cursor(tool, args, Snapshot(0, None, snap.known_at, after=resume))
+    return 2 * (len(cursor) + len(',\n  "nextCursor": ""'))
+
+
 def tokens(chars: int) -> int:
     return -(-chars // CHARS_PER_TOKEN)
 

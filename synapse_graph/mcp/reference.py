@@ -31,7 +31,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from synapse_graph.errors import InvalidInputError, NotFoundError
 from synapse_graph.mcp.calls import now_iso
-from synapse_graph.mcp.formatting import Answer, Snapshot, decode_cursor, encode_cursor
+from synapse_graph.mcp.formatting import (
+    LIST_ENDS,
+    Answer,
+    Snapshot,
+    cursor_at_most,
+    decode_cursor,
+    encode_cursor,
+    size_at_most,
+)
 from synapse_graph.mcp.reference_memory import OneValue, identity, relation_source, relation_type_of
 from synapse_graph.mcp.tools import ToolContext, ToolSpec
 from synapse_graph.models import RECALL_NOTICE, EntityPage, Fact, Triple
@@ -395,7 +403,7 @@ async def _page(ctx: ToolContext, tool: str, args: ReadGraphArgs | SearchNodesAr
     assert at is not None  # pinned by the first page
     trust = ctx.trust()
     shown: list[tuple[str, EntityOut, list[RelationOut]]] = []
-    answer: Answer | None = None
+    at_most = _graph_answer(tool, args, snap, [], more=False).size() + LIST_ENDS
     async with aclosing(nodes):  # a page that fills up leaves the listing unfinished
         async for node, resume in nodes:
             observations = node.observations
@@ -410,12 +418,15 @@ async def _page(ctx: ToolContext, tool: str, args: ReadGraphArgs | SearchNodesAr
             relations = [_relation(f.subject, f.object, relation_type_of(f.predicate, f.source), trust.of(f))
                          for f in sorted(facts, key=lambda f: (f.recorded_at, f.id))]
             entity = EntityOut(name=node.name, entityType=node.type or "", observations=observations)
-            candidate = _graph_answer(tool, args, snap, [*shown, (resume, entity, relations)], more=True)
-            if shown and candidate.size() > ctx.budget_chars:
-                return answer or _graph_answer(tool, args, snap, shown, more=True)
+            at_most += sum(size_at_most(item) for item in (entity, *relations))
+            # The answer is measured (serialised whole) only once this bound on its size could pass the budget:
+            # serialising every longer candidate made a page cost the square of its entities.
+            if shown and at_most + cursor_at_most(tool, args, snap, resume) > ctx.budget_chars and _graph_answer(
+                    tool, args, snap, [*shown, (resume, entity, relations)], more=True).size() > ctx.budget_chars:
+                return _graph_answer(tool, args, snap, shown, more=True)
             shown.append((resume, entity, relations))
-            answer = candidate
     return _graph_answer(tool, args, snap, shown, more=False)
+
 
 
 def _graph_answer(tool: str, args: ReadGraphArgs | SearchNodesArgs | OpenNodesArgs, snap: Snapshot,

@@ -39,7 +39,9 @@ NOT_REACHED: dict[Q, str] = {
         Q.SLOTLESS_FACTS, Q.SET_SLOTS, Q.FACTS_WITHOUT_SIDE_SLOTS, Q.SET_SIDE_SLOTS, Q.RECOUNT_SCOPE,
         Q.SET_SCOPE_TOKENS, Q.UNSTEMMED_OBSERVATIONS, Q.SET_OBSERVATION_SEARCH_TEXTS, Q.UNSTEMMED_FACTS,
         Q.SET_FACT_SEARCH_TEXTS, Q.SET_AHEAD, Q.SET_RECORD_COUNTS,
-        Q.DROP_GROWTH, Q.GROWTH_INSTANTS, Q.COUNT_GROWTH)},
+        Q.DROP_GROWTH, Q.GROWTH_INSTANTS, Q.COUNT_GROWTH,
+        Q.GRAMLESS_ENTITIES, Q.GRAMLESS_ALIASES, Q.GRAMLESS_OBSERVATIONS, Q.SET_ENTITY_GRAMS, Q.SET_ALIAS_GRAMS,
+        Q.SET_OBSERVATION_GRAMS)},
     Q.STATS_MEASURED: "stats of a store of an older format not opened for writing since (its counters not kept yet)",
     Q.GROWTH: "growth of a store of an older format not opened for writing since (its growth counters not kept yet)",
 }
@@ -125,6 +127,7 @@ def _scenario(make: Callable[..., Memory]) -> None:
     memory.entities(limit=2)
     memory.entities(matching="Da")
     memory.entities(matching="Da", with_facts=True)
+    memory.entities(matching="Dan")  # a gram or more: through the substring index
     memory.stats()
     memory.growth(steps=3)
     memory.digest()

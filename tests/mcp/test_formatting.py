@@ -7,15 +7,21 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from synapse_graph.mcp import reference
 from synapse_graph.mcp.formatting import (
+    LIST_ENDS,
     InvalidCursorError,
     Snapshot,
     Trust,
+    cursor_at_most,
     decode_cursor,
     encode_cursor,
     fact_line,
     observation_line,
+    size_at_most,
     when,
 )
 from synapse_graph.mcp.schemas import QueryFactsArgs, RecallArgs
@@ -73,3 +79,24 @@ def test_cursors_continue_only_the_call_that_issued_them() -> None:
                    _forge({"f": fingerprint, "o": 1, "a": 5})):
         with pytest.raises(InvalidCursorError, match="call again without a cursor"):
             decode_cursor("query_facts", args, forged)
+
+
+_TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=30)
+
+
+@given(st.lists(st.tuples(_TEXT, _TEXT, st.lists(_TEXT, max_size=4),
+                          st.lists(st.tuples(_TEXT, _TEXT, st.lists(_TEXT, max_size=2)), max_size=3)), max_size=6),
+       _TEXT)
+def test_a_graph_answers_size_is_at_most_the_sum_of_its_items_bounds(
+        nodes: list[tuple[str, str, list[str], list[tuple[str, str, list[str]]]]], query: str) -> None:
+    # reference._page measures an answer whole only once this bound could pass the budget: it must never be less.
+    args = reference.SearchNodesArgs(query=query)
+    snap = Snapshot(0, None, "2026-12-02T00:00:00+00:00")
+    shown = [(f"{i:020d}:{name}", reference.EntityOut(name=name, entityType=kind, observations=notes),
+              [reference.RelationOut(**{"from": name, "to": to, "relationType": rel, "qualifiers": q or None})
+               for to, rel, q in relations]) for i, (name, kind, notes, relations) in enumerate(nodes)]
+    at_most = reference._graph_answer("search_nodes", args, snap, [], more=False).size() + LIST_ENDS
+    for count, (resume, entity, relations) in enumerate(shown, start=1):
+        at_most += sum(size_at_most(item) for item in (entity, *relations))
+        exact = reference._graph_answer("search_nodes", args, snap, shown[:count], more=True).size()
+        assert exact <= at_most + cursor_at_most("search_nodes", args, snap, resume)

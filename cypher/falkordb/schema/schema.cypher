@@ -26,6 +26,12 @@ CREATE INDEX FOR (n:Session) ON (n.scope, n.id);
 CREATE INDEX FOR (o:Observation) ON (o.id);
 CALL db.idx.fulltext.createNodeIndex({label: 'Observation', stopwords: []}, {field: 'search_text', nostem: true})
 ;
+// The substring index (rules/grams.py): a second field of each label's fulltext index (its configuration is set
+// above, so the label alone is named; a field indexed already fails as "already indexed", which is tolerated).
+CALL db.idx.fulltext.createNodeIndex('Entity', {field: 'grams', nostem: true});
+CALL db.idx.fulltext.createNodeIndex('Alias', {field: 'grams', nostem: true});
+CALL db.idx.fulltext.createNodeIndex('Observation', {field: 'grams', nostem: true})
+;
 // Facts as sentences (their search text holds stems already: rules/stems.py), for recall's full-text leg.
 CREATE FULLTEXT INDEX FOR ()-[r:FACT]-() ON (r.search_text) OPTIONS {stopwords: [], nostem: true};
 // Observations valid in a window a question names (recall's window leg).

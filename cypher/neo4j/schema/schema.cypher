@@ -43,6 +43,16 @@ OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace'}}
 CREATE FULLTEXT INDEX fact_scoped_search IF NOT EXISTS FOR ()-[r:FACT]-() ON EACH [r.search_text, r.scope_token]
 OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace'}}
 ;
+// The substring index (rules/grams.py): each label's grams, words a whitespace analyzer keeps whole.
+CREATE FULLTEXT INDEX entity_grams IF NOT EXISTS FOR (n:Entity) ON EACH [n.grams]
+OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace'}}
+;
+CREATE FULLTEXT INDEX alias_grams IF NOT EXISTS FOR (n:Alias) ON EACH [n.grams]
+OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace'}}
+;
+CREATE FULLTEXT INDEX observation_grams IF NOT EXISTS FOR (n:Observation) ON EACH [n.grams]
+OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace'}}
+;
 // Observations valid in a window a question names (recall's window leg).
 CREATE INDEX observation_valid IF NOT EXISTS FOR (o:Observation) ON (o.scope, o.valid_at);
 CREATE INDEX tombstone_fact IF NOT EXISTS FOR (t:Tombstone) ON (t.scope, t.subject, t.predicate, t.object);
@@ -60,3 +70,9 @@ CALL db.awaitIndex('entity_scoped_search', 600)
 CALL db.awaitIndex('observation_scoped_search', 600)
 ;
 CALL db.awaitIndex('fact_scoped_search', 600)
+;
+CALL db.awaitIndex('entity_grams', 600)
+;
+CALL db.awaitIndex('alias_grams', 600)
+;
+CALL db.awaitIndex('observation_grams', 600)

@@ -1,0 +1,5 @@
+// Sets the grams of entitys of a scope (computed by the caller: rules/grams.py; store format 11).
+UNWIND $rows AS x
+MATCH (n:Entity {scope: $scope, key: x.key})
+SET n.grams = x.grams
+RETURN count(n) AS updated
