@@ -8,8 +8,8 @@ from synapse_graph.engine.io import Op, read, write
 from synapse_graph.engine.scope import STORE_FORMAT, ScopeState
 from synapse_graph.errors import NewerStoreFormatError
 from synapse_graph.instants import Instant
-from synapse_graph.rules.growth import Changes
 from synapse_graph.rules.grams import grams
+from synapse_graph.rules.growth import Changes
 from synapse_graph.rules.recall import scope_token
 from synapse_graph.rules.slots import SIDE_SLOTS_FORMAT, SLOT_FORMAT, fact_slot, object_slot, predicate_slot
 from synapse_graph.rules.stems import fact_search_text, search_stems
