@@ -100,7 +100,7 @@ class Tree:
         used = resource.getrusage(resource.RUSAGE_CHILDREN)
         began = time.perf_counter()
         done = subprocess.run([sys.executable, "-P", *args], input=stdin, capture_output=True, text=True,
-                              env=self.env, timeout=3600, check=False)
+                              env=self.env, cwd=self.store.parent, timeout=3600, check=False)
         took = time.perf_counter() - began
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if done.returncode != 0 or done.stderr.strip():
