@@ -288,9 +288,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         subprocess.run([*this_cli(), "server", "stop", "--db", str(warm), "--force"], capture_output=True,
                        check=False)
         shutil.rmtree(work, ignore_errors=True)
+    return reported(result, args.out)
+
+
+def reported(result: dict[str, Any], out: Path | None) -> dict[str, Any]:
+    """Print a run's result as JSON, and write it to ``out`` if given."""
     text = json.dumps(result, indent=1)
-    if args.out is not None:
-        args.out.write_text(text + "\n")
+    if out is not None:
+        out.write_text(text + "\n")
     print(text)
     return result
 

@@ -51,10 +51,10 @@ def digest(ctx: Context, limit: int, as_of: Instant | None) -> Op[Digest]:
 def central_entities(base: Mapping[str, Any], except_keys: list[str]) -> Op[list[dict[str, Any]]]:
     """The ``CENTRAL_ENTITIES`` entities with the most facts valid at ``as_of`` (ties by key), as
     ``Q.MOST_CONNECTED`` finds them by reading every fact of the scope, but reading only the facts of the
-    entities with the most records (a count the database keeps), the busiest first, until that proves the
-    answer: no other entity has more records, so none has more valid facts, than the last one kept has valid
-    facts. Past ``CANDIDATES`` entities (a scope whose busiest entities' facts are mostly history) it reads
-    every fact."""
+    entities with the most records (the count each entity keeps: writes.record_counts), the busiest first, until
+    that proves the answer: no other entity has more records, so none has more valid facts, than the last one kept
+    has valid facts. Past ``CANDIDATES`` entities (a scope whose busiest entities' facts are mostly history) it
+    reads every fact, as it does when no entity has a count (nothing to rank)."""
     ranked = yield from busiest(base["scope"], except_keys, CANDIDATES + 1)
     counted: list[dict[str, Any]] = []  # entities with valid facts (those with none are not returned)
     done = 0

@@ -257,7 +257,8 @@ def model_client(config: HookConfig) -> Any:
 def spawn_offload(payload_text: str) -> None:
     """Run the offload in a detached process that outlives the hook (its turns stay in that process)."""
     child = subprocess.Popen(
-        [sys.executable, "-m", "synapse_graph.hooks", "offload"], stdin=subprocess.PIPE,
+        # -P: the library installed, never a `synapse_graph` folder of the working directory (the user's project)
+        [sys.executable, "-P", "-m", "synapse_graph.hooks", "offload"], stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, env=dict(os.environ))
     assert child.stdin is not None
     child.stdin.write(payload_text.encode())

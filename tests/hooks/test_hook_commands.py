@@ -97,7 +97,8 @@ def test_a_hook_imports_none_of_the_command_line_nor_the_asyncio_twin(memory: Me
     assert "billing-service OWNED_BY team-payments" in json.loads(done.stdout)["hookSpecificOutput"][
         "additionalContext"]  # it did open the store and read it
     modules = set(json.loads(done.stderr.rsplit("MODULES ", 1)[1]))
-    unneeded = {"typer", "click", "rich", "synapse_graph.aio", "synapse_graph.cli.shell", "synapse_graph.cli.facts"}
+    unneeded = {"typer", "click", "rich", "synapse_graph.aio", "synapse_graph.cli.shell", "synapse_graph.cli.facts",
+                "synapse_graph.offload.offloader", "synapse_graph.offload.client", "urllib.request"}
     assert not unneeded & modules, sorted(unneeded & modules)
 
 
