@@ -1,5 +1,5 @@
-// Hard-deletes everything one scope holds (erasure of a tenant or session), its audit log and
-// rejections included. The scope's node and state stay, with its stored rules, its counters at zero and its
+// Hard-deletes everything one scope holds (erasure of a tenant or session), its audit log,
+// rejections and growth counters included. The scope's node and state stay, with its stored rules, its counters at zero and its
 // version moved on: a version never repeats, so a plan made before the purge cannot pass the guard.
 OPTIONAL MATCH (e:Entity {scope: $scope})
 OPTIONAL MATCH (e)-[r:FACT]->(b:Entity)

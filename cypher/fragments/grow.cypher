@@ -3,7 +3,7 @@
 // it is created; its counters are on a GREW relationship of the node to itself (a property set on a node costs
 // FalkorDB a merge of the labels of nodes created since: fragments/scope_state_for_write).
 FOREACH (x IN $grown |
-  MERGE (c:Growth {key: x.key, bucket: x.bucket, at: x.at, scope: $scope})
+  MERGE (c:Growth {key: x.key, bucket: x.bucket, start: x.start, scope: $scope})
   MERGE (c)-[g:GREW]->(c)
   SET g.facts_made = coalesce(g.facts_made, 0) + x.facts_made, g.facts_gone = coalesce(g.facts_gone, 0) + x.facts_gone,
       g.candidates_made = coalesce(g.candidates_made, 0) + x.candidates_made,

@@ -54,14 +54,15 @@ class Changes:
 
     def rows(self, scope: str) -> list[dict[str, Any]]:
         """The counters to change, one row per slice (its ``key``, its ``bucket``: the slice it is in, and
-        ``at``: its start), the slices of every width that hold a changed instant, unchanged counters left out."""
+        ``start``: its first instant, in epoch microseconds, an integer), the slices of every width that hold a
+        changed instant, unchanged counters left out."""
         slices: dict[tuple[str, int], dict[str, Any]] = {}
         for instant, deltas in sorted(self.at.items()):
             if not any(deltas.values()):
                 continue
             for name, start, bucket in _slices(scope, instant):
                 row = slices.setdefault((name, start), {"key": f"{bucket}|{start}", "bucket": bucket,
-                                                        "at": start, **dict.fromkeys(COLUMNS, 0)})
+                                                        "start": start, **dict.fromkeys(COLUMNS, 0)})
                 for column, n in deltas.items():
                     row[column] += n
         return [row for row in slices.values() if any(row[c] for c in COLUMNS)]
@@ -99,7 +100,7 @@ def counts_at(scope: str, rows: Iterable[Mapping[str, Any]], points: Sequence[in
             for row in by_bucket.get(bucket, ()):
                 # The slices wholly at or before the point (instants: at or before it); the slice the point is
                 # in is counted by the finer slices in it.
-                if row["at"] + width - 1 <= point:
+                if row["start"] + width - 1 <= point:
                     for column in COLUMNS:
                         totals[column] += row[column] or 0
         counts.append({kind: totals[f"{kind}_made"] - totals.get(f"{kind}_gone", 0) for kind in KINDS})

@@ -51,6 +51,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, event, settings
@@ -59,6 +60,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from synapse_graph import ConflictingValuesError, Fact, Memory, Triple
 from synapse_graph.aio import AsyncMemory
+from synapse_graph.engine import reads
 from tests.adapters import Blocking, EventLoopThread
 from tests.property import time_reference as timeref
 from tests.property.time_reference import Beliefs, Step
@@ -730,6 +732,22 @@ class MemoryMachine(RuleBasedStateMachine):
         got = sorted((f.subject, f.predicate, f.object) for f in self.memory.facts())
         assert got == self.model.at(now), "as_of=now"
 
+
+    @invariant()
+    def growth_counters_agree(self) -> None:
+        """The growth read from the counters the writes keep equals the one that walks every record (what scopes
+        of a format before the counters are read with), over the whole span and at and around the latest write."""
+        whole = self.memory.growth(steps=9)
+        if not whole.points:
+            return
+        [latest] = self.memory.audit(limit=1)
+        tick = timedelta(microseconds=1)
+        for span in ({"since": whole.since, "until": whole.until, "steps": 9},
+                     {"since": latest.at - tick, "until": latest.at + tick, "steps": 3}):
+            counted = self.memory.growth(**span)
+            with mock.patch.object(reads, "GROWTH_FORMAT", 10**9):  # read as an older scope: walked
+                walked = self.memory.growth(**span)
+            assert counted == walked, span
 
     @invariant()
     def time_questions_agree(self) -> None:

@@ -27,7 +27,7 @@ def stored(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for row in rows:
         slot = kept[row["key"]]
         for name, value in row.items():
-            slot[name] = slot.get(name, 0) + value if isinstance(value, int) and name != "at" else value
+            slot[name] = slot.get(name, 0) + value if isinstance(value, int) and name != "start" else value
     return list(kept.values())
 
 
