@@ -121,7 +121,9 @@ def test_revoking_erases_the_sessions_embeddings(make_memory: MakeMemory, embedd
 
         try:
             agent.upsert([("Dana", "OWNS", "car"), ("Dana", "LIVES_IN", "Paris")], memory_scope="session")
-            assert embedded() == 3 and remaining() == 4  # Dana, car, Paris embedded; and the write's audit entry
+            # Dana, car, Paris embedded; the write's audit entry; its growth counters (its day, hour, minute and
+            # instant: store format 10)
+            assert embedded() == 3 and remaining() == 8
             found = agent.recall("automobile")  # no shared word: only the vector leg can find the car
             assert found.legs == ["lexical", "vector"]
             assert ("Dana", "OWNS", "car") in [(f.subject, f.predicate, f.object) for f in found.facts]
