@@ -80,5 +80,6 @@ def test_the_page_benchmark_runs_on_a_small_store(tmp_path: Path) -> None:
     import json
 
     result = json.loads(out.read_text(encoding="utf-8"))
-    assert result["facts_in_store"] > 300 and len(result["pages"]) == len(inspector_pages.pages("a", "b", "c")) + 2
+    assert result["facts_in_store"] > 300 and len(result["pages"]) == (
+        len(inspector_pages.pages("a", "b", "c")) + len(inspector_pages.AFTER_A_WRITE))
     assert all(row["n"] == 2 and row["server_p95_ms"] > 0 for row in result["pages"].values())
