@@ -81,15 +81,20 @@ def pages(hub: str, typical: str, as_of: str) -> dict[str, str]:
 
 
 AFTER_A_WRITE = {"overview (after a write)": "/", "review (after a write)": "/review",
-                 "review (after a fact write)": "/review"}
+                 "review (after a fact write)": "/review", "review (after a new entity)": "/review"}
 """Pages whose whole-scope reads are kept until the scope changes: also measured right after a write (an
-observation of an existing entity; for the last, a fact between two existing entities)."""
+observation of an existing entity; a fact between two existing entities; a fact that creates an entity, named
+as an existing person with an initial, and a word of this run so each write creates one)."""
 WRITER = "Bench writer"
+NONCE = uuid.uuid4().hex[:6]
 
 
 def write_before(name: str, memory: Memory, entities: list[str], turn: int) -> None:
     """The write made before measuring a page of :data:`AFTER_A_WRITE` (the scope changes)."""
-    if "fact" in name:
+    if "new entity" in name:
+        words = entities[turn % len(entities)].split()
+        memory.upsert(Triple(subject=WRITER, predicate="MENTIONED", object=f"{words[0][0]}. {words[-1]} {NONCE}{turn}"))
+    elif "fact" in name:
         subject, obj = entities[turn % len(entities)], entities[(turn * 7 + 3) % len(entities)]
         memory.upsert(Triple(subject=subject, predicate="MENTIONED", object=obj, valid_at="2024-01-01"))
     else:
