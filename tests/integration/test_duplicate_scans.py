@@ -8,6 +8,8 @@ from collections.abc import Callable
 import pytest
 
 from synapse_graph import DuplicateProposal, Memory, Triple
+from synapse_graph.catalogue import Q
+from tests.integration.plans import statements_of
 from tests.integration.test_duplicates import dana_twice
 
 pytestmark = pytest.mark.integration
@@ -79,3 +81,36 @@ def test_kept_proposals_equal_a_full_read_after_every_kind_of_write(make_memory:
     rejected = merged[0]
     kept.reject_duplicate(rejected, reason="two people")
     assert rejected not in compare(kept, fresh)
+
+
+def test_kept_proposals_take_in_new_entities_without_reading_every_name_again(
+        make_memory: Callable[..., Memory]) -> None:
+    """A write that creates entities (the commonest) brings the kept proposals up to date from the new names alone:
+    their pairs are found, the pairs whose evidence they change (how rare a family name is, how many entities a
+    shorter name fits) are scored again, and nothing reads every entity of the scope."""
+    kept = make_memory()
+    people(kept)
+
+    def fresh() -> Memory:
+        return make_memory(scope=kept.scope)
+
+    compare(kept, fresh)
+    writes = [
+        Triple(subject="A. Alda", predicate="WORKS_AT", object="Studio 8", valid_at="2020-01-01"),  # an initial
+        Triple(subject="Maria Lopes", predicate="LIVES_IN", object="Madrid", valid_at="2018-01-01"),  # a typo
+        Triple(subject="Dana", predicate="LIVES_IN", object="Lyon", valid_at="2020-01-01"),  # one word
+        Triple(subject="Resident", predicate="LIKES", object="Jazz", valid_at="2018-01-01"),  # fits twelve
+        Triple(subject="Arlene Alda", predicate="LIVES_IN", object="Lyon", valid_at="2021-01-01"),  # A. Alda fits two
+        Triple(subject="Alan Alda", subject_type="Person", predicate="LIVES_IN", object="Lyon",
+               valid_at="2019-01-01"),  # a type given
+    ]
+    for triple in writes:
+        kept.upsert(triple)
+        found: list[DuplicateProposal] = []
+
+        def answer() -> None:
+            found.extend(compare(kept, fresh))
+        read = statements_of(kept, answer)
+        assert Q.SCOPE_ENTITIES not in {name for name, _ in read}, triple
+        if triple.subject in {"A. Alda", "Maria Lopes"}:
+            assert any(triple.subject in (p.canonical, p.other) for p in found), (triple, found)
