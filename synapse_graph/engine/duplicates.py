@@ -8,7 +8,7 @@ the entities whose names share a word with the new one, and scores only those.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -17,13 +17,14 @@ from synapse_graph.engine import inputs, planning, projections
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import CheckedTriple, Name
 from synapse_graph.engine.io import Op, Read, compute, read, read_each
-from synapse_graph.engine.scope import state_of, state_read
+from synapse_graph.engine.scope import ScopeState, state_of, state_read
 from synapse_graph.engine.steps import WriteStep
 from synapse_graph.engine.view import View
 from synapse_graph.engine.writes import Mutation
 from synapse_graph.errors import InvalidInputError, NotFoundError
 from synapse_graph.models import AliasResult, DuplicateProposal, Evidence
 from synapse_graph.rules import duplicates as rules
+from synapse_graph.rules.added_names import KeyIndex
 from synapse_graph.rules.names import parse
 from synapse_graph.rules.predicates import SAME_AS
 from synapse_graph.rules.recall import scope_token
@@ -48,7 +49,13 @@ def proposal_model(found: rules.Proposal) -> DuplicateProposal:
 
 def _profile(row: Mapping[str, Any]) -> rules.Profile:
     key = row["key"] if "key" in row else name_key(row["name"])
-    return rules.Profile(key=key, name=row["name"], aliases=tuple(row["aliases"] or ()), type=row["type"])
+    return rules.Profile(key=key, name=row["name"], aliases=_aliases(row), type=row["type"])
+
+
+def _aliases(row: Mapping[str, Any]) -> tuple[str, ...]:
+    """An entity's aliases in one order, not the server's: which of two names is compared with which follows it
+    (the evidence's text), and a kept scan compares them with those read later."""
+    return tuple(sorted(row["aliases"] or ()))
 
 
 def _links(ctx: Context, keys: Iterable[str]) -> Op[dict[str, list[rules.Link]]]:
@@ -114,6 +121,9 @@ class Scan:
     """Every entity's (name, aliases, type), by key."""
     profiles: list[rules.Profile]
     candidates: rules.Candidates
+    index: KeyIndex
+    """Every entity's blocking keys (to add entities without blocking the scope again)."""
+    distinct: set[tuple[str, str]]
     pairs: list[tuple[int, int]]
     links: dict[str, list[Mapping[str, Any]]]
     """The current believed facts of the candidates' entities, as read, by key."""
@@ -124,37 +134,50 @@ class Scan:
 
 
 def row_of(row: Mapping[str, Any]) -> tuple[str, tuple[str, ...], str | None]:
-    return row["name"], tuple(row["aliases"] or ()), row["type"]
+    return row["name"], _aliases(row), row["type"]
 
 
-def scan(ctx: Context, threshold: float) -> Op[Scan]:
+def scan(ctx: Context, threshold: float, state: ScopeState | None = None) -> Op[Scan]:
     """The scope's pairs of entities that are probably one, best first, at or above ``threshold``, from every
-    entity's names."""
+    entity's names (``state``: the scope's, if read already)."""
     scope = {"scope": ctx.scope}
-    state_rows, rows, distinct_rows = yield from read_each(state_read(ctx), Read(Q.SCOPE_ENTITIES, scope),
-                                                           Read(Q.DISTINCT_PAIRS, scope))
-    state, distinct = state_of(state_rows), _distinct(distinct_rows)
+    reads = Read(Q.SCOPE_ENTITIES, scope), Read(Q.DISTINCT_PAIRS, scope)
+    if state is None:
+        state_rows, rows, distinct_rows = yield from read_each(state_read(ctx), *reads)
+        state = state_of(state_rows)
+    else:
+        rows, distinct_rows = yield from read_each(*reads)
+    distinct = _distinct(distinct_rows)
 
-    def block() -> tuple[list[rules.Profile], Any, Any]:
+    def block() -> tuple[list[rules.Profile], Any, Any, KeyIndex]:
         # In key order, not the server's: which of two names is compared with which, and which of two equally
         # informative names is the weaker, follow the order (the evidence's text, the family name weighed).
         profiles = sorted((_profile(r) for r in rows), key=lambda p: p.key)
         candidates = rules.name_candidates(profiles, distinct=distinct)
-        return profiles, candidates, candidates.hopeful(threshold)
-    profiles, candidates, pairs = yield from compute(block)  # seconds at 100k entities: off an asyncio event loop
+        return profiles, candidates, candidates.hopeful(threshold), KeyIndex.of(candidates)
+    profiles, candidates, pairs, index = yield from compute(block)  # seconds at 100k entities: off an event loop
     wanted = sorted({profiles[k].key for pair in pairs for k in pair})
-    links: dict[str, list[Mapping[str, Any]]] = {key: [] for key in wanted}
-    for row in (yield from read(Q.CANDIDATE_LINKS, {"scope": ctx.scope, "keys": wanted})):
-        links[row["key"]].append(row)
+    links = yield from candidate_links(ctx, wanted)
     found = Scan(state.version, state.updated_at, threshold, frozenset(state.rules.single_valued),
-                 {p.key: (p.name, p.aliases, p.type) for p in profiles}, profiles, candidates, pairs, links, {}, [])
+                 {p.key: (p.name, p.aliases, p.type) for p in profiles}, profiles, candidates, index, distinct, pairs,
+                 links, {}, [])
     return (yield from rescore(ctx, found, None))
 
 
-def rescore(ctx: Context, found: Scan, changed: set[str] | None) -> Op[Scan]:
+def candidate_links(ctx: Context, keys: list[str]) -> Op[dict[str, list[Mapping[str, Any]]]]:
+    """The current believed facts of entities, as read, by key (every key given, with none if it has none)."""
+    links: dict[str, list[Mapping[str, Any]]] = {key: [] for key in keys}
+    if keys:
+        for row in (yield from read(Q.CANDIDATE_LINKS, {"scope": ctx.scope, "keys": keys})):
+            links[row["key"]].append(row)
+    return links
+
+
+def rescore(ctx: Context, found: Scan, changed: set[str] | None, also: Collection[tuple[str, str]] = ()) -> Op[Scan]:
     """The scan's pairs scored from its links. ``changed``: the entities whose facts (or degree) changed since it
-    was scored: only the pairs of them, or sharing one of them, are scored again, and the degrees of the entities
-    two candidates share are kept unless changed (None: every pair scored, every degree read)."""
+    was scored: only the pairs of them, or sharing one of them, are scored again (and the pairs ``also`` given, by
+    key), and the degrees of the entities two candidates share are kept unless changed (None: every pair scored,
+    every degree read)."""
     profiles, pairs, candidates = found.profiles, found.pairs, found.candidates
     others = {key: {row["other"] for row in rows} for key, rows in found.links.items()}
 
@@ -166,7 +189,8 @@ def rescore(ctx: Context, found: Scan, changed: set[str] | None) -> Op[Scan]:
     links = _link_map((row for rows in found.links.values() for row in rows), degrees)
     again = pairs if changed is None else [
         (i, j) for i, j in pairs
-        if profiles[i].key in changed or profiles[j].key in changed or not changed.isdisjoint(common(i, j))]
+        if profiles[i].key in changed or profiles[j].key in changed or not changed.isdisjoint(common(i, j))
+        or (profiles[i].key, profiles[j].key) in also]
     some = rules.Candidates(profiles, {pair: candidates.matches[pair] for pair in again}, candidates.fits,
                             candidates.stats)
     scored = yield from compute(lambda: rules.scored(some, _with_links((profiles[k] for pair in again for k in pair),

@@ -127,9 +127,7 @@ class ScopeStats:
     @classmethod
     def of(cls, profiles: Iterable[Profile]) -> ScopeStats:
         # One count over every entity's words (each once an entity), not an update an entity.
-        return cls(Counter(chain.from_iterable(
-            {t for n in p.names for t in parse(n).tokens} if p.aliases else set(parse(p.name).tokens)
-            for p in profiles)))
+        return cls(Counter(chain.from_iterable(map(entity_words, profiles))))
 
     def rarity(self, word: str) -> float:
         """Log-odds a family name adds by its rarity: shared by few entities, more; by many, less."""
@@ -137,6 +135,11 @@ class ScopeStats:
             return 0.0
         n = self.words.get(word, 1)
         return 1.0 if n <= 2 else 0.5 if n <= 5 else 0.0 if n <= 20 else -0.5 if n <= 100 else -1.0
+
+
+def entity_words(p: Profile) -> set[str]:
+    """The words of an entity's names, as :class:`ScopeStats` counts them (once an entity)."""
+    return {t for n in p.names for t in parse(n).tokens} if p.aliases else set(parse(p.name).tokens)
 
 
 def best_name_match(a: Profile, b: Profile) -> NameMatch:
@@ -324,18 +327,27 @@ class Candidates:
         return {self.profiles[k].key for pair in self.hopeful(threshold) for k in pair}
 
     def fits_of(self, i: int, j: int, match: NameMatch) -> int:
-        return self.fits.get(_weaker(i, j, self.profiles), 1) if match.kind in WEAK_KINDS else 1
+        return self.fits.get(weaker_of(i, j, self.profiles), 1) if match.kind in WEAK_KINDS else 1
 
     def hopeful(self, threshold: float) -> list[tuple[int, int]]:
         """The pairs whose names, with the best facts two entities can have, reach ``threshold`` (worked out once
         a threshold: proposals choose the facts to read by them, then score them)."""
         found = self._hopeful.get(threshold)
         if found is None:
-            found = self._hopeful[threshold] = [
-                (i, j) for (i, j), m in self.matches.items()
-                if sigmoid(total_log_odds(name_evidence(m, self.stats, self.fits_of(i, j, m))) + BEST_FACTS)
-                >= threshold]
+            found = self._hopeful[threshold] = self.hopeful_of(self.matches, threshold)
         return found
+
+    def hopeful_of(self, pairs: Iterable[tuple[int, int]], threshold: float) -> list[tuple[int, int]]:
+        """Those of ``pairs`` (candidates) that are hopeful at ``threshold``."""
+        matches = self.matches
+        return [(i, j) for i, j in pairs
+                if sigmoid(total_log_odds(name_evidence(matches[(i, j)], self.stats,
+                                                        self.fits_of(i, j, matches[(i, j)]))) + BEST_FACTS)
+                >= threshold]
+
+    def keep_hopeful(self, threshold: float, pairs: list[tuple[int, int]]) -> None:
+        """Record the hopeful pairs at ``threshold`` worked out elsewhere (:mod:`~.added_names`)."""
+        self._hopeful[threshold] = pairs
 
 
 def name_candidates(profiles: Sequence[Profile], *, distinct: Collection[tuple[str, str]] = (),
@@ -357,9 +369,9 @@ def name_candidates(profiles: Sequence[Profile], *, distinct: Collection[tuple[s
         if match.strength >= MIN_NAME_STRENGTH:
             matches[(i, j)] = match
             if match.kind in WEAK_KINDS:
-                weaker = _weaker(i, j, profiles)
+                weaker = weaker_of(i, j, profiles)
                 fitted.setdefault(weaker, []).append(j if weaker == i else i)
-    fits = {w: _groups(others, matches) for w, others in fitted.items()}
+    fits = {w: fits_of_weaker(others, matches) for w, others in fitted.items()}
     return Candidates(profiles, matches, fits, stats if stats is not None else ScopeStats.of(profiles))
 
 
@@ -391,7 +403,7 @@ def propose(profiles: Sequence[Profile], *, single_valued: Collection[str] = (),
     return found[:limit] if limit is not None else found
 
 
-def _groups(entities: list[int], matches: Mapping[tuple[int, int], NameMatch]) -> int:
+def fits_of_weaker(entities: list[int], matches: Mapping[tuple[int, int], NameMatch]) -> int:
     """How many different entities a set of entities stands for, by their own names: those whose names agree
     strongly (equal, the same words, a handle spelling the name) count once."""
     parent = {e: e for e in entities}
@@ -408,7 +420,7 @@ def _groups(entities: list[int], matches: Mapping[tuple[int, int], NameMatch]) -
     return len({root(e) for e in entities})
 
 
-def _weaker(i: int, j: int, profiles: Sequence[Profile]) -> int:
+def weaker_of(i: int, j: int, profiles: Sequence[Profile]) -> int:
     """Which of two entities has the less informative name (fewer written-out words)."""
     return i if (_informative(profiles[i].name), i) <= (_informative(profiles[j].name), j) else j
 
