@@ -186,11 +186,12 @@ def rescore(ctx: Context, found: Scan, changed: set[str] | None, also: Collectio
     shared = {o for i, j in pairs for o in common(i, j)}
     kept = {key: d for key, d in found.degrees.items() if key in shared and (changed is None or key not in changed)}
     degrees = {**kept, **(yield from _degrees(ctx, shared - kept.keys()))}
-    links = _link_map((row for rows in found.links.values() for row in rows), degrees)
     again = pairs if changed is None else [
         (i, j) for i, j in pairs
         if profiles[i].key in changed or profiles[j].key in changed or not changed.isdisjoint(common(i, j))
         or (profiles[i].key, profiles[j].key) in also]
+    scoring = {profiles[k].key for pair in again for k in pair}
+    links = _link_map((row for key in scoring for row in found.links.get(key, ())), degrees)
     some = rules.Candidates(profiles, {pair: candidates.matches[pair] for pair in again}, candidates.fits,
                             candidates.stats)
     scored = yield from compute(lambda: rules.scored(some, _with_links((profiles[k] for pair in again for k in pair),

@@ -15,10 +15,12 @@ an alias, a merge or an entity removed walks the scope again.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain, repeat
 
-from synapse_graph.rules.blocking import MAX_BLOCK, ONE_SIDED, entity_keys
+from synapse_graph.rules.blocking import MAX_BLOCK, ONE_SIDED, asking_keys, entity_keys
 from synapse_graph.rules.duplicates import (
     MIN_NAME_STRENGTH,
     WEAK_KINDS,
@@ -46,28 +48,51 @@ class KeyIndex:
     """Every entity's blocking keys by key (pairing and one-sided, asked or not), who asks through each one-sided
     key, and of the candidate pairs: which words their evidence counts, and each weaker name's weak partners."""
 
-    holders: dict[str, list[str]] = field(default_factory=dict)
+    owner: dict[str, str] = field(default_factory=dict)
+    """A key -> an entity holding it (the only one, for most keys)."""
+    shared: dict[str, list[str]] = field(default_factory=dict)
+    """A key two entities or more hold -> all of them."""
     askers: dict[str, list[str]] = field(default_factory=dict)
     by_word: dict[str, set[Pair]] = field(default_factory=dict)
     partners: dict[str, set[str]] = field(default_factory=dict)
     """A weaker name's entity -> the entities of its weak matches (what its ``fits`` count)."""
     weakers: dict[str, set[str]] = field(default_factory=dict)
     """An entity -> the weaker entities it is a weak partner of."""
+    position: dict[str, int] = field(default_factory=dict)
+    """An entity's position in the candidates' profiles."""
     max_block: int = MAX_BLOCK
 
     @classmethod
     def of(cls, candidates: Candidates, max_block: int = MAX_BLOCK) -> KeyIndex:
-        index = cls(max_block=max_block)
-        for profile in candidates.profiles:
-            index._hold(profile.key, entity_keys(profile.names))
         profiles = candidates.profiles
+        keyed = [entity_keys(p.names) for p in profiles]
+        # Some 15 keys an entity, most held by one: counted and owned in bulk, lists made for the shared ones.
+        sizes = Counter(chain.from_iterable(keyed))
+        owners = chain.from_iterable(repeat(p.key, len(k)) for p, k in zip(profiles, keyed, strict=True))
+        index = cls(owner=dict(zip(chain.from_iterable(keyed), owners, strict=True)),
+                    position={p.key: n for n, p in enumerate(profiles)}, max_block=max_block)
+        shared = {key for key, size in sizes.items() if size > 1}
+        for profile, keys in zip(profiles, keyed, strict=True):
+            for key in shared.intersection(keys):
+                index.shared.setdefault(key, []).append(profile.key)
+            for key in asking_keys(profile.names):
+                index.askers.setdefault(key, []).append(profile.key)
         for (i, j), match in candidates.matches.items():
             index._note(i, j, match, profiles)
         return index
 
+    def holders(self, key: str) -> list[str]:
+        found = self.shared.get(key)
+        if found is not None:
+            return found
+        owner = self.owner.get(key)
+        return [] if owner is None else [owner]
+
     def _hold(self, entity: str, keys: Mapping[str, bool]) -> None:
         for key, asks in keys.items():
-            self.holders.setdefault(key, []).append(entity)
+            owner = self.owner.setdefault(key, entity)
+            if owner != entity:
+                self.shared.setdefault(key, [owner]).append(entity)
             if asks and key[0] in ONE_SIDED:
                 self.askers.setdefault(key, []).append(entity)
 
@@ -91,7 +116,7 @@ class KeyIndex:
 
     def _pairs(self, key: str) -> set[Pair]:
         """The pairs one block makes now (:meth:`~synapse_graph.rules.blocking.Blocks.pairs`)."""
-        members = self.holders.get(key, [])
+        members = self.holders(key)
         if not 1 < len(members) <= self.max_block:
             return set()
         if key[0] in ONE_SIDED:
@@ -102,7 +127,7 @@ class KeyIndex:
         """Whether two entities share a block that pairs them now."""
         theirs = entity_keys(b.names)
         for key, asks in entity_keys(a.names).items():
-            if key in theirs and 1 < len(self.holders.get(key, ())) <= self.max_block and (
+            if key in theirs and 1 < len(self.holders(key)) <= self.max_block and (
                     key[0] not in ONE_SIDED or asks or theirs[key]):  # a one-sided key pairs those asking through it
                 return True
         return False
@@ -122,16 +147,19 @@ class Added:
 def add(candidates: Candidates, index: KeyIndex, added: Iterable[Profile], retyped: Iterable[Profile], *,
         threshold: float, distinct: set[Pair]) -> Added:
     """The candidates of the scope with ``added`` entities (and ``retyped`` ones of a new type), as
-    :func:`~synapse_graph.rules.duplicates.name_candidates` would find them; updates ``index`` and the candidates'
-    word counts in place (the ones given are not to be used again)."""
-    old = candidates.profiles
-    hopeful = {pair_key(old[i].key, old[j].key) for i, j in candidates.hopeful(threshold)}
-    retype = {p.key: p for p in retyped}
+    :func:`~synapse_graph.rules.duplicates.name_candidates` would find them (the added entities' profiles at the
+    end); updates ``index`` and the candidates' matches, fits and word counts in place (the candidates given are
+    not to be used again)."""
+    profiles = list(candidates.profiles)  # the new ones at the end: the others keep their positions
+    hopeful = {pair_key(profiles[i].key, profiles[j].key) for i, j in candidates.hopeful(threshold)}
+    at = index.position
+    for profile in retyped:
+        profiles[at[profile.key]] = profile
     new = sorted(added, key=lambda p: p.key)
-    profiles = sorted([*(retype.get(p.key, p) for p in old), *new], key=lambda p: p.key)
-    at = {p.key: n for n, p in enumerate(profiles)}
-    moved = [at[p.key] for p in old]
-    matches = {(moved[i], moved[j]): m for (i, j), m in candidates.matches.items()}
+    for profile in new:
+        at[profile.key] = len(profiles)
+        profiles.append(profile)
+    matches = candidates.matches
 
     keys = {p.key: entity_keys(p.names) for p in new}
     blocks = set().union(*keys.values())
@@ -161,7 +189,7 @@ def add(candidates: Candidates, index: KeyIndex, added: Iterable[Profile], retyp
             words[word] += 1
             counted.add(word)
     refit = {w for pair in changed for e in pair for w in (*index.weakers.get(e, ()), *pair)}
-    fits = {moved[w]: n for w, n in candidates.fits.items()}
+    fits = candidates.fits
     for weaker in refit:
         others = [at[o] for o in index.partners.get(weaker, ())]
         found = fits_of_weaker(others, matches)

@@ -95,6 +95,11 @@ def entity_keys(names: Iterable[str]) -> dict[str, bool]:
     return found or {}
 
 
+def asking_keys(names: Iterable[str]) -> dict[str, None]:
+    """The one-sided keys an entity asks through (most entities: none), those :func:`entity_keys` marks."""
+    return {key: None for name in names for key in _asking(parse(name))}
+
+
 def _asking(form: NameForm) -> list[str]:
     """The one-sided keys a name asks through (most names: none), as :func:`one_sided_keys` says, without
     making the others."""

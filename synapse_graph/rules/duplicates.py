@@ -313,7 +313,8 @@ def score_pair(a: Profile, b: Profile, stats: ScopeStats, single_valued: Collect
 @dataclass
 class Candidates:
     """Pairs whose names agree enough to be scored, before their facts are read: ``matches`` by position in
-    ``profiles``, ``fits`` how many different entities each weaker name fits."""
+    ``profiles`` (the first of the two the first by key), ``fits`` how many different entities each weaker name
+    fits (by position). ``profiles`` are in key order as blocked; entities added later are at the end."""
 
     profiles: Sequence[Profile]
     matches: dict[tuple[int, int], NameMatch]
@@ -414,15 +415,16 @@ def fits_of_weaker(entities: list[int], matches: Mapping[tuple[int, int], NameMa
         return e
     for n, a in enumerate(entities):
         for b in entities[n + 1:]:
-            m = matches.get((a, b) if a < b else (b, a))
+            m = matches.get((a, b)) or matches.get((b, a))  # in key order, not always by position
             if m is not None and m.kind not in WEAK_KINDS and not m.against:
                 parent[root(a)] = root(b)
     return len({root(e) for e in entities})
 
 
 def weaker_of(i: int, j: int, profiles: Sequence[Profile]) -> int:
-    """Which of two entities has the less informative name (fewer written-out words)."""
-    return i if (_informative(profiles[i].name), i) <= (_informative(profiles[j].name), j) else j
+    """Which of two entities has the less informative name (fewer written-out words; then the first by key)."""
+    a, b = profiles[i], profiles[j]
+    return i if (_informative(a.name), a.key) <= (_informative(b.name), b.key) else j
 
 
 @cache

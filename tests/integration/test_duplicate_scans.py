@@ -104,13 +104,11 @@ def test_kept_proposals_take_in_new_entities_without_reading_every_name_again(
         Triple(subject="Alan Alda", subject_type="Person", predicate="LIVES_IN", object="Lyon",
                valid_at="2019-01-01"),  # a type given
     ]
+    answers: list[list[DuplicateProposal]] = []
     for triple in writes:
         kept.upsert(triple)
-        found: list[DuplicateProposal] = []
-
-        def answer() -> None:
-            found.extend(compare(kept, fresh))
-        read = statements_of(kept, answer)
+        read = statements_of(kept, lambda: answers.append(compare(kept, fresh)))
+        found = answers[-1]
         assert Q.SCOPE_ENTITIES not in {name for name, _ in read}, triple
         if triple.subject in {"A. Alda", "Maria Lopes"}:
             assert any(triple.subject in (p.canonical, p.other) for p in found), (triple, found)

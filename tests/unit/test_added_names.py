@@ -29,7 +29,7 @@ def people(draw: st.DrawFn) -> Profile:
 def by_key(found: Candidates, threshold: float) -> dict[str, Any]:
     profiles = found.profiles
     return {
-        "profiles": [p.key for p in profiles],
+        "profiles": sorted(p.key for p in profiles),
         "matches": {pair_key(profiles[i].key, profiles[j].key): m for (i, j), m in found.matches.items()},
         "fits": {profiles[w].key: n for w, n in found.fits.items()},
         "words": {w: n for w, n in found.stats.words.items() if n},
@@ -52,6 +52,8 @@ def test_adding_entities_gives_the_candidates_of_a_full_blocking(everyone: list[
     grown = add(before, index, new, (), threshold=threshold, distinct=distinct)
     whole = name_candidates(sorted(everyone, key=lambda p: p.key), distinct=distinct, max_block=max_block)
     assert by_key(grown.candidates, threshold) == by_key(whole, threshold)
+    profiles = grown.candidates.profiles
+    assert all(profiles[i].key < profiles[j].key for i, j in grown.candidates.matches)
     was = {pair_key(before.profiles[i].key, before.profiles[j].key) for i, j in before.hopeful(threshold)}
     now = by_key(whole, threshold)["hopeful"]
     assert grown.gone == was - now
