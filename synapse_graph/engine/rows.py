@@ -98,15 +98,19 @@ def entity(row: Row) -> Entity:
     return Entity(**_ENTITY(row))
 
 
-def audit(row: Row) -> AuditEntry:
-    """An audit entry; the record ids it does not store are the ones its detail names (rules/trust.py)."""
+def audit(row: Row, brief: int | None = None) -> AuditEntry:
+    """An audit entry; the record ids it does not store are the ones its detail names (rules/trust.py). In brief
+    (fragments/audit_brief) its lists are cut to ``brief`` and counted, its detail left out."""
     detail = json.loads(row["detail"] or "{}")
     facts = logged_facts(detail) if row["facts"] is None else list(row["facts"])
-    return AuditEntry(
-        id=row["id"], at=to_datetime(row["at"]), action=row["action"], client=row["client"], source=row["source"],
-        model=row["model"], session=row["session"], entities=list(row["entities"] or []),
-        facts=facts, detail=detail, secrets=list(row["secrets"] or []),
-    )
+    shown: dict[str, Any] = {} if brief is None else {
+        "brief": True, "entity_count": row["entity_count"] or 0, "detail": {}, "facts": facts[:brief],
+        "fact_count": len(facts) if row["fact_count"] is None else row["fact_count"]}
+    return AuditEntry(**{
+        "id": row["id"], "at": to_datetime(row["at"]), "action": row["action"], "client": row["client"],
+        "source": row["source"], "model": row["model"], "session": row["session"],
+        "entities": list(row["entities"] or []), "facts": facts, "detail": detail,
+        "secrets": list(row["secrets"] or []), **shown})
 
 
 RULE_FIELDS = tuple(ScopeRules.model_fields)

@@ -41,6 +41,9 @@ TIMELINE_RECORDS = 120
 """The most validity intervals an entity's timeline draws at once (a predicate chosen draws its own)."""
 GROWTH_STEPS = 48
 LATEST_WRITES = 10
+AUDIT_BRIEF = 6
+"""The entities (and record ids) of each entry the audit page shows; it counts the rest (a bulk write touches
+thousands)."""
 CHANGES_SHOWN = 30
 """The overview's changes: at most this many, made by its latest writes."""
 TIMED_SECONDS = 60.0
@@ -149,7 +152,7 @@ class Reads:
     def latest(self) -> Awaitable[list[AuditEntry]]:
         """The scope's latest :data:`LATEST_WRITES` audit entries, newest first (read once per request)."""
         if self._latest is None:
-            self._latest = asyncio.ensure_future(self.memory.audit(limit=LATEST_WRITES))
+            self._latest = asyncio.ensure_future(self.memory.audit(limit=LATEST_WRITES, brief=AUDIT_BRIEF))
         return self._latest
 
 
@@ -415,6 +418,9 @@ async def review(memory: AsyncMemory, page: Page, kept: Aggregates) -> ReviewVie
 
 
 class AuditView(BaseModel):
+    """A page of the audit log, each entry in brief (its first :data:`AUDIT_BRIEF` entities and records, counted):
+    the JSON API's ``/api/audit`` reads entries whole."""
+
     scope: str
     filters: dict[str, str] = Field(default_factory=dict)
     entries: list[AuditEntry] = Field(default_factory=list)
@@ -425,7 +431,8 @@ class AuditView(BaseModel):
 async def audit(memory: AsyncMemory, *, entity: str | None, filters: dict[str, Any], after: str | None,
                 size: int) -> AuditView:
     given = {k: v for k, v in filters.items() if v is not None}
-    found = await memory.audit(entity, limit=size + 1, **given, **({"after": after} if after else {}))
+    paged = {"after": after} if after else {}
+    found = await memory.audit(entity, limit=size + 1, brief=AUDIT_BRIEF, **given, **paged)
     shown = found[:size]
     shown_filters = {k: str(v) for k, v in {"entity": entity, **given}.items() if v is not None}
     return AuditView(scope=memory.scope, filters=shown_filters, entries=shown,

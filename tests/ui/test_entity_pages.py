@@ -1,10 +1,13 @@
 """An entity's page a page at a time (issue 31: a hub's page reads a page of what it holds, not all of it), on
-both backends: its observations are paged as its facts are, and the pages together show every one."""
+both backends: its observations are paged as its facts are, and the pages together show every one; the audit
+log filtered by a hub shows each bulk write in brief (its first entities, counted), the JSON API whole."""
 
 from __future__ import annotations
 
 import pytest
 
+from synapse_graph import Triple
+from synapse_graph.ui.views import AUDIT_BRIEF
 from tests.ci import require
 from tests.ui.conftest import Story, serving
 
@@ -28,3 +31,21 @@ def test_an_entity_with_many_observations_shows_them_a_page_at_a_time(story: Sto
         html = client.get("/entity", params={"name": "Hub Person", "page": 3}).text
     assert shown == held  # oldest recorded first, each once
     assert notes[-1] in html and notes[0] not in html
+
+
+def test_the_audit_page_shows_a_bulk_write_in_brief_and_the_api_whole(story: Story) -> None:
+    httpx = require("httpx")
+    story.memory.upsert([Triple(subject="Hub Person", predicate="KNOWS", object=f"Friend {i:02d}") for i in range(40)])
+    [whole] = story.memory.audit("Hub Person")
+    assert len(whole.entities) == 41 and len(whole.facts) == 40
+    with serving(story) as base, httpx.Client(base_url=base, timeout=60) as client:
+        [entry] = client.get("/audit.json", params={"entity": "Hub Person"}).json()["entries"]
+        html = client.get("/audit", params={"entity": "Hub Person"}).text
+        api = client.get("/api/audit", params={"entity": "Hub Person"}).json()["entries"]
+        short = client.get("/api/audit", params={"entity": "Hub Person", "brief": 2}).json()["entries"]
+    assert entry["id"] == whole.id and entry["brief"] and entry["detail"] == {}
+    assert entry["entities"] == whole.entities[:AUDIT_BRIEF] and entry["facts"] == whole.facts[:AUDIT_BRIEF]
+    assert (entry["entity_count"], entry["fact_count"]) == (41, 40)
+    assert f"(+{41 - AUDIT_BRIEF})" in html and whole.entities[-1] not in html
+    assert api == [whole.model_dump(mode="json")]
+    assert short == [story.memory.audit("Hub Person", brief=2)[0].model_dump(mode="json")]
