@@ -150,6 +150,13 @@ def test_audit_in_brief_cuts_each_entrys_lists_and_counts_them(memory: Memory) -
     assert brief[0].fact_count == len(whole[0].facts) >= 2  # Rome created, Paris's interval ended
     with pytest.raises(InvalidInputError):
         memory.audit(brief=0)
+    lines = [json.loads(line) for line in memory.export()]
+    logged = [line for line in lines if line["kind"] == "audit"]
+    assert logged and all(not {"entity_count", "fact_count", "brief"} & set(line) for line in logged)  # as before
+    header = lines[0]
+    line = {"kind": "audit", **brief[0].model_dump(mode="json")}
+    with pytest.raises(InvalidInputError, match="brief"):
+        memory.import_([json.dumps(header), json.dumps(line)])
 
 
 def test_pending_with_disputed_facts(memory: Memory) -> None:
