@@ -284,10 +284,10 @@ class AsyncMemory(AsyncDuplicateReview, MemoryOptions, AsyncGraphitiImports, Asy
         """See :meth:`Memory.digest`."""
         return await self._read(ops.digest(self._ctx, limit, as_of))
 
-    async def audit(self, entity: str | None = None, *, limit: int = 100, **filters: Unpack[AuditFilters]
-                    ) -> list[AuditEntry]:
+    async def audit(self, entity: str | None = None, *, limit: int = 100, brief: int | None = None,
+                    **filters: Unpack[AuditFilters]) -> list[AuditEntry]:
         """See :meth:`Memory.audit`."""
-        return await self._read(ops.audit(self._ctx, entity, limit, **filters))
+        return await self._read(ops.audit(self._ctx, entity, limit, brief, **filters))
 
     async def growth(self, *, steps: int = 60, since: TimeInput | None = None, until: TimeInput | None = None
                      ) -> Growth:

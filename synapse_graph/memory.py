@@ -329,11 +329,12 @@ class Memory(DuplicateReview, MemoryOptions, GraphitiImports, TimeQuestions):
         ``as_of``, each once, at most ``limit``; the same store always gives the same digest)."""
         return self._read(ops.digest(self._ctx, limit, as_of))
 
-    def audit(self, entity: str | None = None, *, limit: int = 100, **filters: Unpack[AuditFilters]
-              ) -> list[AuditEntry]:
+    def audit(self, entity: str | None = None, *, limit: int = 100, brief: int | None = None,
+              **filters: Unpack[AuditFilters]) -> list[AuditEntry]:
         """The audit log, newest first, narrowed by ``entity`` (entries that touched it) and filters: ``action``
-        (``"feedback"``: every verdict), ``client``, ``session``, ``since`` <= at < ``until``, ``after=`` (a page)."""
-        return self._read(ops.audit(self._ctx, entity, limit, **filters))
+        (``"feedback"``: every verdict), ``client``, ``session``, ``since`` <= at < ``until``, ``after=`` (a page).
+        ``brief=n``: each entry's first n entities and records and their counts (``AuditEntry.brief``)."""
+        return self._read(ops.audit(self._ctx, entity, limit, brief, **filters))
 
     def growth(self, *, steps: int = 60, since: TimeInput | None = None, until: TimeInput | None = None) -> Growth:
         """The scope's counts at ``steps`` instants from ``since`` (default: its first write) to ``until`` (now)."""

@@ -1,6 +1,7 @@
 // The audit log of the scope, newest first. Each filter given narrows it: $entities (the entries that
 // touched one of these keys), $action (that action, or a kind of it: 'feedback' matches 'feedback:wrong'),
 // $client, $session, $since <= at < $until, and after the entry ($after_at, $after_id) of a page before.
+// $brief: each entry in brief (fragments/audit_brief), else whole.
 MATCH (x:Audit {scope: $scope})
 WHERE ($entities IS NULL OR any(k IN $entities WHERE k IN x.entities))
   AND ($action IS NULL OR x.action = $action OR x.action STARTS WITH ($action + ':'))
@@ -12,4 +13,4 @@ WHERE ($entities IS NULL OR any(k IN $entities WHERE k IN x.entities))
 WITH x
 ORDER BY x.at DESC, x.id
 LIMIT $limit
-RETURN {{audit}} AS entry
+RETURN CASE WHEN $brief IS NULL THEN {{audit}} ELSE {{audit_brief}} END AS entry

@@ -333,6 +333,8 @@ def _audit(ctx: Context, item: dict[str, Any], now: int) -> tuple[dict[str, Any]
     secrets are returned, to be checked against the file's keys once every line is read.
     """
     entry = AuditEntry.model_validate(item)
+    if entry.brief:
+        raise InvalidInputError("an audit entry read in brief (its lists cut) cannot be imported: export the log")
     if to_micros(entry.at) > now + CLOCK_SKEW_US:
         raise InvalidInputError(f"audit entry at {entry.at.isoformat()} is in the future")
     checked = {f: _exact_text(ctx, getattr(entry, f), f, 512 if f == "source" else 200)

@@ -352,9 +352,10 @@ def pending(ctx: Context, limit: int | None, include_disputed: bool = False) -> 
                          else ["candidate"])
 
 
-def audit(ctx: Context, entity: str | None, limit: int, **filters: Any) -> Op[list[AuditEntry]]:
+def audit(ctx: Context, entity: str | None, limit: int, brief: int | None = None, **filters: Any
+          ) -> Op[list[AuditEntry]]:
     """``filters``: action, client, session (text), since, until (times), after (an entry or its cursor)."""
-    ask = trust.audit_query(inputs.limit(limit, 100), filters)
+    ask = trust.audit_query(inputs.limit(limit, 100), filters, brief)
     name = None if entity is None else inputs.name(ctx, entity, "entity")
 
     def op() -> Op[list[AuditEntry]]:

@@ -27,7 +27,7 @@ from synapse_graph.models import (
     ScopeRules,
 )
 from synapse_graph.rules.timeline import Provenance, Record
-from synapse_graph.rules.trust import logged_facts
+from synapse_graph.rules.trust import first_logged_facts, logged_facts
 from synapse_graph.shapes import ENTITY, FACT, OBSERVATION, Reader
 
 Row = Mapping[str, Any]
@@ -98,15 +98,20 @@ def entity(row: Row) -> Entity:
     return Entity(**_ENTITY(row))
 
 
-def audit(row: Row) -> AuditEntry:
-    """An audit entry; the record ids it does not store are the ones its detail names (rules/trust.py)."""
+def audit(row: Row, brief: int | None = None) -> AuditEntry:
+    """An audit entry; the record ids it does not store are the ones its detail names (rules/trust.py). In brief
+    (fragments/audit_brief) its lists are cut to ``brief`` and counted, its detail left out."""
     detail = json.loads(row["detail"] or "{}")
-    facts = logged_facts(detail) if row["facts"] is None else list(row["facts"])
-    return AuditEntry(
-        id=row["id"], at=to_datetime(row["at"]), action=row["action"], client=row["client"], source=row["source"],
-        model=row["model"], session=row["session"], entities=list(row["entities"] or []),
-        facts=facts, detail=detail, secrets=list(row["secrets"] or []),
-    )
+    if brief is None:
+        facts, shown = (logged_facts(detail) if row["facts"] is None else list(row["facts"])), {}
+    else:  # the stored ids were cut and counted by the statement; the detail's are cut and counted here
+        facts, count = first_logged_facts(detail, brief) if row["facts"] is None else (row["facts"], row["fact_count"])
+        detail, shown = {}, {"brief": True, "entity_count": row["entity_count"] or 0, "fact_count": count}
+    return AuditEntry(**{
+        "id": row["id"], "at": to_datetime(row["at"]), "action": row["action"], "client": row["client"],
+        "source": row["source"], "model": row["model"], "session": row["session"],
+        "entities": list(row["entities"] or []), "facts": facts, "detail": detail,
+        "secrets": list(row["secrets"] or []), **shown})
 
 
 RULE_FIELDS = tuple(ScopeRules.model_fields)

@@ -118,15 +118,17 @@ class AuditQuery:
     after: tuple[int, str] | None = None
     """(at, id) of the last entry of the page before."""
     limit: int = 100
+    brief: int | None = None
+    """Each entry in brief: the first ``brief`` entities and records it touched, and their counts."""
 
     def params(self, scope: str) -> dict[str, Any]:
         return {"scope": scope, "entities": self.entities, "action": self.action, "client": self.client,
                 "session": self.session, "since": self.since, "until": self.until,
                 "after_at": None if self.after is None else Instant(self.after[0]),
-                "after_id": None if self.after is None else self.after[1], "limit": self.limit}
+                "after_id": None if self.after is None else self.after[1], "limit": self.limit, "brief": self.brief}
 
 
-def audit_query(limit: int, filters: dict[str, Any]) -> AuditQuery:
+def audit_query(limit: int, filters: dict[str, Any], brief: int | None = None) -> AuditQuery:
     """The filters of ``Memory.audit`` checked (names, kinds, lengths, cursor), before anything is read."""
     unknown = sorted(set(filters) - set(AuditFilters.__annotations__))
     if unknown:
@@ -138,7 +140,8 @@ def audit_query(limit: int, filters: dict[str, Any]) -> AuditQuery:
     elif after is not None and not isinstance(after, str):
         raise InvalidInputError(f"after must be an AuditEntry or its cursor, not {type(after).__name__}")
     return AuditQuery(
-        limit=limit, action=inputs.filter_text(filters.get("action"), "action"),
+        limit=limit, brief=None if brief is None else inputs.limit(brief, 0, "brief"),
+        action=inputs.filter_text(filters.get("action"), "action"),
         client=inputs.filter_text(filters.get("client"), "client"),
         session=inputs.filter_text(filters.get("session"), "session"),
         since=inputs.time(filters.get("since"), "since"), until=inputs.time(filters.get("until"), "until"),
@@ -148,4 +151,4 @@ def audit_query(limit: int, filters: dict[str, Any]) -> AuditQuery:
 def audit(ctx: Context, ask: AuditQuery) -> Op[list[AuditEntry]]:
     """The audit log, newest first, narrowed by the question's filters."""
     found = yield from read(Q.AUDIT_LOG, ask.params(ctx.scope))
-    return [rows.audit(row["entry"]) for row in found]
+    return [rows.audit(row["entry"], ask.brief) for row in found]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
@@ -68,13 +69,22 @@ def audit_detail(plan: Plan, before: Iterable[Record] = (), **extra: Any) -> dic
 
 def logged_facts(detail: Mapping[str, Any]) -> list[str]:
     """The ids of the records an audit entry's detail names: created, expired and updated, sorted."""
+    return sorted(_named_facts(detail))
+
+
+def first_logged_facts(detail: Mapping[str, Any], first: int) -> tuple[list[str], int]:
+    """The first ``first`` of :func:`logged_facts` and how many there are (a brief entry: without sorting them all)."""
+    named = _named_facts(detail)
+    return heapq.nsmallest(first, named), len(named)
+
+
+def _named_facts(detail: Mapping[str, Any]) -> set[str]:
     def listed(key: str) -> list[Any]:
         value = detail.get(key)
         return value if isinstance(value, list) else []
 
     updated = [u.get("id") for u in listed("updated") if isinstance(u, Mapping)]
-    named = [*listed("created"), *listed("expired"), *updated]
-    return sorted({i for i in named if isinstance(i, str)})
+    return {i for i in [*listed("created"), *listed("expired"), *updated] if isinstance(i, str)}
 
 
 def stored_facts(facts: Iterable[str], detail: Mapping[str, Any]) -> list[str] | None:

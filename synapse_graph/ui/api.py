@@ -257,12 +257,13 @@ def router(settings: UiSettings) -> APIRouter:
                     action: str | None = None, client: str | None = None, session: str | None = None,
                     since: Annotated[str | None, Query(description=TIME_HELP)] = None,
                     until: Annotated[str | None, Query(description=TIME_HELP)] = None,
-                    after: str | None = None) -> AuditPage:
-        """``Memory.audit``: the audit log, newest first, filtered; ``next`` continues with older entries."""
+                    after: str | None = None, brief: Annotated[int | None, Query(ge=1, le=1_000)] = None) -> AuditPage:
+        """``Memory.audit``: the audit log, newest first, filtered; ``next`` continues with older entries;
+        ``brief=n``: each entry's first n entities and records, and their counts."""
         filters: dict[str, Any] = {k: v for k, v in {
             "action": text(action), "client": text(client), "session": text(session), "since": _when(since),
             "until": _when(until), "after": text(after)}.items() if v is not None}
-        found = await memory.audit(text(entity), limit=limit + 1, **filters)
+        found = await memory.audit(text(entity), limit=limit + 1, brief=brief, **filters)
         shown = found[:limit]
         return AuditPage(entries=shown, next=audit_cursor(shown[-1].at, shown[-1].id) if len(found) > limit else None)
 

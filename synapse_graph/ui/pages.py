@@ -25,7 +25,9 @@ from synapse_graph.ui.settings import UiSettings
 
 Known = Literal["now", "then"]
 AUDIT_PAGE = 25
-"""Audit entries per page: an entry of a large batch lists every record and entity it touched."""
+"""Audit entries per page (each in brief: views.AUDIT_BRIEF)."""
+TimelinePage = Annotated[int, Query(alias="timeline", ge=1, le=10_000,
+                                    description="the page of validity intervals the timeline draws, oldest first")]
 GRAPH_FACTS = 100
 """Facts the graph draws unless asked for more (up to 1,000): more than a drawing can show legibly."""
 
@@ -131,9 +133,10 @@ def router(settings: UiSettings) -> APIRouter:
     # -- an entity and its graph ----------------------------------------------------------------------
 
     async def entity(request: Request, memory: Memory, name: str, as_of: str | None, known: Known,
-                     predicate: str | None, number: int) -> views.EntityView:
+                     predicate: str | None, number: int, timeline_page: int) -> views.EntityView:
         view = await views.entity(memory, name, as_of=when(as_of), known_then=known == "then",
-                                  predicate=text(predicate), page=Page(number, size), kept=request.app.state.aggregates)
+                                  predicate=text(predicate), page=Page(number, size), kept=request.app.state.aggregates,
+                                  timeline=timeline_page)
         if view.entity is None:
             raise NotFoundError(f"no entity named {name!r} in scope {memory.scope!r}")
         return view
@@ -141,17 +144,20 @@ def router(settings: UiSettings) -> APIRouter:
     @pages.get("/entity", response_class=HTMLResponse, include_in_schema=False)
     async def entity_page(request: Request, memory: Memory, name: str, as_of: str | None = None,
                           known: Known = "now", predicate: str | None = None,
-                          page_number: Annotated[int, Query(alias="page", ge=1, le=10_000)] = 1) -> Response:
-        view = await entity(request, memory, name, as_of, known, predicate, page_number)
+                          page_number: Annotated[int, Query(alias="page", ge=1, le=10_000)] = 1,
+                          timeline_page: TimelinePage = 1) -> Response:
+        view = await entity(request, memory, name, as_of, known, predicate, page_number, timeline_page)
         drawn = timeline(view.history, shown=view.as_of, now=view.now)
         return page(request, "entity.html", view=view, drawn=drawn, known=known, as_of_param=as_of or "")
 
     @pages.get("/entity.json", tags=["pages"])
     async def entity_json(request: Request, memory: Memory, name: str, as_of: str | None = None, known: Known = "now",
                           predicate: str | None = None,
-                          page_number: Annotated[int, Query(alias="page", ge=1, le=10_000)] = 1) -> views.EntityView:
-        """An entity as the memory held it at ``as_of`` (``known=then``: as it believed it then)."""
-        return await entity(request, memory, name, as_of, known, predicate, page_number)
+                          page_number: Annotated[int, Query(alias="page", ge=1, le=10_000)] = 1,
+                          timeline_page: TimelinePage = 1) -> views.EntityView:
+        """An entity as the memory held it at ``as_of`` (``known=then``: as it believed it then); ``timeline``: which
+        page of its validity intervals the timeline draws."""
+        return await entity(request, memory, name, as_of, known, predicate, page_number, timeline_page)
 
     async def graph(memory: Memory, name: str | None, as_of: str | None, known: Known, hops: int,
                     limit: int) -> views.GraphView | None:

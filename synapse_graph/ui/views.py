@@ -38,9 +38,13 @@ from synapse_graph.ui.duplicates import Merge
 from synapse_graph.ui.params import Page
 
 TIMELINE_RECORDS = 120
-"""The most validity intervals an entity's timeline draws at once (a predicate chosen draws its own)."""
+"""The most validity intervals an entity's timeline draws at once, oldest first; it pages through the rest (a
+predicate chosen draws and pages its own)."""
 GROWTH_STEPS = 48
 LATEST_WRITES = 10
+AUDIT_BRIEF = 6
+"""The entities (and record ids) of each entry the audit page shows; it counts the rest (a bulk write touches
+thousands)."""
 CHANGES_SHOWN = 30
 """The overview's changes: at most this many, made by its latest writes."""
 TIMED_SECONDS = 60.0
@@ -149,7 +153,7 @@ class Reads:
     def latest(self) -> Awaitable[list[AuditEntry]]:
         """The scope's latest :data:`LATEST_WRITES` audit entries, newest first (read once per request)."""
         if self._latest is None:
-            self._latest = asyncio.ensure_future(self.memory.audit(limit=LATEST_WRITES))
+            self._latest = asyncio.ensure_future(self.memory.audit(limit=LATEST_WRITES, brief=AUDIT_BRIEF))
         return self._latest
 
 
@@ -275,8 +279,15 @@ class EntityView(BaseModel):
     observations: list[Observation] = Field(default_factory=list)
     """Its observations held at ``known_at``, oldest recorded first, this page of them (a hub may have thousands)."""
     history: list[Fact] = Field(default_factory=list)
-    """Every validity interval of its facts (believed), oldest first: what the timeline draws."""
+    """The validity intervals of its facts (believed), oldest first, this page of the timeline: what it draws."""
     history_complete: bool = True
+    """The timeline draws every interval (one page of them)."""
+    timeline_page: int = 1
+    """Which page of the intervals the timeline draws (:data:`TIMELINE_RECORDS` a page)."""
+    history_offset: int = 0
+    """How many intervals the pages before this one drew."""
+    history_more: bool = False
+    """Later intervals follow on the next page of the timeline."""
     qualifiers: dict[str, list[str]] = Field(default_factory=dict)
     """Trust qualifiers of each fact shown, by id, at ``as_of``."""
     page: int = 1
@@ -291,32 +302,34 @@ class EntityView(BaseModel):
 
 
 async def entity(memory: AsyncMemory, name: str, *, as_of: TimeInput | None, known_then: bool,
-                 predicate: str | None, page: Page, kept: Aggregates) -> EntityView:
+                 predicate: str | None, page: Page, kept: Aggregates, timeline: int = 1) -> EntityView:
     now = datetime.now(UTC)
     found = await memory.entity(name)
     if found is None:
         return EntityView(scope=memory.scope, name=name, as_of=now, now=now)
     shown = _instant(as_of) or now
     known_at = as_of if known_then and as_of is not None else None
+    drawn = Page(timeline, TIMELINE_RECORDS)
     out, incoming, notes, history, proposed = await asyncio.gather(
         memory.facts(found.name, predicate, as_of=as_of, known_at=known_at, limit=page.read, include_candidates=True,
                      include_disputed=True),
         memory.facts(None, predicate, found.name, as_of=as_of, known_at=known_at, limit=page.read,
                      include_candidates=True, include_disputed=True),
         memory.observations(found.name, known_at=known_at, limit=page.read),
-        memory.facts(found.name, predicate, include_history=True, known_at=known_at, limit=TIMELINE_RECORDS + 1),
+        memory.facts(found.name, predicate, include_history=True, known_at=known_at, limit=drawn.read),
         duplicates.current_proposals(memory, kept),
     )
     facts, more_out = page.cut(out)
     incoming_page, more_in = page.cut(incoming)
     notes_page, more_notes = page.cut(notes)
+    intervals, more_intervals = drawn.cut(history)
     moment = shown
     starts = [f.valid_at for f in history] + [f.recorded_at for f in history]
     return EntityView(
         scope=memory.scope, name=found.name, entity=found, as_of=moment,
         known_at=_instant(known_at) if known_at is not None else None, predicate=predicate, facts=facts,
-        incoming=incoming_page, observations=notes_page, history=history[:TIMELINE_RECORDS],
-        history_complete=len(history) <= TIMELINE_RECORDS,
+        incoming=incoming_page, observations=notes_page, history=intervals, timeline_page=timeline,
+        history_offset=drawn.offset, history_more=more_intervals, history_complete=timeline == 1 and not more_intervals,
         qualifiers={f.id: f.qualifiers(moment) for f in [*facts, *incoming_page]},
         page=page.number, more=more_out or more_in or more_notes, first=min(starts) if starts else found.created_at,
         now=now, duplicates=duplicates.involving(proposed, found) if proposed else [],
@@ -415,6 +428,9 @@ async def review(memory: AsyncMemory, page: Page, kept: Aggregates) -> ReviewVie
 
 
 class AuditView(BaseModel):
+    """A page of the audit log, each entry in brief (its first :data:`AUDIT_BRIEF` entities and records, counted):
+    the JSON API's ``/api/audit`` reads entries whole."""
+
     scope: str
     filters: dict[str, str] = Field(default_factory=dict)
     entries: list[AuditEntry] = Field(default_factory=list)
@@ -425,7 +441,8 @@ class AuditView(BaseModel):
 async def audit(memory: AsyncMemory, *, entity: str | None, filters: dict[str, Any], after: str | None,
                 size: int) -> AuditView:
     given = {k: v for k, v in filters.items() if v is not None}
-    found = await memory.audit(entity, limit=size + 1, **given, **({"after": after} if after else {}))
+    paged = {"after": after} if after else {}
+    found = await memory.audit(entity, limit=size + 1, brief=AUDIT_BRIEF, **given, **paged)
     shown = found[:size]
     shown_filters = {k: str(v) for k, v in {"entity": entity, **given}.items() if v is not None}
     return AuditView(scope=memory.scope, filters=shown_filters, entries=shown,

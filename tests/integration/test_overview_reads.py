@@ -132,6 +132,33 @@ def test_audit_filters_and_pages(make_memory: MakeMemory) -> None:
             memory.audit(**bad)  # type: ignore[arg-type]
 
 
+def test_audit_in_brief_cuts_each_entrys_lists_and_counts_them(memory: Memory) -> None:
+    """``audit(brief=n)``: the same entries as the whole log, each with its first n entities and records and
+    their exact counts, its detail left out (a hub's page of bulk writes names tens of thousands)."""
+    memory.upsert([Triple(subject="Hub", predicate="KNOWS", object=f"Person {i:02d}") for i in range(40)])
+    memory.upsert(Triple(subject="Hub", predicate="LIVES_IN", object="Paris", valid_at="2020-01-01"))
+    memory.upsert(Triple(subject="Hub", predicate="LIVES_IN", object="Rome", valid_at="2022-01-01"))
+    whole, brief = memory.audit("Hub"), memory.audit("Hub", brief=3)
+    assert [e.id for e in brief] == [e.id for e in whole] and len(whole) == 3
+    for short, full in zip(brief, whole, strict=True):
+        assert short.brief and not full.brief and short.detail == {} and full.detail
+        assert short.entities == full.entities[:3] and short.facts == full.facts[:3]
+        assert (short.entity_count, short.fact_count) == (len(full.entities), len(full.facts))
+        assert (full.entity_count, full.fact_count) == (len(full.entities), len(full.facts))
+    assert (brief[-1].entity_count, brief[-1].fact_count) == (41, 40)
+    assert [str(e) for e in memory.audit("Hub", brief=5)] == [str(e) for e in whole]  # a line names five
+    assert brief[0].fact_count == len(whole[0].facts) >= 2  # Rome created, Paris's interval ended
+    with pytest.raises(InvalidInputError):
+        memory.audit(brief=0)
+    lines = [json.loads(line) for line in memory.export()]
+    logged = [line for line in lines if line["kind"] == "audit"]
+    assert logged and all(not {"entity_count", "fact_count", "brief"} & set(line) for line in logged)  # as before
+    header = lines[0]
+    line = {"kind": "audit", **brief[0].model_dump(mode="json")}
+    with pytest.raises(InvalidInputError, match="brief"):
+        memory.import_([json.dumps(header), json.dumps(line)])
+
+
 def test_pending_with_disputed_facts(memory: Memory) -> None:
     memory.upsert([Triple(subject="Dana", predicate="LIVES_IN", object="Paris"),
                    Triple(subject="Dana", predicate="KNOWS", object="Erin")])

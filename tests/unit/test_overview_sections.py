@@ -15,7 +15,7 @@ class CountingMemory:
     def __init__(self) -> None:
         self.audit_reads: list[int] = []
 
-    async def audit(self, *, limit: int) -> list[Any]:
+    async def audit(self, *, limit: int, brief: int | None = None) -> list[Any]:
         self.audit_reads.append(limit)
         await asyncio.sleep(0)
         return []
