@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import pickle
+import shutil
 import statistics
 import subprocess
 import sys
@@ -151,6 +152,7 @@ def run(size: int, backend: str, baseline_src: Path, probes: int, workroot: Path
     counts = {name: _ask(worker, {"do": "stop"}) for name, worker in workers.items()}
     for worker in workers.values():
         worker.wait(timeout=120)
+    shutil.rmtree(workdir, ignore_errors=True)  # the stores (Neo4j scopes were purged by their workers)
 
     def median(name: str, key: str) -> float:
         return statistics.median(r[key] for r in rows[name]) * 1e3
