@@ -37,7 +37,7 @@ def _worker(spec_path: str) -> None:  # runs with the library under test first o
 
     harness, spec_file = spec_path.split(os.pathsep, 1)
     sys.path.insert(0, harness)  # the raw baseline of this tree, whatever library is first
-    from benchmarks.baseline import FalkorRaw, Neo4jRaw
+    from benchmarks.baseline import FalkorRaw, Neo4jRaw, drop_neo4j_scope
 
     spec = pickle.loads(Path(spec_file).read_bytes())
 
@@ -84,6 +84,7 @@ def _worker(spec_path: str) -> None:  # runs with the library under test first o
             stats = memory.stats()
             if spec["backend"] == "neo4j":
                 memory.purge(scope=spec["scope"])
+                drop_neo4j_scope(raw._driver, spec["scope"])  # what purge keeps: the scope's node and rules
                 raw.drop()
             raw.close()
             memory.close()
