@@ -131,14 +131,17 @@ class Storer:
 
     def __init__(self, table: tuple[Field, ...]) -> None:
         self._plain = tuple(f.name for f in table if f.absent is None and f.kind not in ("instant", "names"))
-        self._other = tuple(f for f in table if f.name not in self._plain)
+        # What stored() asks of each other field, unpacked once (a batch stores thousands of records).
+        self._other = tuple((f.name, f.absent, f.kind == "instant", f.kind == "names")
+                            for f in table if f.name not in self._plain)
 
     def __call__(self, values: Mapping[str, Any]) -> dict[str, Any]:
-        props = {name: values[name] for name in self._plain if values[name] is not None}
-        for f in self._other:
-            value = stored(f, values[f.name])
-            if value is not None:
-                props[f.name] = value
+        props = {name: value for name in self._plain if (value := values[name]) is not None}
+        for name, absent, instant, listed in self._other:  # stored(), inline
+            value = values[name]
+            if value is None or (absent is not None and value == absent) or (listed and not value):
+                continue
+            props[name] = Instant(value) if instant else value
         return props
 
 

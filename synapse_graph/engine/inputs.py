@@ -109,6 +109,13 @@ def name(ctx: Context, raw: object, field: str) -> Name:
     return known
 
 
+def _known_name(ctx: Context, raw: object) -> Name | None:
+    """:func:`name` for a valid name (cached), else None: the caller asks :func:`name` for the error."""
+    if type(raw) is not str or "\x01" in raw:
+        return None
+    return _checked_name(raw, ctx.secrets)
+
+
 @lru_cache(maxsize=65_536)
 def _checked_name(raw: str, mode: SecretMode) -> Name | None:
     """A name cleaned, with the secret policy applied (a secret is never a name); None if it is invalid.
@@ -278,18 +285,23 @@ def batch(ctx: Context, triples: object, *, replace: bool, valid_at: TimeInput |
     written_by = provenance(ctx, source, model, session, found)
     checked: list[CheckedTriple] = []
     aliases: list[tuple[Name, Name]] = []
+    predicates: set[str] = set()
+    many = len(items) > 1
     for index, triple in enumerate(items):
-        label = f"triple {index}" if len(items) > 1 else "triple"
-        predicate = check_predicate(triple.predicate, allow_same_as=True)
-        subject = name(ctx, triple.subject, f"{label} subject")
-        obj = name(ctx, triple.object, f"{label} object")
-        kinds = [text(ctx, kind, f"{label} {side} type", MAX_TYPE_LENGTH) for kind, side in
-                 ((triple.subject_type, "subject"), (triple.object_type, "object"))]
+        # A field's label is only needed to name it in an error: made when a check fails, not per triple.
+        label = f"triple {index}" if many else "triple"
+        predicate = triple.predicate
+        if type(predicate) is not str or predicate not in predicates:
+            predicates.add(check_predicate(predicate, allow_same_as=True))
+        subject = _known_name(ctx, triple.subject) or name(ctx, triple.subject, f"{label} subject")
+        obj = _known_name(ctx, triple.object) or name(ctx, triple.object, f"{label} object")
+        kinds = [None if kind is None else text(ctx, kind, f"{label} {side} type", MAX_TYPE_LENGTH)
+                 for kind, side in ((triple.subject_type, "subject"), (triple.object_type, "object"))]
         if predicate == SAME_AS:
             aliases.append((subject, obj))
             continue
-        start = time(triple.valid_at, f"{label} valid_at")
-        end = time(triple.invalid_at, f"{label} invalid_at")
+        start = None if triple.valid_at is None else time(triple.valid_at, f"{label} valid_at")
+        end = None if triple.invalid_at is None else time(triple.invalid_at, f"{label} invalid_at")
         start = batch_valid_at if start is None else start
         if start is not None and end is not None and end <= start:
             raise InvalidTimeError(f"{label}: invalid_at must be after valid_at (validity is [valid_at, invalid_at))")

@@ -14,6 +14,8 @@ of one scope queue instead of racing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import itertools
 import random
 import time
@@ -214,12 +216,30 @@ def _outdated(scope: str) -> ConcurrencyConflictError:
         "scope's lock?); retry later")
 
 
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector held off while a write runs, and let run again after (if it ran before).
+
+    A batch makes tens of thousands of short-lived objects (records, rows, parameter text) that reference
+    counting frees; the collector, counting allocations, still ran some 40 times per batch of 1,000 and
+    walked the process's long-lived objects, a quarter of the batch's Python time (benchmarks/README.md,
+    issue 34). Collection resumes when the write ends: nothing a write leaves behind escapes it."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def run_write[T](backend: Backend, scope: str, init: Params, make: Callable[[], Op[T]], *,
               timeout: float, embedder: Embedder | None) -> T:
     """Run a write operation holding the scope's lock, planning again if the scope moved under it."""
     for attempt in range(ATTEMPTS):
         try:
-            with backend.locked(scope, init, timeout) as runner:
+            with backend.locked(scope, init, timeout) as runner, collector_paused():
                 return drive(make(), runner, embedder)
         except (PlanOutdated, BackendError) as exc:
             pause = _again(exc, attempt)
@@ -237,7 +257,8 @@ async def run_write_async[T](backend: AsyncBackend, scope: str, init: Params, ma
     for attempt in range(ATTEMPTS):
         try:
             async with backend.locked(scope, init, timeout) as runner:
-                return await drive_async(make(), runner, embedder)
+                with collector_paused():
+                    return await drive_async(make(), runner, embedder)
         except (PlanOutdated, BackendError) as exc:
             pause = _again(exc, attempt)
             if pause is None:

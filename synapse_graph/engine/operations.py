@@ -32,7 +32,7 @@ from synapse_graph.engine import (
 )
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.import_lines import ImportFile
-from synapse_graph.engine.io import Op, read
+from synapse_graph.engine.io import Op, collector_paused, read
 from synapse_graph.engine.reads import FactQuery
 from synapse_graph.engine.scope import ScopeState, read_state
 from synapse_graph.engine.sessions import on_session as on_session
@@ -127,8 +127,10 @@ def last_write(ctx: Context) -> Op[datetime | None]:
 
 def upsert(ctx: Context, triples: object, *, replace: bool, valid_at: TimeInput | None, source: str | None,
            model: str | None, session: str | None) -> WriteStep[WriteResult]:
-    return _upsert(ctx, inputs.batch(ctx, triples, replace=replace, valid_at=valid_at, source=source, model=model,
-                                     session=session))
+    with collector_paused():  # checking a batch makes thousands of short-lived objects too
+        checked = inputs.batch(ctx, triples, replace=replace, valid_at=valid_at, source=source, model=model,
+                               session=session)
+    return _upsert(ctx, checked)
 
 
 def _upsert(ctx: Context, batch: inputs.Batch) -> WriteStep[WriteResult]:

@@ -62,3 +62,20 @@ def test_only_a_record_confirmed_more_than_once_stores_its_count(confirmations: 
     kept = stored(field(FACT, "confirmations"), confirmations)
     assert kept == (None if confirmations == 1 else confirmations)
     assert read(field(FACT, "confirmations"), kept) == confirmations
+
+
+def test_record_ids_drawn_ahead_are_never_shared_by_threads_or_a_forked_child() -> None:
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(4) as pool:
+        made = [i for ids in pool.map(lambda _: [new_record_id() for _ in range(5_000)], range(4)) for i in ids]
+    assert len(set(made)) == len(made)
+    new_record_id()  # this process has digits drawn ahead
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child
+        os.write(write, new_record_id().encode())
+        os._exit(0)
+    os.waitpid(child, 0)
+    assert os.read(read, 25).decode() != new_record_id()

@@ -589,3 +589,49 @@ def test_a_candidate_never_closes_a_believed_value_in_a_merge() -> None:
     after = apply([paris], plan)
     assert sorted((r.object, r.invalid_at, r.status) for r in after) == [("london", None, "candidate"),
                                                                          ("paris", None, "believed")]
+
+
+# -- the short ways: a new fact that unites with nothing --------------------------------------------------
+
+
+class _GeneralOnly(TimelinePlanner):
+    shortcuts = False
+
+
+_OBJECTS = st.sampled_from(["a", "b", "c"])
+_TIMES = st.integers(0, 40)
+
+
+@st.composite
+def _stored(draw: st.DrawFn) -> list[Record]:
+    made = []
+    for i in range(draw(st.integers(0, 4))):
+        start = draw(_TIMES)
+        end = draw(st.none() | st.integers(start + 1, 50))
+        made.append(replace(rec(draw(_OBJECTS), start, end, id=f"old{i}", subject=draw(st.sampled_from(["s", "t"])),
+                                confirmations=draw(st.integers(1, 3))),
+                            status=draw(st.sampled_from(["believed", "disputed"])), pinned=draw(st.booleans()),
+                            flag=draw(st.none() | st.just("rejected once")), confirmed_at=draw(st.none() | _TIMES)))
+    return made
+
+
+@st.composite
+def _writes(draw: st.DrawFn) -> list[Write]:
+    return [replace(wr(draw(_OBJECTS), start, draw(st.none() | st.integers(start + 1, 50)),
+                       single=draw(st.booleans()), subject=draw(st.sampled_from(["s", "t", "u"])),
+                       predicate=draw(st.sampled_from(["P", "Q"])), confidence=draw(st.sampled_from([0.5, 1.0]))),
+                    flag=draw(st.none() | st.just("")), status=draw(st.sampled_from(["believed", "disputed"])))
+            for start in draw(st.lists(_TIMES, max_size=8))]
+
+
+@settings(max_examples=400, deadline=None)
+@given(stored=_stored(), writes=_writes())
+def test_the_short_ways_plan_exactly_what_the_general_case_plans(stored: list[Record], writes: list[Write]) -> None:
+    plans = []
+    for kind in (TimelinePlanner, _GeneralOnly):
+        serial = itertools.count()
+        planner = kind(stored, now=NOW, new_id=lambda serial=serial: f"new{next(serial)}")
+        for write in writes:
+            planner.add(write)
+        plans.append(planner.plan())
+    assert plans[0] == plans[1]
