@@ -109,7 +109,6 @@ class Q(StrEnum):
     # changes: what the memory learned and unlearned, read from the audit log and the records' own times
     CHANGE_ENTRIES = "changes/change_entries"
     CHANGED_RECORDS = "changes/changed_records"
-    CHANGED_TIMELINES = "changes/changed_timelines"
     CHANGED_OBSERVATIONS = "changes/changed_observations"
     NAMES_OF_KEYS = "changes/names_of_keys"
     FACTS_CHANGED_AROUND = "changes/facts_changed_around"

@@ -1,9 +1,8 @@
 // The fact records audit entries name ($asked: {id, at: the entry's instant, i: its place in the page, updated})
 // that the entry's write created or withdrew (recorded or expired at its instant) or, `updated`, changed in
 // place; each with its `mates` (rules/changes.py judges them): the records of its own fact (between its two
-// entities) believed around that instant. The records of its timeline are read only for the few records that
-// need them (changed_timelines.cypher): reading them for every record was most of a first page's server time
-// (a timeline's slot index finds all of its records: 6,268 read for 125 events at 1M writes on FalkorDB).
+// entities) believed around that instant and, for a record that may have ended or been withdrawn, those of its
+// timeline (its slot index) that changed at that instant or that begin where it ends (what superseded it).
 // One row: `judged` ({i, id, mates: their ids}) and `records`, each record found projected once (a record is
 // its own mate, and the records of one write each other's: sending every mate with every record was most of
 // the statement's time, 65 of 106 ms at 100k writes on FalkorDB).
@@ -20,7 +19,23 @@ WITH x, at, r, a, b, r.predicate AS predicate
     AND (m.expired_at IS NULL OR m.expired_at >= at)
   RETURN collect(m) AS held
 }
-WITH collect({i: x.i, id: r.id, mates: [m IN held | m.id]}) AS judged, collect([r] + held) AS found
+// Only a record that ended (created then with an end, in place of one of its fact withdrawn then) or was
+// withdrawn can have been superseded, and only its timeline says by what (rules.needs_timeline): the others'
+// slot is null, which finds nothing (a slot's index finds all of its records: 6,268 read for 125 events at 1M
+// writes on FalkorDB when every record read its timeline).
+WITH x, at, r, a, b, held, r.invalid_at AS ends, a.key AS subject,
+     CASE WHEN NOT x.updated AND ((r.expired_at = at AND r.recorded_at <> at) OR (r.recorded_at = at
+          AND r.invalid_at IS NOT NULL AND any(m IN held WHERE m.expired_at = at AND m.recorded_at <> at)))
+     THEN r.slot END AS slot
+{{call(at, slot, ends, subject)}}
+  MATCH ()-[t:FACT]->()
+  WHERE t.slot = slot
+    AND (t.recorded_at = at OR t.expired_at = at OR t.valid_at = ends)
+  WITH t, startNode(t) AS a, subject
+  WHERE a.scope = $scope AND a.key = subject
+  RETURN collect(t) AS changed
+}
+WITH collect({i: x.i, id: r.id, mates: [m IN changed + held | m.id]}) AS judged, collect([r] + changed + held) AS found
 {{call(found)}}
   UNWIND found AS some
   UNWIND some AS r

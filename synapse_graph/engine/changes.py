@@ -3,9 +3,8 @@ how the world differs between two valid times (:func:`diff`).
 
 Changes are read from the audit log (one entry per write: its instant, action and provenance; the scope's
 (scope, at) index finds a period's entries) and from the records the entries name, judged by their own times
-(:mod:`synapse_graph.rules.changes`). A page holds at most ``limit`` changes and costs one read of entries,
-one of the records it shows and, when some ended or were withdrawn, one of those records' timelines (more only
-when entries name nothing a reader learns, or a filter leaves most out).
+(:mod:`synapse_graph.rules.changes`). A page holds at most ``limit`` changes and costs one read of entries and
+one of the records it shows (more only when entries name nothing a reader learns, or a filter leaves most out).
 """
 
 from __future__ import annotations
@@ -161,9 +160,8 @@ def _take(reading: _Reading, room: int) -> list[_Pending]:
 
 def _judged(ctx: Context, taken: list[_Pending], keys: list[str] | None, predicate: str | None
             ) -> Op[list[tuple[_Pending, Change]]]:
-    """The changes the taken events are, each with its event, in their order; filtered by entity keys and
-    predicate. One round trip reads their records with those of their own facts; one more, only if some record
-    ended or was withdrawn, the timelines of those (what superseded them)."""
+    """The changes the taken events are, each with its event, read in one round trip, in their order; filtered
+    by entity keys and predicate."""
     asked = [{"id": p.event.ref, "at": Instant(from_datetime(p.entry.at)), "i": i,
               "updated": p.event.kind == "updated"} for i, p in enumerate(taken) if p.event.kind in ("fact", "updated")]
     noted = sorted({p.event.ref for p in taken if p.event.kind in ("observed", "forgotten")})
@@ -176,44 +174,8 @@ def _judged(ctx: Context, taken: list[_Pending], keys: list[str] | None, predica
     records = _records(next(answers)) if asked else {}
     observations = {row["observation"]["id"]: row["observation"] for row in next(answers)} if noted else {}
     names = {row["key"]: row["name"] for row in next(answers)} if merged else {}
-    verdicts = {i: _verdict(taken[i], record) for i, record in records.items()
-                if taken[i].event.kind == "fact" and _kept(record, keys, predicate)}
-    timelines = [i for i, judged in verdicts.items() if rules.needs_timeline(judged)]
-    if timelines:
-        yield from _timelines(ctx, taken, records, timelines)
-        verdicts |= {i: _verdict(taken[i], records[i]) for i in timelines}
-    made = [(p, _change(p, records.get(i), verdicts.get(i), observations, names, keys, predicate))
-            for i, p in enumerate(taken)]
+    made = [(p, _change(p, records.get(i), observations, names, keys, predicate)) for i, p in enumerate(taken)]
     return [(pending, change) for pending, change in made if change is not None]
-
-
-def _timelines(ctx: Context, taken: list[_Pending], records: dict[int, _Record], needed: list[int]) -> Op[None]:
-    """The records of their timelines added to the mates of the ``needed`` records (rules.needs_timeline), in one
-    read; the records already read are not sent again."""
-    known = {m.id: m for record in records.values() for m in (record.fact, *record.mates)}
-    found = yield from read(Q.CHANGED_TIMELINES, {
-        "scope": ctx.scope, "known": sorted(known),
-        "asked": [{"id": records[i].fact.id, "at": Instant(from_datetime(taken[i].entry.at)), "i": i}
-                  for i in needed]})
-    known |= {r["id"]: rows.fact(r) for r in found[0]["records"]} if found else {}
-    for j in found[0]["judged"] if found else ():
-        record = records[j["i"]]
-        # the timeline's records first, then the fact's own, as the two were listed when read together
-        mates = {m: known[m] for m in dict.fromkeys(j["mates"])} | {m.id: m for m in record.mates}
-        records[j["i"]] = _Record(record.fact, record.ends, list(mates.values()))
-
-
-def _kept(record: _Record, keys: list[str] | None, predicate: str | None) -> bool:
-    """Whether a record passes the page's filters (entity keys, predicate)."""
-    return (keys is None or bool(set(record.ends) & set(keys))) and (predicate is None
-                                                                     or record.fact.predicate == predicate)
-
-
-def _verdict(pending: _Pending, record: _Record) -> rules.Judged | None:
-    """What a fact record's change is, judged by the mates read so far."""
-    entry, fact = pending.entry, record.fact
-    return rules.judge(entry.at, entry.action, fact, record.mates,
-                       rules.rejection_reason(entry.detail, fact, record.ends))
 
 
 @dataclass(frozen=True)
@@ -235,7 +197,7 @@ def _records(found: list[Any]) -> dict[int, _Record]:
             for j in found[0]["judged"]}
 
 
-def _change(pending: _Pending, row: _Record | None, judged: rules.Judged | None, observations: Mapping[str, Any],
+def _change(pending: _Pending, row: _Record | None, observations: Mapping[str, Any],
             names: Mapping[str, str | None], keys: list[str] | None, predicate: str | None) -> Change | None:
     entry, event = pending.entry, pending.event
     if event.kind == "purged":
@@ -254,12 +216,13 @@ def _change(pending: _Pending, row: _Record | None, judged: rules.Judged | None,
         return _made(entry, event.kind, observation=noted) if at == entry.at else None
     if row is None:
         return None
-    fact = row.fact
-    if not _kept(row, keys, predicate):
+    fact, ends = row.fact, row.ends
+    if (keys is not None and not set(ends) & set(keys)) or (predicate is not None and fact.predicate != predicate):
         return None
     if event.kind == "updated":
         verdict = entry.action.split(":", 1)[1] if entry.action.startswith("feedback:") else None
         return None if verdict is None else _made(entry, "feedback", fact=fact, why=verdict)
+    judged = rules.judge(entry.at, entry.action, fact, row.mates, rules.rejection_reason(entry.detail, fact, ends))
     if judged is None:
         return None
     return _made(entry, judged.kind, fact=fact, before=list(judged.before), why=judged.why,

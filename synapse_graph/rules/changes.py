@@ -152,13 +152,6 @@ def judge(at: datetime, action: str, record: Fact, mates: Sequence[Fact], reject
     return Judged("removed", why="retracted" if action == "retract" else None)
 
 
-def needs_timeline(judged: Judged | None) -> bool:
-    """Whether a record judged by the records of its own fact only (those believed around the write: every
-    record :func:`_net` weighs) needs the records of its timeline too, to be judged again: only one that ended or
-    was withdrawn, which a record of another value may have superseded. No other verdict reads them."""
-    return judged is not None and judged.kind in ("ended", "removed")
-
-
 def _why_ended(at: datetime, action: str, record: Fact, mates: Sequence[Fact]) -> tuple[str | None, Fact | None]:
     successors = [m for m in mates if m.object != record.object and m.valid_at == record.invalid_at
                   and _believed_at(m, at) and _candidate(m) == _candidate(record)]

@@ -1,9 +1,9 @@
-"""What changed (rules/changes.py): a record's timeline is read only for the verdicts that need it.
+"""What changed (rules/changes.py): a record's timeline is read only where it can change the verdict.
 
-``changes`` reads each record a write names with the records of its own fact believed around the write
-(``held``), and the records of its timeline (other values of the same subject and predicate) only when
-:func:`needs_timeline` says so. Over every small timeline: a verdict it does not send on is the one the whole
-timeline gives, and one it sends on keeps its kind and the beliefs it replaced.
+``changed_records.cypher`` reads each record a write names with the records of its own fact believed around
+the write (``held``), and the records of its timeline (other values of the same subject and predicate) only for
+a record that may have ended or been withdrawn (:func:`_may_be_superseded`, its condition). Over every small
+timeline: where it reads no timeline, :func:`judge` gives the verdict the whole timeline gives.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from synapse_graph.models import Fact
-from synapse_graph.rules.changes import judge, needs_timeline
+from synapse_graph.rules.changes import judge
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
 
@@ -62,33 +62,37 @@ def _timelines(draw: st.DrawFn) -> tuple[list[Fact], int, int, str]:
     return records, which, day, draw(st.sampled_from(["upsert", "retract", "approve", "reject"]))
 
 
+def _may_be_superseded(at: datetime, record: Fact, held: list[Fact]) -> bool:
+    """The condition under which changed_records.cypher reads a record's timeline: withdrawn by the write (not
+    created by it), or created by it with an end while a record of its fact was withdrawn by it."""
+    withdrawn = record.expired_at == at and record.recorded_at != at
+    return withdrawn or (record.recorded_at == at and record.invalid_at is not None and any(
+        m.expired_at == at and m.recorded_at != at for m in held))
+
+
 @settings(max_examples=1_000, deadline=None)
 @given(_timelines())
-def test_a_verdict_of_the_records_own_fact_is_the_timelines_unless_it_needs_the_timeline(
+def test_where_no_timeline_is_read_the_records_own_fact_gives_the_verdict(
         case: tuple[list[Fact], int, int, str]) -> None:
     records, which, day, action = case
     record, at = records[which], _at(day)
-    # what changed_records reads: the records of its own fact believed around the write
+    # what changed_records reads for every record: the records of its own fact believed around the write
     held = [m for m in records if m.object == record.object and m.recorded_at <= at
             and (m.expired_at is None or m.expired_at >= at)]
-    # what changed_timelines adds: the timeline's records that changed then or begin where it ends
+    # and for the others, the timeline's records that changed then or begin where it ends
     changed = [m for m in records if at in (m.recorded_at, m.expired_at) or m.valid_at == record.invalid_at]
-    whole = list({m.id: m for m in changed + held}.values())
-    first, full = judge(at, action, record, held), judge(at, action, record, whole)
-    if not needs_timeline(first):
-        assert first == full
-    else:
-        assert first is not None and full is not None
-        assert (full.kind, full.before) == (first.kind, first.before)
+    full = judge(at, action, record, list({m.id: m for m in changed + held}.values()))
+    if not _may_be_superseded(at, record, held):
+        assert judge(at, action, record, held) == full
+        assert full is None or full.kind not in ("ended", "removed")
 
 
-def test_only_an_ended_or_withdrawn_record_needs_its_timeline() -> None:
+def test_only_a_record_cut_short_or_withdrawn_reads_its_timeline() -> None:
     paris = Fact(id="r1", subject="Dana", predicate="LIVES_IN", object="Paris", valid_at=_at(0), recorded_at=_at(0),
                  confidence=1.0, confirmations=1)
     cut = paris.model_copy(update={"id": "r2", "invalid_at": _at(2), "recorded_at": _at(1)})
     withdrawn = paris.model_copy(update={"expired_at": _at(1)})
-    assert not needs_timeline(judge(_at(0), "upsert", paris, [paris]))  # added
-    assert needs_timeline(judge(_at(1), "upsert", cut, [withdrawn, cut]))  # ended
-    assert not needs_timeline(judge(_at(1), "upsert", withdrawn, [withdrawn, cut]))  # said by the record cut
-    assert needs_timeline(judge(_at(1), "retract", withdrawn, [withdrawn]))  # removed
-    assert not needs_timeline(judge(_at(1), "reject", withdrawn, [withdrawn]))  # rejected
+    assert not _may_be_superseded(_at(0), paris, [paris])  # added
+    assert _may_be_superseded(_at(1), cut, [withdrawn, cut])  # ended: what began where it ends?
+    assert _may_be_superseded(_at(1), withdrawn, [withdrawn])  # removed: what began in its place?
+    assert not _may_be_superseded(_at(1), cut.model_copy(update={"invalid_at": None}), [cut])  # no end, none cut
