@@ -19,13 +19,22 @@ WITH x, at, r, a, b, r.predicate AS predicate
     AND (m.expired_at IS NULL OR m.expired_at >= at)
   RETURN collect(m) AS held
 }
-// Only a record that ended (created then with an end, in place of one of its fact withdrawn then) or was
-// withdrawn can have been superseded, and only its timeline says by what (rules.needs_timeline): the others'
+// Only a record that ended (created then with an end, in place of a record of its fact withdrawn then that
+// began with it and ended later) or was removed (withdrawn then, with no other interval of its fact created
+// then) can have been superseded, and only its timeline says by what (rules/changes.py, judge): the others'
 // slot is null, which finds nothing (a slot's index finds all of its records: 6,268 read for 125 events at 1M
 // writes on FalkorDB when every record read its timeline).
 WITH x, at, r, a, b, held, r.invalid_at AS ends, a.key AS subject,
-     CASE WHEN NOT x.updated AND ((r.expired_at = at AND r.recorded_at <> at) OR (r.recorded_at = at
-          AND r.invalid_at IS NOT NULL AND any(m IN held WHERE m.expired_at = at AND m.recorded_at <> at)))
+     CASE WHEN NOT x.updated AND (
+       (r.expired_at = at AND r.recorded_at <> at
+        AND none(m IN held WHERE m.recorded_at = at AND coalesce(m.expired_at <> at, true)
+                 AND none(o IN held WHERE o.recorded_at < at AND o.valid_at = m.valid_at
+                          AND coalesce(o.invalid_at = m.invalid_at, o.invalid_at IS NULL AND m.invalid_at IS NULL)
+                          AND (coalesce(o.status, 'believed') = 'candidate')
+                            = (coalesce(m.status, 'believed') = 'candidate'))))
+       OR (r.recorded_at = at AND r.invalid_at IS NOT NULL
+           AND any(m IN held WHERE m.expired_at = at AND m.recorded_at <> at AND m.valid_at = r.valid_at
+                   AND coalesce(m.invalid_at > r.invalid_at, true))))
      THEN r.slot END AS slot
 {{call(at, slot, ends, subject)}}
   MATCH ()-[t:FACT]->()
