@@ -156,7 +156,7 @@ class Ours:
             assert self.neo4j is not None
             location, auth = self.neo4j
             return Memory(location, scope=scope, auth=auth, embedder=self.embedder, max_facts=100_000)
-        self._folder = tempfile.TemporaryDirectory(prefix="synapse-locomo-")
+        self._folder = tempfile.TemporaryDirectory(prefix="synapse-locomo-", ignore_cleanup_errors=True)
         return Memory(str(Path(self._folder.name) / "locomo.db"), scope=scope, embedder=self.embedder,
                       max_facts=100_000)
 
