@@ -58,7 +58,7 @@ def central_entities(base: Mapping[str, Any], except_keys: list[str]) -> Op[list
     ranked = yield from busiest(base["scope"], except_keys, CANDIDATES + 1)
     counted: list[dict[str, Any]] = []  # entities with valid facts (those with none are not returned)
     done = 0
-    for cut in sorted({min(2 * CENTRAL_ENTITIES, CANDIDATES), CANDIDATES}):
+    for cut in cuts():
         keys = [r["key"] for r in ranked[done:cut]]
         done = cut
         if keys:
@@ -71,6 +71,15 @@ def central_entities(base: Mapping[str, Any], except_keys: list[str]) -> Op[list
     found: list[dict[str, Any]] = yield from read(Q.MOST_CONNECTED, {**base, "except": except_keys,
                                                                 "limit": CENTRAL_ENTITIES})
     return found
+
+
+def cuts() -> list[int]:
+    """How many of the busiest entities :func:`central_entities` has counted at each proof it tries: the
+    ``CENTRAL_ENTITIES`` busiest, then one more at a time up to twice as many (each busy entity counted walks all
+    its records, tens of thousands for the busiest of a 1M-fact scope, so one more read costs less than one more
+    entity counted for nothing), then up to ``CANDIDATES``."""
+    return sorted({*range(min(CENTRAL_ENTITIES, CANDIDATES), min(2 * CENTRAL_ENTITIES, CANDIDATES) + 1),
+                   CANDIDATES})
 
 
 FLOORS = (4096, 512, 64, 8, 1)

@@ -78,6 +78,26 @@ def test_central_entities_are_right_when_the_busiest_entities_hold_mostly_histor
     assert memory.digest(limit=20).entities == ["A", "B"]
 
 
+def test_the_digest_counts_the_facts_of_no_more_entities_than_prove_its_answer(
+        memory: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+    # five hubs (4-8 facts each) and their objects (one fact each): once the five busiest are counted, the next
+    # entity's one record cannot outrank the fifth hub, so no other entity's facts are read (issue 34: every
+    # entity counted walks all its records, tens of thousands for the busiest of a 1M-fact store)
+    memory.upsert([(f"Hub {h}", "LINKS", f"Spoke {h}-{n}") for h in range(5) for n in range(4 + h)],
+                  valid_at="2024-01-01")
+    counted: list[str] = []
+    read = digest_engine.read
+
+    def recorded(name: str, params: dict[str, object]) -> object:
+        if name == digest_engine.Q.CONNECTIONS_OF:
+            counted.extend(params["keys"])  # type: ignore[arg-type]
+        return read(name, params)
+
+    monkeypatch.setattr(digest_engine, "read", recorded)
+    assert memory.digest(limit=20).entities == ["Hub 4", "Hub 3", "Hub 2", "Hub 1", "Hub 0"]
+    assert sorted(counted) == [f"hub {h}" for h in range(5)]
+
+
 def test_pins_are_audited_kept_by_export_and_undone_by_unpin(make_memory: MakeMemory) -> None:
     memory = make_memory()
     story(memory)
