@@ -151,9 +151,8 @@ ATTEMPTS = 8
 or the database aborted the transaction (a deadlock), and each attempt waits a little longer."""
 
 
-_AHEAD = ThreadPoolExecutor(thread_name_prefix="synapse-embed")
-"""Where :attr:`Embed.ahead` embeds for the synchronous driver (numpy releases the GIL while it multiplies); as
-many workers as the standard default (the cores + 4, at most 32), so threads recalling at once seldom queue."""
+_AHEAD = ThreadPoolExecutor(max_workers=2, thread_name_prefix="synapse-embed")
+"""Where :attr:`Embed.ahead` embeds for the synchronous driver (numpy releases the GIL while it multiplies)."""
 
 
 def drive[T](op: Op[T], runner: StatementRunner, embedder: Embedder | None) -> T:
