@@ -115,7 +115,6 @@ class Q(StrEnum):
     FACTS_CHANGED_IN_SCOPE = "changes/facts_changed_in_scope"
     MEMORY_LEXICAL = "recall/memory_lexical"
     MEMORY_LEXICAL_EACH = "recall/memory_lexical_each"
-    MEMORY_VECTORS = "recall/memory_vectors"
     HAS_FACTS = "recall/has_facts"
     # trust: rejections and the audit log
     TOMBSTONES = "trust/tombstones"

@@ -20,7 +20,6 @@ import itertools
 import random
 import time
 from collections.abc import Callable, Generator, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, cast, overload
 
@@ -68,10 +67,6 @@ class Embed:
     """Embed texts with the memory's embedder; the answer is one vector per text."""
 
     texts: tuple[str, ...]
-    ahead: bool = False
-    """Start embedding now, in a worker thread, and answer None at once: a later :class:`Embed` of the same texts
-    answers with these vectors (waiting for them if need be), so the operation's reads meanwhile overlap the
-    embedding. Vectors asked ahead and never asked for are dropped."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,12 +128,6 @@ def embed(texts: tuple[str, ...]) -> Op[list[list[float]]]:
     return cast(list[list[float]], (yield Embed(texts)))
 
 
-def embed_ahead(texts: tuple[str, ...]) -> Op[None]:
-    """Start embedding texts while the operation goes on (see :attr:`Embed.ahead`); :func:`embed` of the same
-    texts later takes the vectors."""
-    yield Embed(texts, ahead=True)
-
-
 def compute[T](work: Callable[[], T]) -> Op[T]:
     """Run long pure work (see :class:`Compute`): what it returns."""
     return cast(T, (yield Compute(work)))
@@ -153,15 +142,9 @@ ATTEMPTS = 8
 or the database aborted the transaction (a deadlock), and each attempt waits a little longer."""
 
 
-_AHEAD = ThreadPoolExecutor(thread_name_prefix="synapse-embed")
-"""Where :attr:`Embed.ahead` embeds for the synchronous driver (numpy releases the GIL while it multiplies); as
-many workers as the standard default (the cores + 4, at most 32), so threads recalling at once seldom queue."""
-
-
 def drive[T](op: Op[T], runner: StatementRunner, embedder: Embedder | None) -> T:
     """Run an operation's requests on a synchronous runner."""
     answer: Answer = None
-    ahead: dict[tuple[str, ...], Future[list[list[float]]]] = {}
     try:
         while True:
             request = op.send(answer)
@@ -173,11 +156,6 @@ def drive[T](op: Op[T], runner: StatementRunner, embedder: Embedder | None) -> T
                 answer = (runner.write_last if request.last else runner.write)(request.name, request.params)
             elif isinstance(request, Compute):
                 answer = request.work()
-            elif request.ahead:
-                ahead[request.texts] = _AHEAD.submit(_embedder(embedder).embed, list(request.texts))
-                answer = None
-            elif request.texts in ahead:
-                answer = ahead.pop(request.texts).result()
             else:
                 answer = _embedder(embedder).embed(list(request.texts))
     except StopIteration as done:
@@ -194,7 +172,6 @@ def drive_pages[T](pages: Iterator[Op[list[T]]], runner: StatementRunner, embedd
 async def drive_async[T](op: Op[T], runner: AsyncStatementRunner, embedder: Embedder | None) -> T:
     """Run an operation's requests on an asyncio runner (embedding runs in a worker thread)."""
     answer: Answer = None
-    ahead: dict[tuple[str, ...], asyncio.Task[list[list[float]]]] = {}
     try:
         while True:
             request = op.send(answer)
@@ -206,22 +183,10 @@ async def drive_async[T](op: Op[T], runner: AsyncStatementRunner, embedder: Embe
                 answer = await (runner.write_last if request.last else runner.write)(request.name, request.params)
             elif isinstance(request, Compute):
                 answer = await asyncio.to_thread(request.work)
-            elif request.ahead:
-                task = asyncio.create_task(asyncio.to_thread(_embedder(embedder).embed, list(request.texts)))
-                task.add_done_callback(_retrieved)  # one never asked for may fail unseen
-                ahead[request.texts] = task
-                answer = None
-            elif request.texts in ahead:
-                answer = await ahead.pop(request.texts)
             else:
                 answer = await asyncio.to_thread(_embedder(embedder).embed, list(request.texts))
     except StopIteration as done:
         return cast(T, done.value)
-
-
-def _retrieved(task: asyncio.Task[list[list[float]]]) -> None:
-    if not task.cancelled():
-        task.exception()
 
 
 def _embedder(embedder: Embedder | None) -> Embedder:

@@ -1,21 +1,17 @@
 """Recall: the memories (facts and observations) that answer a question, from four legs fused (issue 28).
 
-The design and its measurements: ``docs/recall-design.md``. Two round trips, three with an embedder or when the
-scope holds facts (reads that do not depend on each other go together: a pipeline on FalkorDB, one read
-transaction on Neo4j). With an embedder, the question less the words that name an entity (a name weighs on an
-embedding more than what is asked about it) is embedded in a worker thread from the start, while the first two
-round trips run (the words are guessed, then checked against the first: a wrong guess embeds again):
+The design and its measurements: ``docs/recall-design.md``. Two round trips, three when the scope holds facts
+(reads that do not depend on each other go together: a pipeline on FalkorDB, one read transaction on Neo4j):
 
 1. the scope's state, how many names each word of the question matches (``term_hits``) and whether the scope
-   holds facts at all (``has_facts``);
-2. the entities the words name (``search_lexical``), and the memories holding the question's stems
-   (``memory_lexical``; stem by stem in a larger scope, ``memory_lexical_each``), ranked by BM25 in Python (the
-   lexical leg; without an embedder, also the window leg: its best among those valid in the time the question
-   names);
-3. with the question's vector, ``memory_vectors``: the cosines of the memories the lexical leg kept, the best by
-   cosine (the vector leg) and among those valid in the time the question names (the window leg); and, when the
-   scope holds facts, the facts around the entities the question names (``recall_expand``, the graph leg) with
-   the names of the entities the lexical leg's observations are about;
+   holds facts at all (``has_facts``); with an embedder, the question less the words that name an entity is
+   embedded next (a name weighs on an embedding more than what is asked about it);
+2. the entities the words name (``search_lexical``), and one request for the memories: those holding the
+   question's stems (``memory_lexical``; stem by stem in a larger scope, ``memory_lexical_each``) with their
+   cosines, ranked by BM25 in Python (the lexical leg); the best by cosine (the vector leg) and among those
+   valid in the time the question names (the window leg; without an embedder, the lexical leg's best there);
+3. the facts around the entities the question names (``recall_expand``, the graph leg), when the scope holds
+   facts, with the names of the entities the other legs' observations are about;
 
 then :func:`synapse_graph.rules.fusion.fuse`, ``min_score``, ``limit`` over facts and observations together, and
 ``max_tokens`` (:func:`synapse_graph.rules.budget.pack`).
@@ -34,7 +30,7 @@ from typing import Any
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import embeddings, rows
 from synapse_graph.engine.context import Context
-from synapse_graph.engine.io import Op, Read, embed, embed_ahead, read_each
+from synapse_graph.engine.io import Op, Read, embed, read_each
 from synapse_graph.engine.recall import entries_of, expand_read, matched_words, ranked, search_read, term_hits
 from synapse_graph.engine.scope import state_of, state_read
 from synapse_graph.instants import MAX_MICROS, MIN_MICROS, Instant, from_datetime, to_datetime
@@ -125,8 +121,6 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
         return Recall(query=query, as_of=to_datetime(now if as_of is None else as_of), legs=legs,
                       skipped="no content words (empty question or small talk)",
                       usage=RecallUsage(items=0, tokens=0, ms=_ms(started)))
-    if ctx.embedder is not None:  # the embedding overlaps the first round trip: it rarely waits for its answer
-        yield from embed_ahead((_embedded(query, _guessed(query, terms)),))
     state_rows, counted, holding = yield from read_each(state_read(ctx), term_hits(ctx, terms),
                                                 Read(Q.HAS_FACTS, {"scope": ctx.scope}))
     state = state_of(state_rows)
@@ -141,40 +135,27 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
     question = _Question(query, terms, term_stems(terms), at, known_at, asked_time(query, reference), hops)
     window = _window(question.asked)
     hits = {r["term"]: int(r["hits"]) for r in counted}
+    vector = None
+    if ctx.embedder is not None:
+        naming = [t for t in terms if 0 < hits.get(t, 0) <= NAMING_HITS]
+        [vector] = yield from embed((_without(query, naming) or query,))
     small = state.facts < SMALL_SCOPE  # believed records and observations: at most this many match
-    names, lexical = yield from read_each(search_read(ctx, terms, hits), Read(
+    names, legged = yield from read_each(search_read(ctx, terms, hits), Read(
         Q.MEMORY_LEXICAL if small else Q.MEMORY_LEXICAL_EACH, {
             "scope": ctx.scope, "scope_token": scope_token(ctx.scope), "stems": question.stems,
-            "pool": SMALL_SCOPE if small else POOL, "as_of": at, "known_at": known_at}))
+            "pool": SMALL_SCOPE if small else POOL, "as_of": at, "known_at": known_at, "vector": vector,
+            "model": ctx.embedder, "k": DEPTH, "start": None if window is None else window[0],
+            "end": None if window is None else window[1]}))
     entries = entries_of(terms, names, corpus_size=state.entities)
     named = _named(entries, terms)
     found = _Found(names={e.key: e.name for e in entries})
-    kept = _lexical(lexical, question, corpus_size=max(state.facts, 1),
-                    window=window if ctx.embedder is None else None)
-    reads, vector = [], None
-    if ctx.embedder is not None:  # the vector legs, with the cosines of the memories the lexical leg kept
-        naming = [t for t in terms if 0 < hits.get(t, 0) <= NAMING_HITS]
-        [vector] = yield from embed((_embedded(query, naming),))
-        reads.append(Read(Q.MEMORY_VECTORS, {
-            "scope": ctx.scope, "as_of": at, "known_at": known_at, "vector": vector, "model": ctx.embedder,
-            "k": DEPTH, "start": None if window is None else window[0], "end": None if window is None else window[1],
-            **{f"{kind}s": sorted({r["memory"]["id"] for _, _, _, r in kept if r["kind"] == kind})
-               for kind in ("observation", "fact")}}))
-    graph = bool(entries) and holding[0]["facts"] > 0
-    if graph:  # the graph leg, and the names of the entities of the lexical leg's observations
-        unnamed = {r["memory"]["entity_key"] for _, _, _, r in kept if r["kind"] == "observation"}
-        reads += [expand_read(ctx, entries, hops=hops, as_of=at, known_at=known_at, limit=limit, vector=vector),
-                  Read(Q.ENTITY_NAMES, {"scope": ctx.scope, "keys": sorted(unnamed - found.names.keys())})]
-    answers = (yield from read_each(*reads)) if reads else []
-    vectored = answers.pop(0) if ctx.embedder is not None else []
-    cosines = {_key(r["kind"], r["memory"]): r["cosine"] for r in vectored if r["leg"] == "cosine"}
-    for leg, key, score, r in kept:
-        cosine = cosines.get(key)
-        found.add(key, leg, r["kind"], r["memory"], r["stems"], lexical=score,
-                  vector=None if cosine is None else float(cosine))
-    _vectors(found, [r for r in vectored if r["leg"] != "cosine"])
-    if graph:
-        around, known = answers
+    _lexical(found, [r for r in legged if r["leg"] == "lexical"], question, corpus_size=max(state.facts, 1),
+             window=window if ctx.embedder is None else None)
+    _vectors(found, [r for r in legged if r["leg"] != "lexical"])
+    if entries and holding[0]["facts"] > 0:  # the graph leg, and the names of what the other legs found
+        around, known = yield from read_each(
+            expand_read(ctx, entries, hops=hops, as_of=at, known_at=known_at, limit=limit, vector=vector),
+            _names_read(ctx, found, found.rows))
         found.names.update({r["key"]: r["name"] for r in known})
         _graph(found, around, entries, question)
     chosen = _fused(found, question, named, limit=limit, min_score=min_score, vectors=vector is not None)
@@ -210,25 +191,6 @@ def _named(entries: Sequence[EntryEntity], terms: Sequence[str]) -> set[str]:
 
 
 _TOKEN = re.compile(r"[^\W_]+(?:['’][sS])?")
-
-
-def _embedded(query: str, naming: Sequence[str]) -> str:
-    """What the vector leg embeds: the question less the words that name an entity (all of it if that is all)."""
-    return _without(query, naming) or query
-
-
-_CALENDAR = frozenset("january february march april may june july august september october november december "
-                      "monday tuesday wednesday thursday friday saturday sunday".split())
-"""Capitalised words that seldom name an entity."""
-
-
-def _guessed(query: str, terms: Sequence[str]) -> list[str]:
-    """The words likely to name an entity before the store says which do: those the question capitalises
-    ("What did Caroline research?"). Embedding the question less these starts at once; when the store's count
-    of names (:data:`NAMING_HITS`) leaves out other words, the question is embedded again, so the answer is
-    the same either way and only a wrong guess costs time."""
-    capitalised = {w for token in _TOKEN.findall(query) if token[:1].isupper() for w in words(token)}
-    return [t for t in terms if t in capitalised and t not in _CALENDAR]
 
 
 def _without(query: str, naming: Sequence[str]) -> str:
@@ -281,10 +243,10 @@ def _datetime(instant: int | None) -> datetime | None:
     return None if instant is None else to_datetime(instant)
 
 
-def _lexical(lexical: list[dict[str, Any]], question: _Question, *, corpus_size: int,
-             window: tuple[Instant, Instant] | None) -> list[tuple[str, str, float, dict[str, Any]]]:
-    """The lexical leg's memories (and, given a ``window``, the window leg's: those valid in it) by BM25 of their
-    stems, the best :data:`DEPTH` of each, as (leg, key, score, row)."""
+def _lexical(found: _Found, lexical: list[dict[str, Any]], question: _Question, *, corpus_size: int,
+             window: tuple[Instant, Instant] | None) -> None:
+    """The lexical leg's candidates (and, given a ``window``, the window leg's: those valid in it) by BM25 of
+    their stems, the best :data:`DEPTH` of each, with the cosines the read computed for every match."""
     pool: dict[str, dict[str, Any]] = {}
     counted: dict[str, int] = {}
     for r in lexical:
@@ -301,7 +263,11 @@ def _lexical(lexical: list[dict[str, Any]], question: _Question, *, corpus_size:
         legs.append(("window", [(k, s) for k, s in best
                                 if window[0] <= (pool[k]["memory"].get("valid_at") or MIN_MICROS - 1) < window[1]
                                 ][:DEPTH]))
-    return [(leg, key, score, pool[key]) for leg, chosen in legs for key, score in chosen]
+    for leg, chosen in legs:
+        for key, score in chosen:
+            r = pool[key]
+            cosine = None if r["cosine"] is None else float(r["cosine"])
+            found.add(key, leg, r["kind"], r["memory"], r["stems"], lexical=score, vector=cosine)
 
 
 def _vectors(found: _Found, answer: list[dict[str, Any]]) -> None:

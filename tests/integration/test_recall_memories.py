@@ -4,10 +4,8 @@ questions ("when", "in 2022", "last May", "before March"), and one embedder per 
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
-from typing import Any
 
 import pytest
 
@@ -184,56 +182,3 @@ def test_a_scope_keeps_one_embedder_and_refuses_another_with_advice(purged: Call
     assert texts(other.recall("Who has a cat?").memories)[0] == CAT
     with pytest.raises(EmbedderMismatchError):
         first.recall("a cat")  # now the first model's vectors are the stale ones
-
-
-class SlowEmbedder(TrigramEmbedder):
-    """The trigram embedder taking its time, noting when each embedding began and ended among ``events``."""
-
-    def __init__(self, events: list[str]) -> None:
-        super().__init__()
-        self.events = events
-
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        self.events.append("embedding")
-        time.sleep(0.5)
-        try:
-            return super().embed(texts)
-        finally:
-            self.events.append("embedded")
-
-
-def test_the_question_is_embedded_while_the_lexical_legs_are_read(purged: Callable[..., Memory],
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    from synapse_graph.engine import io, recalling
-
-    events: list[str] = []
-    memory = purged(embedder=SlowEmbedder(events))
-    conversation(memory)
-
-    def noted(*requests: io.Read) -> io.Op[list[list[dict[str, Any]]]]:
-        events.append("+".join(str(r.name) for r in requests))
-        return (yield from io.read_each(*requests))
-
-    monkeypatch.setattr(recalling, "read_each", noted)
-    events.clear()
-    embedder: SlowEmbedder = memory.embedder  # type: ignore[assignment]
-    embedder.calls.clear()
-    found = memory.recall("What cat does Melanie have?")
-    assert texts(found.memories)[0] == CAT
-    # The embedding (started before the first read, in a worker thread) was still under way when the memories'
-    # words were read, and their vectors read once it was done.
-    lexical = next(i for i, e in enumerate(events) if "recall/memory_lexical" in e)
-    assert lexical < events.index("embedded") < next(i for i, e in enumerate(events) if "recall/memory_vectors" in e)
-    assert embedder.calls == [["What cat does have?"]]  # embedded once: "Melanie" was guessed to name her
-
-
-def test_a_capitalised_word_that_names_nothing_is_embedded_with_the_question(purged: Callable[..., Memory]) -> None:
-    memory = purged(embedder=TrigramEmbedder())
-    conversation(memory)
-    embedder: TrigramEmbedder = memory.embedder  # type: ignore[assignment]
-    embedder.calls.clear()
-    capitalised = memory.recall("Which Cat does Melanie have?")
-    # "Cat" was guessed to name an entity; the store said only "Melanie" does, so the question was embedded again.
-    assert embedder.calls[-1] == ["Which Cat does have?"]
-    assert texts(capitalised.memories) == texts(memory.recall("Which cat does Melanie have?").memories)
-    assert texts(capitalised.memories)[0] == CAT

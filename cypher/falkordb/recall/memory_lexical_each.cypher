@@ -4,8 +4,8 @@
 // of the question ($stems: letters and digits only, so they carry no query syntax), up to $pool of the scope's
 // current memories holding it, observations and fact records apart (believed, valid at $as_of; recorded by
 // $known_at if given), as rows of the stem, the memory's kind, its stems (BM25 scores the memories in Python,
-// on both backends alike: rules/stems.py) and the memory whole (an observation without its entity's name); the
-// cosines of those kept come with the vector legs (recall/memory_vectors), once the question is embedded. A stem
+// on both backends alike: rules/stems.py), the memory whole (an observation without its entity's name) and the
+// cosine of its embedding to $vector (null without one, or for a memory not embedded by $model). A stem
 // matching more memories than $pool gives $pool of them, and its count tells BM25 it is common: FalkorDB's
 // index lists every match of a query before it can sort them, so a stem is asked for alone and cut, never
 // sorted (a common one would cost a pass over thousands: 120-430 ms for a word 100,000 memories hold, against
@@ -21,7 +21,8 @@ CALL { WITH t
   WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
   WITH o, t LIMIT $pool
   RETURN 'lexical' AS leg, t AS stem, 'observation' AS kind, o.search_text AS stems,
-         {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory
+         {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory,
+         CASE WHEN $vector IS NOT NULL AND o.embedding_model = $model THEN {{cosine(o.embedding, $vector)}} END AS cosine
   UNION ALL
   WITH t
   CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
@@ -30,9 +31,10 @@ CALL { WITH t
     AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
   WITH r, t, startNode(r) AS a WHERE a.scope = $scope
   WITH r, t, a, endNode(r) AS b LIMIT $pool
-  RETURN 'lexical' AS leg, t AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory
+  RETURN 'lexical' AS leg, t AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory,
+         CASE WHEN $vector IS NOT NULL AND r.embedding_model = $model THEN {{cosine(r.embedding, $vector)}} END AS cosine
 }
-RETURN leg, stem, kind, stems, memory
+RETURN leg, stem, kind, stems, memory, cosine
 UNION ALL
 WITH $stems[1] AS t WHERE t IS NOT NULL
 CALL { WITH t
@@ -41,7 +43,8 @@ CALL { WITH t
   WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
   WITH o, t LIMIT $pool
   RETURN 'lexical' AS leg, t AS stem, 'observation' AS kind, o.search_text AS stems,
-         {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory
+         {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory,
+         CASE WHEN $vector IS NOT NULL AND o.embedding_model = $model THEN {{cosine(o.embedding, $vector)}} END AS cosine
   UNION ALL
   WITH t
   CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
@@ -50,9 +53,10 @@ CALL { WITH t
     AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
   WITH r, t, startNode(r) AS a WHERE a.scope = $scope
   WITH r, t, a, endNode(r) AS b LIMIT $pool
-  RETURN 'lexical' AS leg, t AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory
+  RETURN 'lexical' AS leg, t AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory,
+         CASE WHEN $vector IS NOT NULL AND r.embedding_model = $model THEN {{cosine(r.embedding, $vector)}} END AS cosine
 }
-RETURN leg, stem, kind, stems, memory
+RETURN leg, stem, kind, stems, memory, cosine
 UNION ALL
 WITH $stems[2] AS t WHERE t IS NOT NULL
 CALL { WITH t
@@ -61,7 +65,8 @@ CALL { WITH t
   WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
   WITH o, t LIMIT $pool
   RETURN 'lexical' AS leg, t AS stem, 'observation' AS kind, o.search_text AS stems,
-         {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory
+         {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory,
+         CASE WHEN $vector IS NOT NULL AND o.embedding_model = $model THEN {{cosine(o.embedding, $vector)}} END AS cosine
   UNION ALL
   WITH t
   CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
@@ -70,9 +75,10 @@ CALL { WITH t
     AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
   WITH r, t, startNode(r) AS a WHERE a.scope = $scope
   WITH r, t, a, endNode(r) AS b LIMIT $pool
-  RETURN 'lexical' AS leg, t AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory
+  RETURN 'lexical' AS leg, t AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory,
+         CASE WHEN $vector IS NOT NULL AND r.embedding_model = $model THEN {{cosine(r.embedding, $vector)}} END AS cosine
 }
-RETURN leg, stem, kind, stems, memory
+RETURN leg, stem, kind, stems, memory, cosine
 UNION ALL
 WITH $stems[3] AS t WHERE t IS NOT NULL
 CALL { WITH t
@@ -81,7 +87,8 @@ CALL { WITH t
   WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
   WITH o, t LIMIT $pool
   RETURN 'lexical' AS leg, t AS stem, 'observation' AS kind, o.search_text AS stems,
-         {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory
+         {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory,
+         CASE WHEN $vector IS NOT NULL AND o.embedding_model = $model THEN {{cosine(o.embedding, $vector)}} END AS cosine
   UNION ALL
   WITH t
   CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
@@ -90,9 +97,10 @@ CALL { WITH t
     AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
   WITH r, t, startNode(r) AS a WHERE a.scope = $scope
   WITH r, t, a, endNode(r) AS b LIMIT $pool
-  RETURN 'lexical' AS leg, t AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory
+  RETURN 'lexical' AS leg, t AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory,
+         CASE WHEN $vector IS NOT NULL AND r.embedding_model = $model THEN {{cosine(r.embedding, $vector)}} END AS cosine
 }
-RETURN leg, stem, kind, stems, memory
+RETURN leg, stem, kind, stems, memory, cosine
 UNION ALL
 WITH $stems[4] AS t WHERE t IS NOT NULL
 CALL { WITH t
@@ -101,7 +109,8 @@ CALL { WITH t
   WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
   WITH o, t LIMIT $pool
   RETURN 'lexical' AS leg, t AS stem, 'observation' AS kind, o.search_text AS stems,
-         {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory
+         {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory,
+         CASE WHEN $vector IS NOT NULL AND o.embedding_model = $model THEN {{cosine(o.embedding, $vector)}} END AS cosine
   UNION ALL
   WITH t
   CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
@@ -110,9 +119,10 @@ CALL { WITH t
     AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
   WITH r, t, startNode(r) AS a WHERE a.scope = $scope
   WITH r, t, a, endNode(r) AS b LIMIT $pool
-  RETURN 'lexical' AS leg, t AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory
+  RETURN 'lexical' AS leg, t AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory,
+         CASE WHEN $vector IS NOT NULL AND r.embedding_model = $model THEN {{cosine(r.embedding, $vector)}} END AS cosine
 }
-RETURN leg, stem, kind, stems, memory
+RETURN leg, stem, kind, stems, memory, cosine
 UNION ALL
 WITH $stems[5] AS t WHERE t IS NOT NULL
 CALL { WITH t
@@ -121,7 +131,8 @@ CALL { WITH t
   WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
   WITH o, t LIMIT $pool
   RETURN 'lexical' AS leg, t AS stem, 'observation' AS kind, o.search_text AS stems,
-         {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory
+         {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory,
+         CASE WHEN $vector IS NOT NULL AND o.embedding_model = $model THEN {{cosine(o.embedding, $vector)}} END AS cosine
   UNION ALL
   WITH t
   CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
@@ -130,9 +141,10 @@ CALL { WITH t
     AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
   WITH r, t, startNode(r) AS a WHERE a.scope = $scope
   WITH r, t, a, endNode(r) AS b LIMIT $pool
-  RETURN 'lexical' AS leg, t AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory
+  RETURN 'lexical' AS leg, t AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory,
+         CASE WHEN $vector IS NOT NULL AND r.embedding_model = $model THEN {{cosine(r.embedding, $vector)}} END AS cosine
 }
-RETURN leg, stem, kind, stems, memory
+RETURN leg, stem, kind, stems, memory, cosine
 UNION ALL
 WITH $stems[6] AS t WHERE t IS NOT NULL
 CALL { WITH t
@@ -141,7 +153,8 @@ CALL { WITH t
   WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
   WITH o, t LIMIT $pool
   RETURN 'lexical' AS leg, t AS stem, 'observation' AS kind, o.search_text AS stems,
-         {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory
+         {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory,
+         CASE WHEN $vector IS NOT NULL AND o.embedding_model = $model THEN {{cosine(o.embedding, $vector)}} END AS cosine
   UNION ALL
   WITH t
   CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
@@ -150,9 +163,10 @@ CALL { WITH t
     AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
   WITH r, t, startNode(r) AS a WHERE a.scope = $scope
   WITH r, t, a, endNode(r) AS b LIMIT $pool
-  RETURN 'lexical' AS leg, t AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory
+  RETURN 'lexical' AS leg, t AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory,
+         CASE WHEN $vector IS NOT NULL AND r.embedding_model = $model THEN {{cosine(r.embedding, $vector)}} END AS cosine
 }
-RETURN leg, stem, kind, stems, memory
+RETURN leg, stem, kind, stems, memory, cosine
 UNION ALL
 WITH $stems[7] AS t WHERE t IS NOT NULL
 CALL { WITH t
@@ -161,7 +175,8 @@ CALL { WITH t
   WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
   WITH o, t LIMIT $pool
   RETURN 'lexical' AS leg, t AS stem, 'observation' AS kind, o.search_text AS stems,
-         {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory
+         {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory,
+         CASE WHEN $vector IS NOT NULL AND o.embedding_model = $model THEN {{cosine(o.embedding, $vector)}} END AS cosine
   UNION ALL
   WITH t
   CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
@@ -170,9 +185,10 @@ CALL { WITH t
     AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
   WITH r, t, startNode(r) AS a WHERE a.scope = $scope
   WITH r, t, a, endNode(r) AS b LIMIT $pool
-  RETURN 'lexical' AS leg, t AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory
+  RETURN 'lexical' AS leg, t AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory,
+         CASE WHEN $vector IS NOT NULL AND r.embedding_model = $model THEN {{cosine(r.embedding, $vector)}} END AS cosine
 }
-RETURN leg, stem, kind, stems, memory
+RETURN leg, stem, kind, stems, memory, cosine
 UNION ALL
 WITH reduce(q = '', i IN range(8, size($stems) - 1) | q + CASE WHEN q = '' THEN '' ELSE ' | ' END + $stems[i]) AS t
 WHERE t <> ''
@@ -182,7 +198,8 @@ CALL { WITH t
   WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
   WITH o, t LIMIT $pool
   RETURN 'lexical' AS leg, t AS stem, 'observation' AS kind, o.search_text AS stems,
-         {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory
+         {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory,
+         CASE WHEN $vector IS NOT NULL AND o.embedding_model = $model THEN {{cosine(o.embedding, $vector)}} END AS cosine
   UNION ALL
   WITH t
   CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
@@ -191,6 +208,8 @@ CALL { WITH t
     AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
   WITH r, t, startNode(r) AS a WHERE a.scope = $scope
   WITH r, t, a, endNode(r) AS b LIMIT $pool
-  RETURN 'lexical' AS leg, t AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory
+  RETURN 'lexical' AS leg, t AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory,
+         CASE WHEN $vector IS NOT NULL AND r.embedding_model = $model THEN {{cosine(r.embedding, $vector)}} END AS cosine
 }
-RETURN leg, stem, kind, stems, memory
+RETURN leg, stem, kind, stems, memory, cosine
+{{memory_vector_legs}}

@@ -1,20 +1,10 @@
-// Recall's vector legs, once the question is embedded (recall/memory_lexical read the full-text leg meanwhile),
-// as rows of leg, stem, kind, stems, memory, cosine: the cosines to $vector of the memories the full-text leg
-// kept ($observations and $facts: their ids; the rows hold only the id; null for one not embedded by $model);
-// the scope's current observations and fact records (believed, valid at $as_of; recorded by $known_at if given)
-// nearest to $vector by the cosine of their embeddings by $model, the best $k of each kind, whole, with their
-// stems (an exact scan of the scope's memories: the vector indexes span every scope, and their global best could
-// all be other scopes'); and the best $k observations valid in the window [$start, $end) the question names,
-// when it names one (found by the (scope, valid_at) index).
-UNWIND $observations AS id
-MATCH (o:Observation {scope: $scope, id: id})
-RETURN 'cosine' AS leg, null AS stem, 'observation' AS kind, null AS stems, {id: o.id} AS memory,
-       CASE WHEN o.embedding_model = $model THEN {{cosine(o.embedding, $vector)}} END AS cosine
-UNION ALL
-UNWIND $facts AS id
-MATCH (a:Entity {scope: $scope})-[r:FACT {id: id}]->()
-RETURN 'cosine' AS leg, null AS stem, 'fact' AS kind, null AS stems, {id: r.id} AS memory,
-       CASE WHEN r.embedding_model = $model THEN {{cosine(r.embedding, $vector)}} END AS cosine
+// Recall's vector and window legs (with a $vector; nothing without), as branches that end a recall/memory_lexical
+// statement (its rows: leg, stem, kind, stems, memory, cosine): the scope's current observations and fact
+// records (believed, valid at $as_of; recorded by $known_at if given) nearest to $vector by the cosine of their
+// embeddings by $model, the best $k of each kind, whole, with their stems (an exact scan of the scope's
+// memories: the vector indexes span every scope, and their global best could all be other scopes'); and the
+// best $k observations valid in the window [$start, $end) the question names, when it names one (found by
+// the (scope, valid_at) index).
 UNION ALL
 WITH $vector AS v WHERE v IS NOT NULL
 MATCH (o:Observation {scope: $scope})
