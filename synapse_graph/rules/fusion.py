@@ -137,6 +137,17 @@ def _best(a: float | None, b: float | None) -> float | None:
     return b if a is None else a if b is None else max(a, b)
 
 
+TINY = 1e-9
+"""A leg's best score at or below this found nothing worth scaling up (a cosine of 1e-311 would turn -1 into -inf)."""
+
+
+def _share(score: float | None, best: float) -> float:
+    """A leg's score over its best, in [0, 1]: nothing found, a negative cosine or a best too small to scale is 0."""
+    if score is None or best <= TINY or score <= 0:
+        return 0.0
+    return score / best
+
+
 def _legs(candidates: Sequence[Candidate], weights: Weights) -> list[float]:
     """Each leg's score over the leg's best among the candidates, averaged with the weights of the legs asked
     that could find the candidate (the vector leg is asked when any candidate has a cosine, the graph leg when
@@ -152,9 +163,9 @@ def _legs(candidates: Sequence[Candidate], weights: Weights) -> list[float]:
         if total == 0:
             scores.append(0.0)
             continue
-        scores.append(((weights.lexical * (c.lexical or 0.0) / best_lexical if best_lexical > 0 else 0.0)
-                       + (weights.vector * (c.vector or 0.0) / best_vector if best_vector > 0 else 0.0)
-                       + (weights.graph * (c.graph or 0.0) / best_graph if best_graph > 0 and c.fact else 0.0))
+        scores.append((weights.lexical * _share(c.lexical, best_lexical)
+                       + weights.vector * _share(c.vector, best_vector)
+                       + (weights.graph * _share(c.graph, best_graph) if c.fact else 0.0))
                       / total)
     return scores
 

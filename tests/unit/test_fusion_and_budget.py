@@ -6,7 +6,7 @@ from datetime import datetime
 from itertools import pairwise
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from synapse_graph.rules.asked_time import asked_time
@@ -89,6 +89,8 @@ _candidates = st.lists(st.builds(
 
 
 @given(_candidates, st.frozensets(st.sampled_from("xyz")), st.booleans())
+@example([Candidate("0"), Candidate("0", vector=2.225073858507e-311), Candidate("00", vector=-1.0, episode="p")],
+         frozenset(), False)  # a subnormal best cosine scaled -1 to -inf and the episode bonus to nan
 def test_fusion_ranks_each_memory_once_best_first(candidates: list[Candidate], named: frozenset[str],
                                                  when: bool) -> None:
     found = fuse(candidates, named=named, asks_when=when, in_window=lambda at: at == MAY_8)
