@@ -96,11 +96,11 @@ def counts_at(scope: str, rows: Iterable[Mapping[str, Any]], points: Sequence[in
     counts = []
     for point in points:
         totals = dict.fromkeys(COLUMNS, 0)
-        for (_, width), (_, _, bucket) in zip(SLICES, _slices(scope, point), strict=True):
+        for (_, width), (_, own, bucket) in zip(SLICES, _slices(scope, point), strict=True):
             for row in by_bucket.get(bucket, ()):
-                # The slices wholly at or before the point (instants: at or before it); the slice the point is
-                # in is counted by the finer slices in it.
-                if row["start"] + width - 1 <= point:
+                # The slices before the point's own (instants: at or before it); the slice the point is in is
+                # counted by the finer slices in it, even when the point is its last microsecond.
+                if row["start"] < own or (width == 1 and row["start"] == own):
                     for column in COLUMNS:
                         totals[column] += row[column] or 0
         counts.append({kind: totals[f"{kind}_made"] - totals.get(f"{kind}_gone", 0) for kind in KINDS})
