@@ -218,7 +218,8 @@ def compare(a: NameForm, b: NameForm) -> NameMatch:
             if how is not None:
                 return _match(how, one, other, against, other.tokens[-1], "is a handle spelling the name"
                               + (" with initials" if how == "handle initials" else ""))
-    short, long = (a, b) if len(a.tokens) <= len(b.tokens) else (b, a)
+    # The shorter first; of two as long, the first in word order, so the answer never depends on the order asked.
+    short, long = (a, b) if (len(a.tokens), a.tokens) <= (len(b.tokens), b.tokens) else (b, a)
     kinds = _align(short.tokens, long.tokens)
     if kinds is None and len(short.tokens) == len(long.tokens) == 2:  # the same two words, family name first
         turned = _align(tuple(reversed(short.tokens)), long.tokens)
