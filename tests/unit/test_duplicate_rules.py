@@ -186,7 +186,7 @@ def names(draw: st.DrawFn) -> str:
 
 @settings(max_examples=300, deadline=None)
 @given(names(), names())
-@example("Dana Reyes", "Dana R")  # the family name an initial on the second side: "initials" one way, "partial" the other
+@example("Dana Reyes", "Dana R")  # an initial family name: once "initials" one way, "partial name" the other
 def test_comparing_names_is_symmetric_and_bounded(a: str, b: str) -> None:
     x, y = compare(parse(a), parse(b)), compare(parse(b), parse(a))
     assert x.kind == y.kind
