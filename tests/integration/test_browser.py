@@ -348,9 +348,12 @@ def test_neo4j_browser_draws_exactly_the_facts_asked_for(story: dict[str, Any]) 
 
             for line in info.settings:  # as `browse` prints them: "Connect result nodes" off
                 expect(run(line)).to_contain_text('"autoComplete": false')
+            def set_param(line: str) -> None:
+                """Set a parameter and wait until Browser has it (a query run before that would use the old value)."""
+                expect(run(line).get_by_test_id("frameStatusbar")).to_contain_text("Successfully set your parameter")
+
             for line in info.param_lines:
-                frame = run(line)
-                expect(frame.get_by_test_id("frameStatusbar")).to_contain_text("Successfully set your parameter")
+                set_param(line)
             step("settings and parameters set")
             # Load the style sheet as a person would: drop the .grass file onto Browser (it then runs :style).
             grass = page.evaluate_handle(
@@ -399,7 +402,7 @@ def test_neo4j_browser_draws_exactly_the_facts_asked_for(story: dict[str, Any]) 
 
             # The graph as of mid-2021: exactly the three facts valid then. Dana's other LIVES_IN
             # records (Paris, London, the superseded ones) connect the same nodes and must not be drawn.
-            run(":param as_of => '2021-06-01'")
+            set_param(":param as_of => '2021-06-01'")
             frame = run_saved("graph_as_of")
             assert drawn(frame, 3, 4) == ["LIVES_IN", "LOCATED_IN", "WORKS_AT"]
             graph = frame.get_by_test_id("frame-loaded-contents")
@@ -418,7 +421,7 @@ def test_neo4j_browser_draws_exactly_the_facts_asked_for(story: dict[str, Any]) 
             expect(frame.get_by_test_id("frameStatusbar")).to_contain_text("3 records")
 
             # Aliases: a table (no lone alias node drawn), found by the key 'strasse' for Straße.
-            run(f":param key => '{entity_key('Straße')}'")
+            set_param(f":param key => '{entity_key('Straße')}'")
             frame = run_saved("aliases")
             expect(frame.get_by_test_id("frameContents")).to_contain_text("Strasse des 17. Juni")
             expect(frame.get_by_test_id("frameStatusbar")).to_contain_text("1 record")
