@@ -143,7 +143,12 @@ or the database aborted the transaction (a deadlock), and each attempt waits a l
 
 
 def drive[T](op: Op[T], runner: StatementRunner, embedder: Embedder | None) -> T:
-    """Run an operation's requests on a synchronous runner."""
+    """Run an operation's requests on a synchronous runner (the cyclic collector held off meanwhile)."""
+    with collector_paused():
+        return _drive(op, runner, embedder)
+
+
+def _drive[T](op: Op[T], runner: StatementRunner, embedder: Embedder | None) -> T:
     answer: Answer = None
     try:
         while True:
@@ -170,7 +175,13 @@ def drive_pages[T](pages: Iterator[Op[list[T]]], runner: StatementRunner, embedd
 
 
 async def drive_async[T](op: Op[T], runner: AsyncStatementRunner, embedder: Embedder | None) -> T:
-    """Run an operation's requests on an asyncio runner (embedding runs in a worker thread)."""
+    """Run an operation's requests on an asyncio runner (embedding runs in a worker thread; the cyclic
+    collector held off meanwhile)."""
+    with collector_paused():
+        return await _drive_async(op, runner, embedder)
+
+
+async def _drive_async[T](op: Op[T], runner: AsyncStatementRunner, embedder: Embedder | None) -> T:
     answer: Answer = None
     try:
         while True:
@@ -218,12 +229,15 @@ def _outdated(scope: str) -> ConcurrencyConflictError:
 
 @contextlib.contextmanager
 def collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector held off while a write runs, and let run again after (if it ran before).
+    """Python's cyclic garbage collector held off while an operation runs, and let run again after (if it ran
+    before).
 
     A batch makes tens of thousands of short-lived objects (records, rows, parameter text) that reference
     counting frees; the collector, counting allocations, still ran some 40 times per batch of 1,000 and
     walked the process's long-lived objects, a quarter of the batch's Python time (benchmarks/README.md,
-    issue 34). Collection resumes when the write ends: nothing a write leaves behind escapes it."""
+    issue 34). Reads too: a recall set off ~14 collections, and one in ten walked the whole heap (~60 ms in a
+    process holding a 100k scope's duplicate scan, ~200 ms in the inspector). Collection resumes when the
+    operation ends: nothing it leaves behind escapes it."""
     if not gc.isenabled():
         yield
         return
@@ -239,7 +253,7 @@ def run_write[T](backend: Backend, scope: str, init: Params, make: Callable[[], 
     """Run a write operation holding the scope's lock, planning again if the scope moved under it."""
     for attempt in range(ATTEMPTS):
         try:
-            with backend.locked(scope, init, timeout) as runner, collector_paused():
+            with backend.locked(scope, init, timeout) as runner:
                 return drive(make(), runner, embedder)
         except (PlanOutdated, BackendError) as exc:
             pause = _again(exc, attempt)
@@ -257,8 +271,7 @@ async def run_write_async[T](backend: AsyncBackend, scope: str, init: Params, ma
     for attempt in range(ATTEMPTS):
         try:
             async with backend.locked(scope, init, timeout) as runner:
-                with collector_paused():
-                    return await drive_async(make(), runner, embedder)
+                return await drive_async(make(), runner, embedder)
         except (PlanOutdated, BackendError) as exc:
             pause = _again(exc, attempt)
             if pause is None:
