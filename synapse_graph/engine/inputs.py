@@ -20,6 +20,7 @@ from synapse_graph.errors import InvalidInputError, InvalidNameError, InvalidTim
 from synapse_graph.instants import Instant
 from synapse_graph.models import TimeInput, Triple, TrustState
 from synapse_graph.rules import periods
+from synapse_graph.rules.built import built
 from synapse_graph.rules.grams import grams
 from synapse_graph.rules.numbers import confidence as checked_confidence
 from synapse_graph.rules.numbers import count
@@ -309,11 +310,12 @@ def batch(ctx: Context, triples: object, *, replace: bool, valid_at: TimeInput |
             raise InvalidTimeError(f"{label}: invalid_at must be after valid_at, which defaults to now")
         own = None if triple.source is None else dataclass_replace(
             written_by, source=text(ctx, triple.source, f"{label} source", found=found))
-        checked.append(CheckedTriple(
-            subject=subject, predicate=predicate, object=obj, valid_at=start, invalid_at=end,
-            confidence=confidence(triple.confidence, label), single_valued=replace,
-            subject_type=kinds[0], object_type=kinds[1], provenance=own, index=index,
-        ))
+        checked.append(built(CheckedTriple, {
+            "subject": subject, "predicate": predicate, "object": obj, "valid_at": start, "invalid_at": end,
+            "confidence": confidence(triple.confidence, label), "single_valued": replace,
+            "subject_type": kinds[0], "object_type": kinds[1], "status": "believed", "provenance": own,
+            "index": index,
+        }))
     return Batch(tuple(checked), tuple(aliases), written_by, frozenset(found))
 
 
