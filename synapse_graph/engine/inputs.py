@@ -296,8 +296,9 @@ def batch(ctx: Context, triples: object, *, replace: bool, valid_at: TimeInput |
             predicates.add(check_predicate(predicate, allow_same_as=True))
         subject = _known_name(ctx, triple.subject) or name(ctx, triple.subject, f"{label} subject")
         obj = _known_name(ctx, triple.object) or name(ctx, triple.object, f"{label} object")
-        kinds = [None if kind is None else text(ctx, kind, f"{label} {side} type", MAX_TYPE_LENGTH)
-                 for kind, side in ((triple.subject_type, "subject"), (triple.object_type, "object"))]
+        kinds = (None, None) if triple.subject_type is None and triple.object_type is None else [
+            None if kind is None else text(ctx, kind, f"{label} {side} type", MAX_TYPE_LENGTH)
+            for kind, side in ((triple.subject_type, "subject"), (triple.object_type, "object"))]
         if predicate == SAME_AS:
             aliases.append((subject, obj))
             continue
