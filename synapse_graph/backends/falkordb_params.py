@@ -2,8 +2,8 @@
 
 FalkorDB takes parameters as Cypher literals in front of the query text. The
 ``falkordb`` client builds that header too; this builder makes the same literals
-(strings double-quoted with ``\\`` and ``"`` escaped, map keys in backticks) in a
-fraction of the time, which matters for batches of thousands of records.
+(strings double-quoted with ``\\`` and ``"`` escaped, map keys bare when they are plain names, else in
+backticks) in a fraction of the time, and shorter, which matters for batches of thousands of records.
 
 FalkorDB stores doubles exactly but prints them in replies with 15 significant digits
 (``%.15g``: 0.9999999999999999 reads back as 1.0). So a float under one of
@@ -15,6 +15,7 @@ Floats 15 digits can carry (0.9, 0.75, 1.0: nearly all) stay numbers in the grap
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
@@ -55,9 +56,16 @@ _NAMES: dict[object, str] = {}
 thousands of times."""
 
 
+_BARE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+"""Map keys FalkorDB reads without backticks (reserved words too: ``{end: 1, type: 2}``): a batch's text is ~10%
+shorter with its keys bare (~25 keys a record), less to send and for the server to parse."""
+
+
 def _name(key: object) -> str:
-    """A map key as written in a map literal, remembered (:data:`_NAMES`; keys are the library's own names)."""
-    name = f"{_key(key)}:"
+    """A map key as written in a map literal (bare if it is a plain name, else in backticks), remembered
+    (:data:`_NAMES`; keys are the library's own names)."""
+    text = str(key)
+    name = f"{text}:" if _BARE.fullmatch(text) else f"{_key(key)}:"
     if type(key) is str and len(_NAMES) < 4096:
         _NAMES[key] = name
     return name

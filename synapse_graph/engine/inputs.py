@@ -20,6 +20,7 @@ from synapse_graph.errors import InvalidInputError, InvalidNameError, InvalidTim
 from synapse_graph.instants import Instant
 from synapse_graph.models import TimeInput, Triple, TrustState
 from synapse_graph.rules import periods
+from synapse_graph.rules.built import built
 from synapse_graph.rules.grams import grams
 from synapse_graph.rules.numbers import confidence as checked_confidence
 from synapse_graph.rules.numbers import count
@@ -295,8 +296,9 @@ def batch(ctx: Context, triples: object, *, replace: bool, valid_at: TimeInput |
             predicates.add(check_predicate(predicate, allow_same_as=True))
         subject = _known_name(ctx, triple.subject) or name(ctx, triple.subject, f"{label} subject")
         obj = _known_name(ctx, triple.object) or name(ctx, triple.object, f"{label} object")
-        kinds = [None if kind is None else text(ctx, kind, f"{label} {side} type", MAX_TYPE_LENGTH)
-                 for kind, side in ((triple.subject_type, "subject"), (triple.object_type, "object"))]
+        kinds = (None, None) if triple.subject_type is None and triple.object_type is None else [
+            None if kind is None else text(ctx, kind, f"{label} {side} type", MAX_TYPE_LENGTH)
+            for kind, side in ((triple.subject_type, "subject"), (triple.object_type, "object"))]
         if predicate == SAME_AS:
             aliases.append((subject, obj))
             continue
@@ -309,11 +311,12 @@ def batch(ctx: Context, triples: object, *, replace: bool, valid_at: TimeInput |
             raise InvalidTimeError(f"{label}: invalid_at must be after valid_at, which defaults to now")
         own = None if triple.source is None else dataclass_replace(
             written_by, source=text(ctx, triple.source, f"{label} source", found=found))
-        checked.append(CheckedTriple(
-            subject=subject, predicate=predicate, object=obj, valid_at=start, invalid_at=end,
-            confidence=confidence(triple.confidence, label), single_valued=replace,
-            subject_type=kinds[0], object_type=kinds[1], provenance=own, index=index,
-        ))
+        checked.append(built(CheckedTriple, {
+            "subject": subject, "predicate": predicate, "object": obj, "valid_at": start, "invalid_at": end,
+            "confidence": confidence(triple.confidence, label), "single_valued": replace,
+            "subject_type": kinds[0], "object_type": kinds[1], "status": "believed", "provenance": own,
+            "index": index,
+        }))
     return Batch(tuple(checked), tuple(aliases), written_by, frozenset(found))
 
 

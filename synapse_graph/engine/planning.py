@@ -18,6 +18,7 @@ from synapse_graph.engine.view import Ahead, SlotKey, View
 from synapse_graph.errors import ConflictingValuesError
 from synapse_graph.instants import Instant, to_iso
 from synapse_graph.models import AliasResult, WriteResult
+from synapse_graph.rules.built import built
 from synapse_graph.rules.timeline import Plan, TimelinePlanner, Write, merge_plan
 from synapse_graph.rules.trust import TIMELINE_STATES, rejection_flag
 
@@ -97,12 +98,13 @@ def facts(view: View, batch: Batch) -> Op[Plan]:
         # Facts a model extracted are believed only from `candidate_below` up; direct writes always are.
         candidate = t.status == "candidate" or flag is not None or (
             written_by.model is not None and t.confidence < rules.candidate_below)
-        writes.append((t, Write(
-            subject=subject, predicate=t.predicate, object=obj, valid_at=now if t.valid_at is None else t.valid_at,
-            invalid_at=t.invalid_at, confidence=t.confidence,
-            single_valued=(subject, t.predicate) in single and not candidate, provenance=written_by,
-            status="candidate" if candidate else t.status, flag=flag,
-        )))
+        writes.append((t, built(Write, {
+            "subject": subject, "predicate": t.predicate, "object": obj,
+            "valid_at": now if t.valid_at is None else t.valid_at, "invalid_at": t.invalid_at,
+            "confidence": t.confidence, "single_valued": (subject, t.predicate) in single and not candidate,
+            "provenance": written_by, "status": "candidate" if candidate else t.status, "flag": flag,
+            "confirmations": 1, "moved": None,
+        })))
     one_value_each(writes)
     for _, write in writes:
         (believed if write.status != "candidate" else candidates).add(write)

@@ -26,12 +26,14 @@ from synapse_graph.models import (
     RecallReason,
     ScopeRules,
 )
+from synapse_graph.rules.built import built
 from synapse_graph.rules.timeline import Provenance, Record
 from synapse_graph.rules.trust import first_logged_facts, logged_facts
 from synapse_graph.shapes import ENTITY, FACT, OBSERVATION, Reader
 
 Row = Mapping[str, Any]
 PROVENANCE_FIELDS = tuple(f.name for f in dataclass_fields(Provenance))
+RECORD_FIELDS = tuple(f.name for f in dataclass_fields(Record))
 
 
 _RECORD = Reader(tuple(f for f in FACT if f.name not in PROVENANCE_FIELDS), by_key=True, datetimes=False)
@@ -42,8 +44,11 @@ _ENTITY = Reader(ENTITY, by_key=False, datetimes=True)
 
 
 def record(row: Row) -> Record:
-    """A fact row as the planner sees it: entities by key, instants as microseconds."""
-    return Record(**_RECORD(row), provenance=Provenance(**_PROVENANCE(row)))
+    """A fact row as the planner sees it: entities by key, instants as microseconds (every field of a record
+    and of its provenance read: built without their ``__init__``, rules/built.py)."""
+    values = _RECORD(row)
+    values["provenance"] = built(Provenance, _PROVENANCE(row))
+    return built(Record, {name: values[name] for name in RECORD_FIELDS})  # in field order, as __init__ sets them
 
 
 def record_of(values: Mapping[str, Any]) -> Record:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, field, replace
 
 from synapse_graph.models import TrustState
+from synapse_graph.rules.built import built
 
 FOREVER = 2**62
 """Stands for an open ``invalid_at`` in comparisons; larger than any storable instant."""
@@ -310,12 +311,12 @@ class TimelinePlanner:
     def _new(self, write: Write, valid_at: int, invalid_at: int | None) -> Record:
         """A written fact's new record, valid over ``[valid_at, invalid_at)``, when it unites with no record
         and moves none: what :meth:`add`'s general case makes of it with nothing to unite."""
-        return Record(
-            id=self._new_id(), subject=write.subject, predicate=write.predicate, object=write.object,
-            valid_at=valid_at, invalid_at=invalid_at, recorded_at=self._now, expired_at=None,
-            confidence=write.confidence, confirmations=write.confirmations, provenance=write.provenance,
-            status=write.status, flag=write.flag or None, confirmed_at=None, pinned=False,
-        )
+        return built(Record, {
+            "id": self._new_id(), "subject": write.subject, "predicate": write.predicate, "object": write.object,
+            "valid_at": valid_at, "invalid_at": invalid_at, "recorded_at": self._now, "expired_at": None,
+            "confidence": write.confidence, "confirmations": write.confirmations, "provenance": write.provenance,
+            "status": write.status, "flag": write.flag or None, "confirmed_at": None, "pinned": False,
+        })
 
     def retract(self, subject: str, predicate: str, obj: str | None, at: int) -> int:
         """End the validity at ``at`` of the matching facts that hold then; returns how many."""

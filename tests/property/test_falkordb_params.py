@@ -26,7 +26,11 @@ SCALARS = st.one_of(
     st.none(), st.booleans(), TEXT, st.integers(-(2**63), 2**63 - 1),
     st.floats(min_value=-1e300, max_value=1e300, allow_nan=False),  # replies round to 15 digits: no overflow
 )
-KEYS = st.from_regex(r"[a-z_][a-z0-9_]{0,10}", fullmatch=True)
+KEYS = st.one_of(
+    st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,10}", fullmatch=True),  # written bare
+    st.sampled_from(["end", "type", "match", "return", "null", "true", "in", "case"]),  # reserved words, bare
+    st.sampled_from(["1a", "a b", "é", "a-b", "$x", "a.b"]),  # in backticks
+)
 VALUES = st.recursive(
     SCALARS,
     lambda inner: st.one_of(st.lists(inner, max_size=5), st.dictionaries(KEYS, inner, max_size=5)),
