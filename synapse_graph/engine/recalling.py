@@ -256,7 +256,9 @@ def _lexical(found: _Found, lexical: list[dict[str, Any]], question: _Question, 
             counted[r["stem"]] = counted.get(r["stem"], 0) + 1
     scores = bm25(question.stems, {key: (r["stems"] or "").split() for key, r in pool.items()},
                   corpus_size=corpus_size, counted=counted)
-    best = _by_score(scores, pool)
+    # Equal scores are cut by what the memories say, never by their ids (each database has its own).
+    best = sorted(scores.items(), key=lambda item: (-item[1], _said(pool[item[0]]["kind"], pool[item[0]]["memory"]),
+                                                    item[0]))
     legs = [("lexical", best[:DEPTH])]
     if window is not None:
         legs.append(("window", [(k, s) for k, s in best
@@ -267,22 +269,6 @@ def _lexical(found: _Found, lexical: list[dict[str, Any]], question: _Question, 
             r = pool[key]
             cosine = None if r["cosine"] is None else float(r["cosine"])
             found.add(key, leg, r["kind"], r["memory"], r["stems"], lexical=score, vector=cosine)
-
-
-def _by_score(scores: Mapping[str, float], pool: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, float]]:
-    """Scores best first; equal ones cut by what the memories say, never by their ids (each database has its
-    own). What a memory says is built only for the memories that tie (most scores differ)."""
-    best = sorted(scores.items(), key=lambda item: -item[1])
-    start = 0
-    while start < len(best):
-        end = start + 1
-        while end < len(best) and best[end][1] == best[start][1]:
-            end += 1
-        if end - start > 1:
-            best[start:end] = sorted(best[start:end], key=lambda item: (
-                _said(pool[item[0]]["kind"], pool[item[0]]["memory"]), item[0]))
-        start = end
-    return best
 
 
 def _vectors(found: _Found, answer: list[dict[str, Any]]) -> None:
