@@ -115,7 +115,7 @@ class Q(StrEnum):
     FACTS_CHANGED_IN_SCOPE = "changes/facts_changed_in_scope"
     MEMORY_LEXICAL = "recall/memory_lexical"
     MEMORY_LEXICAL_EACH = "recall/memory_lexical_each"
-    HAS_FACTS = "recall/has_facts"
+    RECALL_START = "recall/recall_start"
     # trust: rejections and the audit log
     TOMBSTONES = "trust/tombstones"
     AUDIT_LOG = "trust/audit_log"

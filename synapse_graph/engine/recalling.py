@@ -3,8 +3,8 @@
 The design and its measurements: ``docs/recall-design.md``. Two round trips, three when the scope holds facts
 (reads that do not depend on each other go together: a pipeline on FalkorDB, one read transaction on Neo4j):
 
-1. the scope's state, how many names each word of the question matches (``term_hits``) and whether the scope
-   holds facts at all (``has_facts``); with an embedder, the question less the words that name an entity is
+1. one statement (``recall_start``): the scope's state, whether it holds facts at all and how many names each
+   word of the question matches; with an embedder, the question less the words that name an entity is
    embedded next (a name weighs on an embedding more than what is asked about it);
 2. the entities the words name (``search_lexical``), and one request for the memories: those holding the
    question's stems (``memory_lexical``; stem by stem in a larger scope, ``memory_lexical_each``) with their
@@ -30,9 +30,9 @@ from typing import Any
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import embeddings, rows
 from synapse_graph.engine.context import Context
-from synapse_graph.engine.io import Op, Read, embed, read_each
+from synapse_graph.engine.io import Op, Read, embed, read, read_each
 from synapse_graph.engine.recall import entries_of, expand_read, matched_words, ranked, search_read, term_hits
-from synapse_graph.engine.scope import state_of, state_read
+from synapse_graph.engine.scope import state_of
 from synapse_graph.instants import MAX_MICROS, MIN_MICROS, Instant, from_datetime, to_datetime
 from synapse_graph.models import EntryEntity, Recall, RecalledFact, RecalledObservation, RecallReason, RecallUsage
 from synapse_graph.rules.asked_time import AskedTime, asked_time
@@ -121,8 +121,9 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
         return Recall(query=query, as_of=to_datetime(now if as_of is None else as_of), legs=legs,
                       skipped="no content words (empty question or small talk)",
                       usage=RecallUsage(items=0, tokens=0, ms=_ms(started)))
-    state_rows, counted, holding = yield from read_each(state_read(ctx), term_hits(ctx, terms),
-                                                Read(Q.HAS_FACTS, {"scope": ctx.scope}))
+    started_rows = yield from read(Q.RECALL_START, term_hits(ctx, terms).params)
+    state_rows = [r for r in started_rows if r["term"] is None]
+    counted = [r for r in started_rows if r["term"] is not None]
     state = state_of(state_rows)
     embeddings.check(ctx, state)
     # The instant the facts are read at: now by the scope's clock, never before its last write
@@ -152,7 +153,7 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
     _lexical(found, [r for r in legged if r["leg"] == "lexical"], question, corpus_size=max(state.facts, 1),
              window=window if ctx.embedder is None else None)
     _vectors(found, [r for r in legged if r["leg"] != "lexical"])
-    if entries and holding[0]["facts"] > 0:  # the graph leg, and the names of what the other legs found
+    if entries and state_rows[0]["facts"] > 0:  # the graph leg, and the names of what the other legs found
         around, known = yield from read_each(
             expand_read(ctx, entries, hops=hops, as_of=at, known_at=known_at, limit=limit, vector=vector),
             _names_read(ctx, found, found.rows))

@@ -20,16 +20,19 @@ pytestmark = pytest.mark.integration
 
 
 class Counted:
-    """The backend's reads, counted (a pipeline or one transaction of several reads counts once)."""
+    """The backend's reads, counted (a pipeline or one transaction of several reads counts once), and the
+    statements they run (each of a pipeline's or a transaction's counts)."""
 
     def __init__(self, memory: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
         self.statements = 0
+        self.run = 0
         backend = memory.backend
         for name in ("read", "read_many"):
             inner = getattr(backend, name)
 
-            def counted(*args: Any, _inner: Any = inner) -> Any:
+            def counted(*args: Any, _inner: Any = inner, _many: bool = name == "read_many") -> Any:
                 self.statements += 1
+                self.run += len(args[0]) if _many else 1
                 return _inner(*args)
 
             monkeypatch.setattr(backend, name, counted)
@@ -82,3 +85,13 @@ def test_recall_in_a_scope_never_written_is_one_round_trip(backend_settings: dic
         assert found.facts == [] and found.skipped
         assert counted.statements == 1
         assert [f.object for f in bound.recall("where does Dana live", memory_scope="durable").facts] == ["Paris"]
+
+
+def test_recall_reads_the_scope_its_term_counts_and_whether_it_holds_facts_in_one_statement(
+        stored: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the first round trip was three statements (scope state, term counts, has facts): on Neo4j each costs
+    counted = Counted(stored, monkeypatch)
+    found = stored.recall("where does Dana live")
+    assert [f.object for f in found.facts][:1] == ["Paris"]
+    # the state and term counts; names and memories; the facts around and names; links and names
+    assert (counted.statements, counted.run) == (4, 7)

@@ -1,0 +1,105 @@
+// FalkorDB's own: its term counts (recall/term_hits) take RediSearch queries over one label, a branch a term slot.
+// Recall's first round trip in one statement: the scope's state (scope/scope_state) with whether it holds any fact
+// record (recall reads the facts around the entities a question names only then: the first one found ends the
+// search) in one row whose term is null, then how many of the scope's names each term of the question matches
+// (recall/term_hits), a row a term that matches any.
+{{scope_state_for_read}}
+OPTIONAL MATCH (:Entity {scope: $scope})-[r:FACT]->()
+WITH s, r LIMIT 1
+RETURN {{scope_state_map}} AS state, count(r) AS facts, null AS term, null AS hits
+UNION ALL
+WITH $terms[0] AS t WHERE t IS NOT NULL
+CALL db.idx.fulltext.queryNodes('Entity', t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) YIELD node
+WITH t, node WHERE node.scope = $scope
+WITH t, node LIMIT $cap
+RETURN null AS state, null AS facts, t AS term, count(node) AS hits
+UNION ALL
+WITH $terms[1] AS t WHERE t IS NOT NULL
+CALL db.idx.fulltext.queryNodes('Entity', t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) YIELD node
+WITH t, node WHERE node.scope = $scope
+WITH t, node LIMIT $cap
+RETURN null AS state, null AS facts, t AS term, count(node) AS hits
+UNION ALL
+WITH $terms[2] AS t WHERE t IS NOT NULL
+CALL db.idx.fulltext.queryNodes('Entity', t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) YIELD node
+WITH t, node WHERE node.scope = $scope
+WITH t, node LIMIT $cap
+RETURN null AS state, null AS facts, t AS term, count(node) AS hits
+UNION ALL
+WITH $terms[3] AS t WHERE t IS NOT NULL
+CALL db.idx.fulltext.queryNodes('Entity', t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) YIELD node
+WITH t, node WHERE node.scope = $scope
+WITH t, node LIMIT $cap
+RETURN null AS state, null AS facts, t AS term, count(node) AS hits
+UNION ALL
+WITH $terms[4] AS t WHERE t IS NOT NULL
+CALL db.idx.fulltext.queryNodes('Entity', t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) YIELD node
+WITH t, node WHERE node.scope = $scope
+WITH t, node LIMIT $cap
+RETURN null AS state, null AS facts, t AS term, count(node) AS hits
+UNION ALL
+WITH $terms[5] AS t WHERE t IS NOT NULL
+CALL db.idx.fulltext.queryNodes('Entity', t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) YIELD node
+WITH t, node WHERE node.scope = $scope
+WITH t, node LIMIT $cap
+RETURN null AS state, null AS facts, t AS term, count(node) AS hits
+UNION ALL
+WITH $terms[6] AS t WHERE t IS NOT NULL
+CALL db.idx.fulltext.queryNodes('Entity', t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) YIELD node
+WITH t, node WHERE node.scope = $scope
+WITH t, node LIMIT $cap
+RETURN null AS state, null AS facts, t AS term, count(node) AS hits
+UNION ALL
+WITH $terms[7] AS t WHERE t IS NOT NULL
+CALL db.idx.fulltext.queryNodes('Entity', t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) YIELD node
+WITH t, node WHERE node.scope = $scope
+WITH t, node LIMIT $cap
+RETURN null AS state, null AS facts, t AS term, count(node) AS hits
+UNION ALL
+WITH $terms[8] AS t WHERE t IS NOT NULL
+CALL db.idx.fulltext.queryNodes('Entity', t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) YIELD node
+WITH t, node WHERE node.scope = $scope
+WITH t, node LIMIT $cap
+RETURN null AS state, null AS facts, t AS term, count(node) AS hits
+UNION ALL
+WITH $terms[9] AS t WHERE t IS NOT NULL
+CALL db.idx.fulltext.queryNodes('Entity', t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) YIELD node
+WITH t, node WHERE node.scope = $scope
+WITH t, node LIMIT $cap
+RETURN null AS state, null AS facts, t AS term, count(node) AS hits
+UNION ALL
+WITH $terms[10] AS t WHERE t IS NOT NULL
+CALL db.idx.fulltext.queryNodes('Entity', t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) YIELD node
+WITH t, node WHERE node.scope = $scope
+WITH t, node LIMIT $cap
+RETURN null AS state, null AS facts, t AS term, count(node) AS hits
+UNION ALL
+WITH $terms[11] AS t WHERE t IS NOT NULL
+CALL db.idx.fulltext.queryNodes('Entity', t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) YIELD node
+WITH t, node WHERE node.scope = $scope
+WITH t, node LIMIT $cap
+RETURN null AS state, null AS facts, t AS term, count(node) AS hits
+UNION ALL
+WITH $terms[12] AS t WHERE t IS NOT NULL
+CALL db.idx.fulltext.queryNodes('Entity', t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) YIELD node
+WITH t, node WHERE node.scope = $scope
+WITH t, node LIMIT $cap
+RETURN null AS state, null AS facts, t AS term, count(node) AS hits
+UNION ALL
+WITH $terms[13] AS t WHERE t IS NOT NULL
+CALL db.idx.fulltext.queryNodes('Entity', t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) YIELD node
+WITH t, node WHERE node.scope = $scope
+WITH t, node LIMIT $cap
+RETURN null AS state, null AS facts, t AS term, count(node) AS hits
+UNION ALL
+WITH $terms[14] AS t WHERE t IS NOT NULL
+CALL db.idx.fulltext.queryNodes('Entity', t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) YIELD node
+WITH t, node WHERE node.scope = $scope
+WITH t, node LIMIT $cap
+RETURN null AS state, null AS facts, t AS term, count(node) AS hits
+UNION ALL
+WITH $terms[15] AS t WHERE t IS NOT NULL
+CALL db.idx.fulltext.queryNodes('Entity', t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) YIELD node
+WITH t, node WHERE node.scope = $scope
+WITH t, node LIMIT $cap
+RETURN null AS state, null AS facts, t AS term, count(node) AS hits

@@ -1,0 +1,20 @@
+// Neo4j's own: its term counts (recall/term_hits) take Lucene queries holding the scope's token.
+// Recall's first round trip in one statement: the scope's state (scope/scope_state) with whether it holds any fact
+// record (recall reads the facts around the entities a question names only then: the first one found ends the
+// search) in one row whose term is null, then how many of the scope's names each term of the question matches
+// (recall/term_hits), a row a term that matches any.
+{{scope_state_for_read}}
+OPTIONAL MATCH (:Entity {scope: $scope})-[r:FACT]->()
+WITH s, r LIMIT 1
+RETURN {{scope_state_map}} AS state, count(r) AS facts, null AS term, null AS hits
+UNION ALL
+UNWIND $terms AS t
+CALL (t) {
+  CALL db.index.fulltext.queryNodes('entity_scoped_search',
+       '+scope_token:' + $scope_token + '^0 +search_text:' + t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END,
+       {limit: $cap}) YIELD node
+  WITH node WHERE node.scope = $scope
+  RETURN count(node) AS hits
+}
+WITH t, hits WHERE hits > 0
+RETURN null AS state, null AS facts, t AS term, hits
