@@ -246,6 +246,9 @@ FRAGMENTS: dict[str, LiteralString] = {
     # The stored fields of a fact record r, read (fragments/fact.cypher adds its ends); and those statements
     # filter or order by: its trust state, its confirmations.
     "fact_fields": _projection(FACT, "r"),
+    # The same fields as a list of values, in FACT's order (ends left out), for a statement that returns many
+    # records flat (changes/changed_records): no field names on the wire nor to decode.
+    "fact_field_values": "[" + ", ".join(_reading(f, "r") for f in FACT if f.kind != "end") + "]",
     "state": _reading(field(FACT, "status"), "r"),
     "confirmations": _reading(field(FACT, "confirmations"), "r"),
     # A new record r from a row x of engine/writes.py apply's creates: x.props (record_props) and apart

@@ -192,9 +192,10 @@ def _records(found: list[Any]) -> dict[int, _Record]:
     once, however many events it is a mate of."""
     if not found:
         return {}
-    facts = {r["id"]: (rows.fact(r), (r["subject_key"], r["object_key"])) for r in found[0]["records"]}
-    return {j["i"]: _Record(*facts[j["id"]], [facts[m][0] for m in dict.fromkeys(j["mates"])])
-            for j in found[0]["judged"]}
+    named = (rows.fact_values(values) for values in found[0]["records"])
+    facts = {r["id"]: (rows.fact(r), (r["subject_key"], r["object_key"])) for r in named}
+    return {i: _Record(*facts[record], [facts[m][0] for m in dict.fromkeys(mates)])
+            for i, record, mates in found[0]["judged"]}
 
 
 def _change(pending: _Pending, row: _Record | None, observations: Mapping[str, Any],

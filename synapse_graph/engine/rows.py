@@ -73,6 +73,16 @@ def fact(row: Row, links: list[Row] | None = None) -> Fact:
     return Fact(**values)
 
 
+FACT_VALUE_COLUMNS = ("subject", "subject_key", "subject_type", "object", "object_key", "object_type",
+                      *(f.name for f in FACT if f.kind != "end"))
+"""The columns of a fact record as a list of values (fragments/fact_values.cypher), in order."""
+
+
+def fact_values(values: Sequence[Any]) -> Row:
+    """A fact record's list of values (fragments/fact_values.cypher) as the row ``{{fact}}`` projects."""
+    return dict(zip(FACT_VALUE_COLUMNS, values, strict=True))
+
+
 def linked(valid_at: datetime, invalid_at: datetime | None, links: Sequence[Row]) -> dict[str, list[FactLink]]:
     """``replaces`` and ``replaced_by`` of a fact valid from ``valid_at`` to ``invalid_at``, of its ``links``."""
     found = sorted((FactLink(id=x["id"], object=x["object"], valid_at=to_datetime(x["valid_at"]),
