@@ -87,8 +87,8 @@ WITH s, st
   {{new_fact_record}}
 }
 {{call(s)}}
-  // A stored entity's count of fact records, sought by its node id in a write that seeks by id above (read
-  // holding the scope's lock); the others' are sought by key below.
+  // Each entity's count of fact records (engine/writes.py record_counts), which the digest ranks by: a stored
+  // entity's sought by its node id in a write that seeks by id above (read holding the scope's lock), ...
   UNWIND $counts_by_id AS x
   MATCH (n) WHERE {{node_id(n)}} = x.id
   WITH x, n
@@ -96,7 +96,7 @@ WITH s, st
   SET n.records = coalesce(n.records, 0) + x.delta
 }
 {{call(s)}}
-  // Each entity's count of fact records (engine/writes.py record_counts), which the digest ranks by.
+  // ... the others' by key.
   UNWIND $counts AS x
   MATCH (n:Entity {scope: $scope, key: x.key})
   SET n.records = coalesce(n.records, 0) + x.delta
