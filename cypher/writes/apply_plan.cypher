@@ -87,16 +87,7 @@ WITH s, st
   {{new_fact_record}}
 }
 {{call(s)}}
-  // Each entity's count of fact records (engine/writes.py record_counts), which the digest ranks by: a stored
-  // entity's sought by its node id in a write that seeks by id above (read holding the scope's lock), ...
-  UNWIND $counts_by_id AS x
-  MATCH (n) WHERE {{node_id(n)}} = x.id
-  WITH x, n
-  WHERE n:Entity AND n.scope = $scope AND n.key = x.key
-  SET n.records = coalesce(n.records, 0) + x.delta
-}
-{{call(s)}}
-  // ... the others' by key.
+  // Each entity's count of fact records (engine/writes.py record_counts), which the digest ranks by.
   UNWIND $counts AS x
   MATCH (n:Entity {scope: $scope, key: x.key})
   SET n.records = coalesce(n.records, 0) + x.delta

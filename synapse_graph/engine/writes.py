@@ -123,18 +123,6 @@ def record_counts(added: Iterable[Record], taken: Iterable[Record]) -> list[dict
     return [{"key": key, "delta": delta} for key, delta in sorted(deltas.items()) if delta]
 
 
-def counts_apart(rows: list[dict[str, Any]], creates: Mapping[str, list[dict[str, Any]]],
-                 ids: Mapping[str, Any], deleted: Container[str]) -> dict[str, list[dict[str, Any]]]:
-    """The :func:`record_counts` rows as the apply statements take them: ``counts_by_id``, those of stored
-    entities of known node id in a write that seeks its new records' entities by id (``creates_by_id``), the
-    others ``counts`` (sought by key). Seeking by key cost ~33 us a row of FalkorDB's server time on a 100k
-    store (GRAPH.PROFILE; ~1,450 rows a batch of 1,000 facts), by id ~1 us."""
-    if not creates["creates_by_id"]:
-        return {"counts_by_id": [], "counts": rows}
-    by_id = [{**row, "id": ids[row["key"]]} for row in rows if row["key"] in ids and row["key"] not in deleted]
-    return {"counts_by_id": by_id, "counts": [row for row in rows if row["key"] not in ids or row["key"] in deleted]}
-
-
 def counter_params(counts: dict[str, int]) -> dict[str, int]:
     """The apply statements' parameters for the counters' changes."""
     return {"fact_delta": counts["facts"], "candidate_delta": counts["candidates"],
@@ -292,9 +280,9 @@ def audit_entry(ctx: Context, mutation: Mutation, now: Instant) -> dict[str, Any
 
 LEFT_OUT: dict[Q, tuple[str, ...]] = {
     Q.APPLY_ADDITIONS: ("retarget", "aliases", "alias_names", "observe", "unobserve", "sessions", "tombstones",
-                        "deletes", "expires", "updates", "creates_by_id", "counts_by_id"),
+                        "deletes", "expires", "updates", "creates_by_id"),
     Q.APPLY_FACTS: ("retarget", "aliases", "alias_names", "observe", "unobserve", "sessions", "tombstones", "deletes",
-                    "creates_by_id", "counts_by_id"),
+                    "creates_by_id"),
 }
 """The slimmer forms of ``apply_plan``, slimmest first, with the parameters (sub-queries) each leaves out: a
 write with none of them is applied by that form. Empty sub-queries are not free: a single-fact upsert of a
@@ -327,7 +315,7 @@ def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> 
         "alias_names": [{"key": k, "names": v} for k, v in changes.alias_names.items()],
         "expires": [r.id for r in plan.expires],
         "updates": [updated_props(r) for r in plan.updates],
-        **(new := creates(ctx.scope, plan.creates, mutation.entity_ids, changes.merged, mutation.spoken)),
+        **creates(ctx.scope, plan.creates, mutation.entity_ids, changes.merged, mutation.spoken),
         "tombstones": mutation.tombstones,
         "observe": mutation.observe,
         "sessions": mutation.sessions,  # times in them are Instants already (view.now)
@@ -335,8 +323,7 @@ def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> 
         "audit": [shared_apart(entry, SHARED_AUDIT_VALUES)
                   for entry in (*mutation.imported_audit, audit_entry(ctx, mutation, now))],
         "deletes": list(changes.merged),
-        **counts_apart(record_counts(plan.creates, [*changes.removed, *changes.deleted_history]), new,
-                       mutation.entity_ids, changes.merged),
+        "counts": record_counts(plan.creates, [*changes.removed, *changes.deleted_history]),
         "grown": grown(ctx.scope, mutation, now),
     }
     name = statement(params)
