@@ -67,9 +67,9 @@ def test_a_large_write_between_stored_entities_creates_every_record_with_its_val
 
 def test_a_large_write_keeps_every_entity_s_count_of_records_exact(memory: Memory,
                                                                    backend_settings: dict[str, Any]) -> None:
-    # From SEEK_BY_ID_FROM records on, the count of records (``records``, one per end) of a stored entity is
-    # changed on the node sought by id, a new entity's by key (engine/writes.py record_counts): hubs, self-loops,
-    # stored and new entities must all count right.
+    # Each entity's count of records (``records``, one per end: engine/writes.py record_counts) after a write of
+    # SEEK_BY_ID_FROM records or more (the form that seeks stored entities by id): hubs, self-loops, stored and
+    # new entities must all count right, whichever way the apply statement finds or keeps the counts (issue 34).
     from synapse_graph.engine.writes import SEEK_BY_ID_FROM
 
     people = [f"Person {i}" for i in range(SEEK_BY_ID_FROM + 8)]
