@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -11,7 +12,7 @@ from synapse_graph.catalogue import Q
 from synapse_graph.engine.scope import STORE_FORMAT
 from synapse_graph.instants import Instant
 from synapse_graph.rules.timeparse import now_micros
-from tests.integration.helpers import objects, triples
+from tests.integration.helpers import objects, raw_cypher, triples
 
 
 def test_point_reads_and_supersession_on_a_subject_with_many_facts(memory: Memory) -> None:
@@ -62,6 +63,34 @@ def test_a_large_write_between_stored_entities_creates_every_record_with_its_val
         assert (fact.object, fact.confidence, fact.source) == (people[(i + 1) % len(people)], 0.5, "import")
         assert fact.valid_at.isoformat().startswith("2021-06-01T12:30:00")
     assert len(memory.facts(people[0])) == 2
+
+
+def test_a_large_write_keeps_every_entity_s_count_of_records_exact(memory: Memory,
+                                                                   backend_settings: dict[str, Any]) -> None:
+    # Each entity's count of records (``records``, one per end: engine/writes.py record_counts) after a write of
+    # SEEK_BY_ID_FROM records or more (the form that seeks stored entities by id): hubs, self-loops, stored and
+    # new entities must all count right, whichever way the apply statement finds or keeps the counts (issue 34).
+    from synapse_graph.engine.writes import SEEK_BY_ID_FROM
+
+    people = [f"Person {i}" for i in range(SEEK_BY_ID_FROM + 8)]
+    memory.upsert([Triple(subject=p, predicate="LIVES_IN", object="Oslo", valid_at="2020-01-01") for p in people])
+    memory.upsert([*(Triple(subject=p, predicate="KNOWS", object=people[(i + 3) % len(people)], valid_at="2021-01-01")
+                     for i, p in enumerate(people)),
+                   Triple(subject="Oslo", predicate="TWINNED_WITH", object="Oslo", valid_at="2021-01-01"),
+                   *(Triple(subject=p, predicate="LIKES", object=f"Book {i}", valid_at="2021-01-01")
+                     for i, p in enumerate(people[:5]))])
+    settings = dict(backend_settings)
+    with Memory(settings.pop("location"), scope=memory.scope, **settings) as probe:  # a sync one, for raw_cypher
+        ends = raw_cypher(probe, "MATCH (a:Entity {scope: $scope})-[r:FACT]->(b:Entity) RETURN a.key AS a, b.key AS b",
+                          scope=memory.scope)
+        stored = raw_cypher(probe, "MATCH (e:Entity {scope: $scope}) RETURN e.key AS key, e.records AS records",
+                            scope=memory.scope)
+    expected: dict[str, int] = {}
+    for row in ends:
+        for key in (row["a"], row["b"]):
+            expected[key] = expected.get(key, 0) + 1
+    assert {row["key"]: row["records"] for row in stored} == expected
+    assert expected["oslo"] == len(people) + 2
 
 
 def test_hop_two_is_bounded_per_neighbour_and_exact_when_it_fits(memory: Memory) -> None:
