@@ -89,7 +89,6 @@ class Q(StrEnum):
     # sessions: private scopes of one agent session, registered by a durable scope
     SESSIONS = "sessions/sessions"
     # recall
-    TERM_HITS = "recall/term_hits"
     SEARCH_LEXICAL = "recall/search_lexical"
     SEARCH_VECTOR = "recall/search_vector"
     RECALL_EXPAND = "recall/recall_expand"
@@ -115,7 +114,7 @@ class Q(StrEnum):
     FACTS_CHANGED_IN_SCOPE = "changes/facts_changed_in_scope"
     MEMORY_LEXICAL = "recall/memory_lexical"
     MEMORY_LEXICAL_EACH = "recall/memory_lexical_each"
-    RECALL_START = "recall/recall_start"
+    STATE_AND_TERM_HITS = "recall/state_and_term_hits"
     # trust: rejections and the audit log
     TOMBSTONES = "trust/tombstones"
     AUDIT_LOG = "trust/audit_log"

@@ -314,8 +314,8 @@ def batch(ctx: Context, triples: object, *, replace: bool, valid_at: TimeInput |
         checked.append(built(CheckedTriple, {
             "subject": subject, "predicate": predicate, "object": obj, "valid_at": start, "invalid_at": end,
             "confidence": confidence(triple.confidence, label), "single_valued": replace,
-            "subject_type": kinds[0], "object_type": kinds[1], "status": "believed", "provenance": own,
-            "index": index,
+            "subject_type": kinds[0], "object_type": kinds[1], "status": CheckedTriple.status,  # its default
+            "provenance": own, "index": index,
         }))
     return Batch(tuple(checked), tuple(aliases), written_by, frozenset(found))
 

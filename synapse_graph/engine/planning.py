@@ -103,7 +103,7 @@ def facts(view: View, batch: Batch) -> Op[Plan]:
             "valid_at": now if t.valid_at is None else t.valid_at, "invalid_at": t.invalid_at,
             "confidence": t.confidence, "single_valued": (subject, t.predicate) in single and not candidate,
             "provenance": written_by, "status": "candidate" if candidate else t.status, "flag": flag,
-            "confirmations": 1, "moved": None,
+            "confirmations": Write.confirmations, "moved": Write.moved,  # their defaults
         })))
     one_value_each(writes)
     for _, write in writes:

@@ -9,8 +9,8 @@ from typing import Any
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import projections, rows
 from synapse_graph.engine.context import Context
-from synapse_graph.engine.io import Op, Read, embed, read, read_each, read_rows
-from synapse_graph.engine.scope import ScopeState, state_of, state_read
+from synapse_graph.engine.io import Op, Read, embed, read, read_rows
+from synapse_graph.engine.scope import ScopeState, state_of
 from synapse_graph.instants import Instant
 from synapse_graph.models import EntryEntity, RecalledFact
 from synapse_graph.rules.distinct import past_belief_once
@@ -39,19 +39,25 @@ EXPAND_CANDIDATES = 400
 so the database's cut must leave the relevant ones in (it keeps the nearest, then the newest)."""
 
 
-def term_hits(ctx: Context, terms: Sequence[str]) -> Read:
-    """The read counting how many of the scope's names each term matches (up to ``CANDIDATES + 1``)."""
-    return Read(Q.TERM_HITS, {"scope": ctx.scope, "scope_token": scope_token(ctx.scope), "terms": list(terms),
-                              "cap": CANDIDATES + 1})
+def state_and_terms(ctx: Context, terms: Sequence[str]) -> Read:
+    """The one read of the scope's state (with ``facts``: whether it holds any fact record) and how many of the
+    scope's names each term matches (up to ``CANDIDATES + 1``); :func:`split_counted` parts its rows."""
+    return Read(Q.STATE_AND_TERM_HITS, {"scope": ctx.scope, "scope_token": scope_token(ctx.scope),
+                                        "terms": list(terms), "cap": CANDIDATES + 1})
+
+
+def split_counted(found: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The rows of :func:`state_and_terms`: the scope's state row, and a row a term that matches any name."""
+    return [r for r in found if r["term"] is None], [r for r in found if r["term"] is not None]
 
 
 Counted = tuple[ScopeState, list[dict[str, Any]]]
-"""The scope's state and the rows of :func:`term_hits`, read together by :func:`state_and_term_hits`."""
+"""The scope's state and the term rows of :func:`state_and_terms`, read by :func:`state_and_term_hits`."""
 
 
 def state_and_term_hits(ctx: Context, terms: Sequence[str]) -> Op[Counted]:
-    """The scope's state and how many names each term matches, in one round trip."""
-    state, counted = yield from read_each(state_read(ctx), term_hits(ctx, terms))
+    """The scope's state and how many names each term matches, in one statement."""
+    state, counted = split_counted((yield from read_rows(state_and_terms(ctx, terms))))
     return state_of(state), counted
 
 

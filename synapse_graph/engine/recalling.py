@@ -3,9 +3,9 @@
 The design and its measurements: ``docs/recall-design.md``. Two round trips, three when the scope holds facts
 (reads that do not depend on each other go together: a pipeline on FalkorDB, one read transaction on Neo4j):
 
-1. one statement (``recall_start``): the scope's state, whether it holds facts at all and how many names each
-   word of the question matches; with an embedder, the question less the words that name an entity is
-   embedded next (a name weighs on an embedding more than what is asked about it);
+1. one statement (``state_and_term_hits``, search's too): the scope's state, whether it holds facts at all and
+   how many names each word of the question matches; with an embedder, the question less the words that name an
+   entity is embedded next (a name weighs on an embedding more than what is asked about it);
 2. the entities the words name (``search_lexical``), and one request for the memories: those holding the
    question's stems (``memory_lexical``; stem by stem in a larger scope, ``memory_lexical_each``) with their
    cosines, ranked by BM25 in Python (the lexical leg); the best by cosine (the vector leg) and among those
@@ -30,8 +30,16 @@ from typing import Any
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import embeddings, rows
 from synapse_graph.engine.context import Context
-from synapse_graph.engine.io import Op, Read, embed, read, read_each
-from synapse_graph.engine.recall import entries_of, expand_read, matched_words, ranked, search_read, term_hits
+from synapse_graph.engine.io import Op, Read, embed, read_each, read_rows
+from synapse_graph.engine.recall import (
+    entries_of,
+    expand_read,
+    matched_words,
+    ranked,
+    search_read,
+    split_counted,
+    state_and_terms,
+)
 from synapse_graph.engine.scope import state_of
 from synapse_graph.instants import MAX_MICROS, MIN_MICROS, Instant, from_datetime, to_datetime
 from synapse_graph.models import EntryEntity, Recall, RecalledFact, RecalledObservation, RecallReason, RecallUsage
@@ -121,9 +129,7 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
         return Recall(query=query, as_of=to_datetime(now if as_of is None else as_of), legs=legs,
                       skipped="no content words (empty question or small talk)",
                       usage=RecallUsage(items=0, tokens=0, ms=_ms(started)))
-    started_rows = yield from read(Q.RECALL_START, term_hits(ctx, terms).params)
-    state_rows = [r for r in started_rows if r["term"] is None]
-    counted = [r for r in started_rows if r["term"] is not None]
+    state_rows, counted = split_counted((yield from read_rows(state_and_terms(ctx, terms))))
     state = state_of(state_rows)
     embeddings.check(ctx, state)
     # The instant the facts are read at: now by the scope's clock, never before its last write

@@ -107,8 +107,7 @@ DIALECT_FORMS = {
     ("falkordb", "schema/schema"), ("neo4j", "schema/schema"),  # each its own indexes and constraints
     ("falkordb", "recall/vector_index"), ("neo4j", "recall/vector_index"),
     ("falkordb", "recall/search_lexical"), ("neo4j", "recall/search_lexical"),  # fulltext procedures and
-    ("falkordb", "recall/term_hits"), ("neo4j", "recall/term_hits"),  # query languages differ
-    ("falkordb", "recall/recall_start"), ("neo4j", "recall/recall_start"),  # term_hits in it
+    ("falkordb", "recall/state_and_term_hits"), ("neo4j", "recall/state_and_term_hits"),  # query languages differ
     ("falkordb", "recall/memory_lexical"), ("neo4j", "recall/memory_lexical"),
     ("falkordb", "recall/memory_lexical_each"), ("neo4j", "recall/memory_lexical_each"),
     ("falkordb", "migrations/set_scope_tokens"),  # no search token to set

@@ -1,8 +1,8 @@
-// FalkorDB's own: its term counts (recall/term_hits) take RediSearch queries over one label, a branch a term slot.
-// Recall's first round trip in one statement: the scope's state (scope/scope_state) with whether it holds any fact
-// record (recall reads the facts around the entities a question names only then: the first one found ends the
-// search) in one row whose term is null, then how many of the scope's names each term of the question matches
-// (recall/term_hits), a row a term that matches any.
+// FalkorDB's own: its term counts take RediSearch queries over one label, a branch a term slot.
+// The scope's state (scope/scope_state) with whether it holds any fact record (recall reads the facts around
+// the entities a question names only then: the first one found ends the search) in one row whose term is null,
+// then how many of the scope's names each term of the question matches (up to $cap), a row a term that matches
+// any: recall's and search's first round trip, in one statement.
 {{scope_state_for_read}}
 OPTIONAL MATCH (:Entity {scope: $scope})-[r:FACT]->()
 WITH s, r LIMIT 1
