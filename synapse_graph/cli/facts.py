@@ -97,11 +97,11 @@ def recall(
     question: str,
     as_of: Annotated[str | None, typer.Option(help="Facts valid at this time (default now).")] = None,
     hops: Annotated[int, typer.Option(min=1, max=2, help="1 or 2.")] = 1,
-    limit: Annotated[int, typer.Option(help="At most this many facts.")] = 25,
+    limit: Annotated[int, typer.Option(help="At most this many memories (facts and observations).")] = 25,
     embedder: EmbedderSpec = None, embedder_model: EmbedderModel = None, allow_remote: AllowRemote = False,
     db: Db = None, scope: Scope = "default", as_json: AsJson = False, user: User = None, password: Password = None,
 ) -> None:
-    """Facts that answer a question in words, most relevant first."""
+    """Memories (facts and observations) that answer a question in words, most relevant first."""
     chosen = chosen_embedder(embedder, embedder_model, allow_remote)
     with _open(db, scope, user, password, create=False, embedder=chosen) as memory:
         found = memory.recall(question, as_of=as_of, hops=hops, limit=limit)
@@ -111,12 +111,18 @@ def recall(
                 say(f"nothing recalled: {result.skipped}")
                 return
             say("entry entities: " + (", ".join(e.name for e in result.entities) or "none"))
-            rows = [(*render.fact_cells(f), str(f.hop), f.entry, f"{f.relevance:.2f}") for f in result.facts]
+            # A fact found by its own words or meaning was reached from no entity: its hop and via are blank.
+            rows = [(str(f.rank), *render.fact_cells(f), str(f.hop) if f.entry else "", f.entry or "",
+                     f"{f.relevance:.2f}") for f in result.facts]
             if rows:
-                _table([*render.FACT_COLUMNS, "hop", "via", "relevance"], rows, "recalled facts",
+                _table(["rank", *render.FACT_COLUMNS, "hop", "via", "relevance"], rows, "recalled facts",
                        optional=("via", "hop", "seen", "conf."), line=lambda number: str(result.facts[number]))
             else:
                 say("recalled facts: none")
+            if result.observations:
+                say("recalled observations:")
+                for seen in result.observations:
+                    say(f"  {seen.rank}. {seen}")
             say(Text(result.notice, style="dim"))
 
         _emit(found, as_json, show)

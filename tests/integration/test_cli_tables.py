@@ -95,3 +95,17 @@ def test_a_wide_terminal_keeps_the_full_table(shell: Shell) -> None:
     header = next(line for line in shown.splitlines() if "subject" in line)
     for column in ("predicate", "object", "valid from (UTC)", "valid until", "conf.", "seen"):
         assert column in header, header
+
+
+def test_recall_shows_every_memory_it_returns(shell: Shell) -> None:
+    """A fact found by its own words (no entity named, so no entry entity) and an observation are shown, in the
+    order recall ranks them, as the JSON answer lists them."""
+    shell("observe", "Sam Okafor", "Sam keeps a grey cat named Oliver at home.")
+    answer = shell.json("recall", "who keeps a cat named Oliver?")
+    assert answer["observations"], answer
+    assert any(f["entry"] is None for f in answer["facts"]) or not answer["facts"], answer
+    shown = shell("recall", "who keeps a cat named Oliver?", columns=120)
+    assert "Sam keeps a grey cat named Oliver at home." in shown, shown
+    found = shell.json("recall", "where do people work?")
+    assert found["facts"] and all(f["entry"] is None for f in found["facts"]), found
+    _rows_whole(shell("recall", "where do people work?", columns=100), found["facts"], 100)
