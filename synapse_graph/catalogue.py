@@ -138,6 +138,7 @@ class Q(StrEnum):
     RECOUNT_SCOPE = "migrations/recount_scope"
     SET_AHEAD = "migrations/set_ahead"
     SET_RECORD_COUNTS = "migrations/set_record_counts"
+    MOVE_RECORD_COUNTS = "migrations/move_record_counts"
     DROP_GROWTH = "migrations/drop_growth"
     COUNT_GROWTH = "migrations/count_growth"
     GROWTH_INSTANTS = "migrations/growth_instants"

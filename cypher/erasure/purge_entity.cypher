@@ -5,11 +5,12 @@
 // counters right and moves its version so concurrent plans re-read. A note without the name is added to the log.
 MATCH (e:Entity {scope: $scope, key: $key})
 // The entities at the other end of its records lose them from their count of records (engine/writes.py
-// record_counts), one row each.
+// record_counts, kept on a COUNTED relationship of each to itself), one row each.
 OPTIONAL MATCH (e)-[r:FACT]-(other:Entity)
 WHERE other <> e
 WITH e, other, count(r) AS lost
-FOREACH (n IN CASE WHEN other IS NULL THEN [] ELSE [other] END | SET n.records = n.records - lost)
+OPTIONAL MATCH (other)-[c:COUNTED]->(other)
+FOREACH (x IN CASE WHEN c IS NULL THEN [] ELSE [c] END | SET x.records = x.records - lost)
 WITH DISTINCT e
 OPTIONAL MATCH (e)-[r:FACT]-()
 WITH e, collect(DISTINCT r) AS records

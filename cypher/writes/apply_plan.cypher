@@ -87,10 +87,7 @@ WITH s, st
   {{new_fact_record}}
 }
 {{call(s)}}
-  // Each entity's count of fact records (engine/writes.py record_counts), which the digest ranks by.
-  UNWIND $counts AS x
-  MATCH (n:Entity {scope: $scope, key: x.key})
-  SET n.records = coalesce(n.records, 0) + x.delta
+  {{count_records}}
 }
 {{call(s)}}
   UNWIND $observe AS x

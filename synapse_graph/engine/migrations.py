@@ -21,6 +21,7 @@ COUNTED_FORMAT = 8
 RECORD_COUNTS_FORMAT = 9
 GROWTH_FORMAT = 10
 GRAMS_FORMAT = 11
+COUNTED_ON_ITSELF_FORMAT = 12
 PAGE = 5_000
 
 
@@ -45,7 +46,9 @@ def upgrade(ctx: Context, state: ScopeState) -> Op[None]:
     they were recorded) and count expired and ended records (the recount; observations count with the facts,
     as writes count them). Format 9: count each entity's fact records (``records``, which the digest ranks by).
     Format 10: count the scope's growth per slice of recorded time (rules/growth.py).
-    Format 11: store the grams of entities, aliases and observations (the substring index: rules/grams.py)."""
+    Format 11: store the grams of entities, aliases and observations (the substring index: rules/grams.py).
+    Format 12: move each entity's count of records from its node to a COUNTED relationship of it to itself
+    (fragments/count_records)."""
     if not needed(state):
         return
     if (state.format or 0) < SLOT_FORMAT:
@@ -69,6 +72,9 @@ def upgrade(ctx: Context, state: ScopeState) -> Op[None]:
         yield from count_growth(ctx)
     if (state.format or 0) < GRAMS_FORMAT:
         yield from store_grams(ctx)
+    if (state.format or 0) < COUNTED_ON_ITSELF_FORMAT:
+        while (yield from write(Q.MOVE_RECORD_COUNTS, {"scope": ctx.scope, "limit": PAGE}))[0]["moved"]:
+            pass
     yield from write(Q.RECOUNT_SCOPE, {"scope": ctx.scope, "format": STORE_FORMAT, "candidate": "candidate",
                                   "now": Instant(now_micros())})
 

@@ -18,7 +18,7 @@ from synapse_graph import Memory, Triple
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import digest as digest_engine
 from synapse_graph.engine import unmerge, writes
-from synapse_graph.engine.migrations import RECORD_COUNTS_FORMAT
+from synapse_graph.engine.migrations import COUNTED_ON_ITSELF_FORMAT, PAGE, RECORD_COUNTS_FORMAT
 from synapse_graph.engine.scope import STORE_FORMAT
 from synapse_graph.instants import Instant
 from synapse_graph.rules.text import USER_NAME, name_key
@@ -87,6 +87,42 @@ def test_a_scope_of_the_format_before_the_counts_is_counted_on_open(
     upgraded = make_memory(scope=old.scope)
     assert upgraded.backend.read(Q.SCOPE_STATE, {"scope": old.scope})[0]["state"]["format"] == STORE_FORMAT
     check(upgraded, "the upgrade")
+    upgraded.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="Lyon"))
+    check(upgraded, "a write after the upgrade")
+
+
+def stream(memory: Memory) -> None:
+    """The story, then a generated stream of 600 facts and a few about the user: a digest with entities to rank."""
+    story(memory)
+    memory.set_rules(max_entities=10**6, max_facts=10**6)
+    writes_ = generate(600, questions=1, neighbourhoods=1, checkpoints=(600,)).writes
+    memory.upsert([Triple(subject=w.subject, predicate=w.predicate, object=w.object, valid_at=w.valid_at)
+                   for w in writes_])
+    memory.upsert([(USER_NAME, "KNOWS", w.subject) for w in writes_[:5]])
+
+
+def test_a_scope_of_the_format_with_counts_on_the_entities_answers_alike_once_opened(
+        make_memory: Callable[..., Memory], monkeypatch: pytest.MonkeyPatch) -> None:
+    written = make_memory()
+    stream(written)
+    old = make_memory()
+    with monkeypatch.context() as before:  # no count on a relationship: this version's writes keep none
+        before.setattr(writes, "record_counts", lambda added, taken: [])
+        before.setattr(unmerge, "record_counts", lambda added, taken: [])
+        stream(old)
+    # The store as formats 9-11 left it: each entity's count on its node, and their format.
+    old.backend.write(Q.SET_RECORD_COUNTS, {"scope": old.scope})
+    old.backend.write(Q.RECOUNT_SCOPE, {"scope": old.scope, "format": COUNTED_ON_ITSELF_FORMAT - 1,
+                                        "candidate": "candidate", "now": Instant(now_micros())})
+    assert stored(old) == {}  # the digest of this version finds no count on a relationship
+    upgraded = make_memory(scope=old.scope)
+    assert upgraded.backend.read(Q.SCOPE_STATE, {"scope": old.scope})[0]["state"]["format"] == STORE_FORMAT
+    check(upgraded, "the upgrade")
+    assert {k: v for k, v in stored(upgraded).items() if v} == {k: v for k, v in stored(written).items() if v}
+    assert upgraded.digest().entities == written.digest().entities
+    assert upgraded.stats().model_dump(exclude={"scope"}) == written.stats().model_dump(exclude={"scope"})
+    # Nothing is left on the entities to move.
+    assert upgraded.backend.write(Q.MOVE_RECORD_COUNTS, {"scope": old.scope, "limit": PAGE})[0]["moved"] == 0
     upgraded.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="Lyon"))
     check(upgraded, "a write after the upgrade")
 

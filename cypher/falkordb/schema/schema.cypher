@@ -5,8 +5,10 @@
 // as a whole ("already indexed", which the driver tolerates), so a second property is indexed alone.
 CREATE INDEX FOR (e:Entity) ON (e.scope, e.key);
 CREATE INDEX FOR (a:Alias) ON (a.scope, a.key);
-// Each entity's count of fact records: the digest seeks the scope's busiest entities (digest/most_records).
-CREATE INDEX FOR (e:Entity) ON (e.records);
+// Each entity's count of fact records, on its COUNTED relationship to itself (fragments/count_records): the digest
+// seeks the scope's busiest entities (digest/most_records). (Stores made before format 12 keep an unused index of
+// Entity.records: no entity holds the property after the upgrade.)
+CREATE INDEX FOR ()-[c:COUNTED]-() ON (c.scope, c.records);
 CREATE INDEX FOR (s:Scope) ON (s.scope);
 CREATE INDEX FOR ()-[r:FACT]-() ON (r.id);
 CREATE INDEX FOR ()-[r:FACT]-() ON (r.slot);

@@ -5,9 +5,10 @@ CREATE CONSTRAINT alias_key IF NOT EXISTS FOR (a:Alias) REQUIRE (a.scope, a.key)
 CREATE CONSTRAINT scope_key IF NOT EXISTS FOR (s:Scope) REQUIRE s.scope IS UNIQUE;
 CREATE CONSTRAINT session_key IF NOT EXISTS FOR (n:Session) REQUIRE (n.scope, n.id) IS UNIQUE;
 CREATE INDEX entity_scope IF NOT EXISTS FOR (e:Entity) ON (e.scope);
-// Each entity's count of fact records: the digest reads the scope's busiest entities in the index's order
-// (digest/most_records).
-CREATE INDEX entity_records IF NOT EXISTS FOR (e:Entity) ON (e.scope, e.records);
+// Each entity's count of fact records, on its COUNTED relationship to itself (fragments/count_records): the digest
+// reads the scope's busiest entities in the index's order (digest/most_records). (Stores made before format 12
+// keep an empty index entity_records: no entity holds the count after the upgrade.)
+CREATE INDEX entity_counted IF NOT EXISTS FOR ()-[c:COUNTED]-() ON (c.scope, c.records);
 CREATE INDEX alias_target IF NOT EXISTS FOR (a:Alias) ON (a.scope, a.target);
 CREATE INDEX fact_id IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.id);
 CREATE INDEX fact_slot IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.slot);
