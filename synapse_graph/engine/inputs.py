@@ -27,7 +27,7 @@ from synapse_graph.rules.numbers import count
 from synapse_graph.rules.predicates import SAME_AS, check_predicate
 from synapse_graph.rules.recall import search_text
 from synapse_graph.rules.redaction import SecretMode, guard
-from synapse_graph.rules.text import clean_text, entity_name, name_key
+from synapse_graph.rules.text import check_storable, clean_text, entity_name, name_key
 from synapse_graph.rules.timeline import Provenance
 from synapse_graph.rules.timeparse import now_micros, to_micros
 from synapse_graph.rules.trust import TRUST_STATES
@@ -187,7 +187,7 @@ def filter_text(value: object, field: str, max_length: int = 512) -> str | None:
     if not isinstance(value, str) or not value or len(value) > max_length:
         raise InvalidInputError(f"{field} must be text of 1 to {max_length} characters to match, got "
                                 f"{type(value).__name__} {value!r:.40}")
-    return value
+    return check_storable(value, field=field)  # what the store cannot hold, it holds nowhere: no match to seek
 
 
 def query_text(query: object) -> str:

@@ -75,6 +75,10 @@ ERRORS = [
     case(lambda m: m.upsert(("Dana", "LIKES", "Ro\x00me")), InvalidInputError, "nul-in-object"),
     case(lambda m: m.upsert(("Dana", "LIKES", "Rome"), source="chat\x00"), InvalidInputError, "nul-in-source"),
     case(lambda m: m.alias("Dana", "D\x00"), InvalidInputError, "nul-in-alias"),
+    # A read's filter the store cannot hold either (FalkorDB refused the query itself: a 500 in the web API)
+    case(lambda m: m.audit(action="up\x00sert"), InvalidInputError, "nul-in-audit-action"),
+    case(lambda m: m.audit(client="cli\x00"), InvalidInputError, "nul-in-audit-client"),
+    case(lambda m: m.audit(session="s\x00"), InvalidInputError, "nul-in-audit-session"),
 ]
 
 
