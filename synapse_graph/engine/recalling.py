@@ -8,8 +8,9 @@ The design and its measurements: ``docs/recall-design.md``. Two round trips, thr
    entity is embedded next (a name weighs on an embedding more than what is asked about it);
 2. the entities the words name (``search_lexical``), and one request for the memories: those holding the
    question's stems (``memory_lexical``; stem by stem in a larger scope, ``memory_lexical_each``) with their
-   cosines, ranked by BM25 in Python (the lexical leg); the best by cosine (the vector leg) and among those
-   valid in the time the question names (the window leg; without an embedder, the lexical leg's best there);
+   cosines, ranked by BM25 in Python (the lexical leg: the database sends back only the matches that can make
+   its cut, with what BM25 needs of them all); the best by cosine (the vector leg) and among those valid in the
+   time the question names (the window leg; without an embedder, the lexical leg's best there);
 3. the facts around the entities the question names (``recall_expand``, the graph leg), when the scope holds
    facts, with the names of the entities the other legs' observations are about;
 
@@ -47,12 +48,12 @@ from synapse_graph.rules.asked_time import AskedTime, asked_time
 from synapse_graph.rules.budget import approx_tokens, pack
 from synapse_graph.rules.fusion import Candidate, Fused, Weights, fuse
 from synapse_graph.rules.recall import content_terms, scope_token, term_matches, words
-from synapse_graph.rules.stems import bm25, matched, term_stems
+from synapse_graph.rules.stems import Matches, bm25, matched, term_stems
 from synapse_graph.rules.timeparse import now_micros
 
 SMALL_SCOPE = 1_000
 """A scope holding fewer memories than this is searched for all the question's stems at once, every match
-coming back (``memory_lexical``); a larger one stem by stem, :data:`POOL` matches of each at most
+read (``memory_lexical``); a larger one stem by stem, :data:`POOL` matches of each at most
 (``memory_lexical_each``), so a stem most memories hold costs no pass over them all."""
 POOL = 200
 """Memories of each kind the full-text leg reads per stem of the question in a larger scope; BM25 scores them
@@ -147,16 +148,18 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
         naming = [t for t in terms if 0 < hits.get(t, 0) <= NAMING_HITS]
         [vector] = yield from embed((_without(query, naming) or query,))
     small = state.facts < SMALL_SCOPE  # believed records and observations: at most this many match
+    corpus_size = max(state.facts, 1)
     names, legged = yield from read_each(search_read(ctx, terms, hits), Read(
         Q.MEMORY_LEXICAL if small else Q.MEMORY_LEXICAL_EACH, {
             "scope": ctx.scope, "scope_token": scope_token(ctx.scope), "stems": question.stems,
+            "index": {s: i for i, s in enumerate(question.stems)}, "corpus": corpus_size,
             "pool": SMALL_SCOPE if small else POOL, "as_of": at, "known_at": known_at, "vector": vector,
             "model": ctx.embedder, "k": DEPTH, "start": None if window is None else window[0],
             "end": None if window is None else window[1]}))
     entries = entries_of(terms, names, corpus_size=state.entities)
     named = _named(entries, terms)
     found = _Found(names={e.key: e.name for e in entries})
-    _lexical(found, [r for r in legged if r["leg"] == "lexical"], question, corpus_size=max(state.facts, 1),
+    _lexical(found, [r for r in legged if r["leg"] == "lexical"], question, corpus_size=corpus_size,
              window=window if ctx.embedder is None else None)
     _vectors(found, [r for r in legged if r["leg"] != "lexical"])
     if entries and state_rows[0]["facts"] > 0:  # the graph leg, and the names of what the other legs found
@@ -253,28 +256,32 @@ def _datetime(instant: int | None) -> datetime | None:
 def _lexical(found: _Found, lexical: list[dict[str, Any]], question: _Question, *, corpus_size: int,
              window: tuple[Instant, Instant] | None) -> None:
     """The lexical leg's candidates (and, given a ``window``, the window leg's: those valid in it) by BM25 of
-    their stems, the best :data:`DEPTH` of each, with the cosines the read computed for every match."""
-    pool: dict[str, dict[str, Any]] = {}
-    counted: dict[str, int] = {}
-    for r in lexical:
-        pool.setdefault(_key(r["kind"], r["memory"]), r)
-        if r["stem"] is not None:  # asked stem by stem: how many it matched, as far as read
-            counted[r["stem"]] = counted.get(r["stem"], 0) + 1
-    scores = bm25(question.stems, {key: (r["stems"] or "").split() for key, r in pool.items()},
-                  corpus_size=corpus_size, counted=counted)
+    their stems, the best :data:`DEPTH` of each, with the cosines the read computed. The read sends back the
+    matches that can make the cut, and what BM25 needs of every match (``cypher/fragments/lexical_cut``)."""
+    if not lexical:
+        return
+    read = lexical[0]["memory"]
+    pool = {_key(m["kind"], m["memory"]): m for m in read["memories"]}
+    matches = Matches(int(read["documents"]), int(read["length"]),
+                      dict(zip(question.stems, (int(f) for f in read["frequency"]), strict=True)))
+    scores = bm25(question.stems, {key: (m["stems"] or "").split() for key, m in pool.items()},
+                  corpus_size=corpus_size, matches=matches)
     # Equal scores are cut by what the memories say, never by their ids (each database has its own).
     best = sorted(scores.items(), key=lambda item: (-item[1], _said(pool[item[0]]["kind"], pool[item[0]]["memory"]),
                                                     item[0]))
     legs = [("lexical", best[:DEPTH])]
     if window is not None:
         legs.append(("window", [(k, s) for k, s in best
-                                if window[0] <= (pool[k]["memory"].get("valid_at") or MIN_MICROS - 1) < window[1]
-                                ][:DEPTH]))
+                                if _within(pool[k]["memory"].get("valid_at"), window)][:DEPTH]))
     for leg, chosen in legs:
         for key, score in chosen:
-            r = pool[key]
-            cosine = None if r["cosine"] is None else float(r["cosine"])
-            found.add(key, leg, r["kind"], r["memory"], r["stems"], lexical=score, vector=cosine)
+            m = pool[key]
+            cosine = None if m["cosine"] is None else float(m["cosine"])
+            found.add(key, leg, m["kind"], m["memory"], m["stems"], lexical=score, vector=cosine)
+
+
+def _within(instant: int | None, window: tuple[Instant, Instant]) -> bool:
+    return instant is not None and window[0] <= instant < window[1]
 
 
 def _vectors(found: _Found, answer: list[dict[str, Any]]) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -90,17 +91,28 @@ def matched(stems_of_memory: Sequence[str], asked: Iterable[str]) -> list[str]:
     return [s for s in asked if s in held]
 
 
+@dataclass(frozen=True)
+class Matches:
+    """What BM25 needs of every memory that matched a question, for scoring only some of them: the database
+    computes it over them all and sends back only those that can make the cut (cypher/fragments/lexical_cut)."""
+
+    documents: int
+    """How many memories matched."""
+    length: int
+    """Their stems in all."""
+    frequency: Mapping[str, int]
+    """Per stem of the question: how many of them hold it (as far as read: a stem asked alone that filled its
+    pool counts as many as were read)."""
+
+
 def bm25(asked: Sequence[str], docs: Mapping[str, Sequence[str]], *, corpus_size: int,
-         counted: Mapping[str, int] | None = None, k1: float = 1.2, b: float = 0.75) -> dict[str, float]:
+         matches: Matches | None = None, k1: float = 1.2, b: float = 0.75) -> dict[str, float]:
     """BM25 scores of memories (their stems, by key) for the question's stems; memories holding none are left
-    out. A stem's document frequency is the larger of the memories given that hold it and ``counted`` (how many
-    of the store's hold it, as far as counted): exact while the memories given hold every match."""
+    out. The document frequencies and the average length are those of ``docs``, or of every match when
+    ``matches`` describes them (``docs`` then holds some of them, each scored as among them all)."""
     if not docs or not asked:
         return {}
-    total = max(corpus_size, len(docs))
-    average = sum(len(d) for d in docs.values()) / len(docs) or 1.0
     wanted = set(asked)
-    frequency: dict[str, int] = dict.fromkeys(wanted, 0)
     counts: dict[str, dict[str, int]] = {}
     for key, doc in docs.items():
         tfs: dict[str, int] = {}
@@ -108,9 +120,11 @@ def bm25(asked: Sequence[str], docs: Mapping[str, Sequence[str]], *, corpus_size
             if stem in wanted:
                 tfs[stem] = tfs.get(stem, 0) + 1
         counts[key] = tfs
-        for stem in tfs:
-            frequency[stem] += 1
-    known = counted or {}
+    if matches is None:
+        matches = Matches(len(docs), sum(len(d) for d in docs.values()),
+                          {stem: sum(1 for tfs in counts.values() if stem in tfs) for stem in wanted})
+    total = max(corpus_size, matches.documents)
+    average = (matches.length / matches.documents if matches.documents else 0.0) or 1.0
     scores: dict[str, float] = {}
     for key, tfs in counts.items():
         if not tfs:
@@ -118,7 +132,7 @@ def bm25(asked: Sequence[str], docs: Mapping[str, Sequence[str]], *, corpus_size
         norm = k1 * (1 - b + b * len(docs[key]) / average)
         score = 0.0
         for stem, tf in tfs.items():
-            df = min(total, max(frequency[stem], known.get(stem, 0)))
+            df = min(total, matches.frequency.get(stem, 0))
             score += math.log(1 + (total - df + 0.5) / (df + 0.5)) * tf * (k1 + 1) / (tf + norm)
         scores[key] = score
     return scores

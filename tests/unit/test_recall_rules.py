@@ -1,4 +1,4 @@
-"""Pure rules of recall: term limits, stems for predicate matching, match strengths."""
+"""Pure rules of recall: term limits, stems for predicate matching, match strengths, BM25."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from synapse_graph.rules.recall import (
     strengths,
     term_matches,
 )
-from synapse_graph.rules.stems import fact_search_text, fact_sentence, search_stems
+from synapse_graph.rules.stems import Matches, bm25, fact_search_text, fact_sentence, search_stems
 
 
 def test_words_longer_than_any_name_are_dropped() -> None:
@@ -120,3 +120,27 @@ def test_a_facts_search_text_is_the_stems_of_its_sentence(subject: str, predicat
     # fact_search_text stems the sentence's parts apart (cached); the stems are the whole sentence's.
     assert fact_search_text(subject, predicate, obj, source) == search_stems(fact_sentence(subject, predicate, obj),
                                                                               source)
+
+
+@given(_PARTS, st.none() | _PARTS)
+def test_a_search_text_holds_its_stems_one_space_apart(text: str, source: str | None) -> None:
+    # The database splits it at single spaces to score it as BM25 does (cypher/fragments/lexical_cut.cypher).
+    held = search_stems(text, source)
+    assert held.split(" ") == held.split() or held == ""
+
+
+_STEMS = st.lists(st.sampled_from(["cat", "dog", "sun", "lake", "run", "two", "paint"]), max_size=12)
+
+
+@given(st.dictionaries(st.text("abcdef", min_size=1, max_size=4), _STEMS, min_size=1, max_size=30),
+       st.lists(st.sampled_from(["cat", "dog", "sun", "owl"]), min_size=1, max_size=4, unique=True),
+       st.integers(0, 60), st.data())
+def test_some_matches_scored_with_what_bm25_needs_of_all_score_as_among_all(
+        docs: dict[str, list[str]], asked: list[str], corpus_size: int, data: st.DataObject) -> None:
+    matching = {key: doc for key, doc in docs.items() if set(doc) & set(asked)}
+    whole = bm25(asked, matching, corpus_size=corpus_size)
+    some = data.draw(st.sets(st.sampled_from(sorted(matching)))) if matching else set()
+    matches = Matches(len(matching), sum(len(doc) for doc in matching.values()),
+                      {stem: sum(1 for doc in matching.values() if stem in doc) for stem in asked})
+    scored = bm25(asked, {key: matching[key] for key in some}, corpus_size=corpus_size, matches=matches)
+    assert scored == {key: whole[key] for key in some}

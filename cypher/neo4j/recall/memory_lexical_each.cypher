@@ -2,29 +2,25 @@
 // Recall's full-text leg over the memories of a larger scope (memory_lexical asks a small one): for each stem
 // of the question ($stems: letters and digits only, so they carry no Lucene syntax), the index's best $pool of
 // the scope's current memories holding it, observations and fact records apart (believed, valid at $as_of;
-// recorded by $known_at if given), as rows of the stem, the memory's kind, its stems (BM25 scores the memories
-// in Python, on both backends alike: rules/stems.py), the memory whole (an observation without its entity's
-// name) and the cosine of its embedding to $vector (null without one, or for a memory not embedded by
-// $model). A stem matching more memories than $pool gives $pool of them, and its count tells BM25 it is
-// common. The query requires the scope's token (with no weight), so the index keeps to the scope and cuts its
-// best hits itself; only current memories hold the token.
+// recorded by $known_at if given), scored and cut by fragments/lexical_cut (one row: what BM25 needs of every
+// match, and the matches that can make the cut, whole). A stem matching more memories than $pool gives $pool
+// of them, and its count tells BM25 it is common. The query requires the scope's token (with no weight), so the
+// index keeps to the scope and cuts its best hits itself; only current memories hold the token.
 UNWIND $stems AS t
 CALL (t) {
   CALL db.index.fulltext.queryNodes('observation_scoped_search', '+scope_token:' + $scope_token + '^0 +search_text:' + t,
        {limit: $pool}) YIELD node
   WITH node AS o WHERE o.scope = $scope AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-  RETURN 'observation' AS kind, o.search_text AS stems,
-         {entity: null, entity_key: o.entity, {{observation_fields}}} AS memory,
-         CASE WHEN $vector IS NOT NULL AND o.embedding_model = $model THEN {{cosine(o.embedding, $vector)}} END AS cosine
+  RETURN 'observation' AS kind, o AS m, o.search_text AS stems
   UNION ALL
   CALL db.index.fulltext.queryRelationships('fact_scoped_search', '+scope_token:' + $scope_token + '^0 +search_text:' + t,
        {limit: $pool}) YIELD relationship
   WITH relationship AS r
   WHERE {{state}} = 'believed' AND r.valid_at <= $as_of AND (r.invalid_at IS NULL OR r.invalid_at > $as_of)
     AND ($known_at IS NULL OR r.recorded_at <= $known_at)
-  WITH r, startNode(r) AS a, endNode(r) AS b WHERE a.scope = $scope
-  RETURN 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory,
-         CASE WHEN $vector IS NOT NULL AND r.embedding_model = $model THEN {{cosine(r.embedding, $vector)}} END AS cosine
+  WITH r, startNode(r) AS a WHERE a.scope = $scope
+  RETURN 'fact' AS kind, r AS m, r.search_text AS stems
 }
-RETURN 'lexical' AS leg, t AS stem, kind, stems, memory, cosine
+WITH kind, m, stems, collect(t) AS hit
+{{lexical_cut}}
 {{memory_vector_legs}}
