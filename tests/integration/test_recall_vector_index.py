@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -25,21 +25,6 @@ OWN_BEST = "Dana bought a car last week."
 OWN = [OWN_BEST, "Dana plays chess on Sundays.", "Dana cooks a curry."]
 CROWD = recalling.DEPTH * recalling.OVERSAMPLE + 30
 """More memories near the question in another scope than the vector leg asks the index for."""
-
-
-@pytest.fixture
-def purged(make_memory: Callable[..., Memory]) -> Iterator[Callable[..., Memory]]:
-    """``make_memory``, each memory's scope purged afterwards (the vector indexes span every scope)."""
-    scopes: list[str] = []
-
-    def factory(**options: object) -> Memory:
-        memory = make_memory(**options)
-        scopes.append(memory.scope)
-        return memory
-
-    yield factory
-    for scope in dict.fromkeys(scopes):
-        make_memory(scope=scope).purge(scope=scope)
 
 
 def texts(memories: Sequence[RecalledFact | RecalledObservation]) -> list[str]:
