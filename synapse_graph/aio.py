@@ -79,7 +79,7 @@ class AsyncMemory(AsyncDuplicateReview, MemoryOptions, AsyncGraphitiImports, Asy
                                            create=self._create)
         self._backend = backend
         try:
-            await backend.ensure_schema(None if self.embedder is None else self.embedder.dimensions)
+            self._schema_ready(await backend.ensure_schema(self._ctx.dimensions))
             if ops.needs_opening(await self._read(ops.state(self._ctx)), self._asked):
                 await self._write(ops.open_scope(self._ctx, self._asked))
         except BaseException:

@@ -95,6 +95,7 @@ class Q(StrEnum):
     SET_EMBEDDINGS = "recall/set_embeddings"
     MISSING_EMBEDDINGS = "recall/missing_embeddings"
     VECTOR_INDEX = "recall/vector_index"
+    VECTOR_INDEX_DIMENSIONS = "recall/vector_index_dimensions"
     # duplicates: what proposals of duplicate entities read, and an unmerge's own apply
     SCOPE_ENTITIES = "duplicates/scope_entities"
     ENTITIES_BY_KEY = "duplicates/entities_by_key"
@@ -114,6 +115,7 @@ class Q(StrEnum):
     FACTS_CHANGED_IN_SCOPE = "changes/facts_changed_in_scope"
     MEMORY_LEXICAL = "recall/memory_lexical"
     MEMORY_LEXICAL_EACH = "recall/memory_lexical_each"
+    MEMORY_VECTOR_SCAN = "recall/memory_vector_scan"
     STATE_AND_TERM_HITS = "recall/state_and_term_hits"
     # trust: rejections and the audit log
     TOMBSTONES = "trust/tombstones"

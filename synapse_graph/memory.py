@@ -86,7 +86,7 @@ class Memory(DuplicateReview, MemoryOptions, GraphitiImports, TimeQuestions):
         self._backend: Backend = open_backend(self._location, auth=self._auth, database=self._database,
                                               create=self._create)
         try:
-            self._backend.ensure_schema(None if self.embedder is None else self.embedder.dimensions)
+            self._schema_ready(self._backend.ensure_schema(self._ctx.dimensions))
             if ops.needs_opening(self._read(ops.state(self._ctx)), self._asked):
                 self._write(ops.open_scope(self._ctx, self._asked))
         except BaseException:

@@ -121,3 +121,18 @@ def make_memory(request: pytest.FixtureRequest, backend_name: str, api: str) -> 
 def memory(make_memory: Callable[..., Memory]) -> Memory:
     """A Memory in a scope of its own on the test's backend."""
     return make_memory()
+
+
+@pytest.fixture
+def purged(make_memory: Callable[..., Memory]) -> Iterator[Callable[..., Memory]]:
+    """``make_memory``, each memory's scope purged afterwards (vector indexes span every scope)."""
+    scopes: list[str] = []
+
+    def factory(**options: object) -> Memory:
+        memory = make_memory(**options)
+        scopes.append(memory.scope)
+        return memory
+
+    yield factory
+    for scope in dict.fromkeys(scopes):  # by a memory without an embedder: one is refused after a reindex
+        make_memory(scope=scope).purge(scope=scope)

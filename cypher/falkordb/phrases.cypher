@@ -51,3 +51,8 @@ relationship_vector(rel, value) = SET rel.embedding = vecf32(value)
 // The nodes of a label whose grams hold every one of the tokens (rules/grams.py), from the label's fulltext
 // index (its grams field, which holds them unstemmed), every scope's: the caller keeps its scope's.
 grams_hits(label, tokens) = CALL db.idx.fulltext.queryNodes('label', '@grams:(' + reduce(q = '', t IN tokens | q + ' ' + t) + ')') YIELD node
+
+// The nearest memories to a query vector by the memories' vector indexes (recall/vector_index): every scope's,
+// the best `count` of them (nearest first), as o (an observation) or r (a fact record).
+nearest_observations(count, query) = CALL db.idx.vector.queryNodes('Observation', 'embedding', count, vecf32(query)) YIELD node AS o
+nearest_facts(count, query) = CALL db.idx.vector.queryRelationships('FACT', 'embedding', count, vecf32(query)) YIELD relationship AS r

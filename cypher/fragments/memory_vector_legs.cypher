@@ -1,29 +1,61 @@
 // Recall's vector and window legs (with a $vector; nothing without), as branches that end a recall/memory_lexical
-// statement (its rows: leg, stem, kind, stems, memory, cosine): the scope's current observations and fact
-// records (believed, valid at $as_of; recorded by $known_at if given) nearest to $vector by the cosine of their
-// embeddings by $model, the best $k of each kind, whole, with their stems (an exact scan of the scope's
-// memories: the vector indexes span every scope, and their global best could all be other scopes'); and the
-// best $k observations valid in the window [$start, $end) the question names, when it names one (found by
-// the (scope, valid_at) index).
+// statement (its rows: leg, stem, kind, stems, memory, cosine).
+// The vector leg: the scope's current observations and fact records (believed, valid at $as_of; recorded by
+// $known_at if given) nearest to $vector by the cosine of their embeddings by $model, the best $k of each kind,
+// whole, with their stems. The memories' vector indexes (recall/vector_index) give the nearest $fetch of every
+// scope's ($fetch > $k: others' are among them), of which the scope's are kept and ranked by their exact
+// cosines. When fewer than $k of the scope's were in a full answer (other scopes' memories crowded it) and the
+// scope holds more (counted up to $k, and only then), a row of leg 'short' and no memory says so for that kind,
+// and the caller scans the scope (recall/memory_vector_scan); so it does, for both kinds, with $fetch 0 (the
+// indexes hold vectors of another dimension than this embedder's, so cannot be asked).
+// The window leg: the best $k observations valid in the window [$start, $end) the question names, when it names
+// one, by exact cosines (a range of the (scope, valid_at) index: bounded by the window).
 UNION ALL
-WITH $vector AS v WHERE v IS NOT NULL
-MATCH (o:Observation {scope: $scope})
-WHERE o.expired_at IS NULL AND o.embedding_model = $model AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-WITH o, {{cosine(o.embedding, $vector)}} AS cosine
+WITH $vector AS v WHERE v IS NOT NULL AND $fetch > 0
+{{nearest_observations($fetch, $vector)}}
+WITH count(o) AS fetched, collect(CASE WHEN o.scope = $scope AND o.expired_at IS NULL AND o.embedding_model = $model
+                                        AND ($known_at IS NULL OR o.recorded_at <= $known_at) THEN o END) AS kept
+WITH kept, size(kept) < $k AND fetched >= $fetch AS crowded
+{{call(crowded)}}
+  WITH crowded WHERE crowded
+  MATCH (o:Observation {scope: $scope})
+  WHERE o.expired_at IS NULL AND o.embedding_model = $model AND ($known_at IS NULL OR o.recorded_at <= $known_at)
+  WITH o LIMIT $k
+  RETURN count(o) AS held
+}
+WITH kept, held > size(kept) AS short
+UNWIND CASE WHEN short THEN [null] ELSE kept END AS o
+WITH o, short, CASE WHEN short THEN null ELSE {{cosine(o.embedding, $vector)}} END AS cosine
 ORDER BY cosine DESC, o.id
 LIMIT $k
-MATCH (e:Entity {scope: $scope, key: o.entity})
-RETURN 'vector' AS leg, null AS stem, 'observation' AS kind, o.search_text AS stems, {{observation}} AS memory, cosine
+OPTIONAL MATCH (e:Entity {scope: $scope, key: o.entity})
+RETURN CASE WHEN short THEN 'short' ELSE 'vector' END AS leg, null AS stem, 'observation' AS kind,
+       o.search_text AS stems, CASE WHEN short THEN null ELSE {{observation}} END AS memory, cosine
 UNION ALL
-WITH $vector AS v WHERE v IS NOT NULL
-MATCH (a:Entity {scope: $scope})-[r:FACT]->(b:Entity)
-WHERE r.expired_at IS NULL AND r.embedding_model = $model AND {{state}} = 'believed'
-  AND r.valid_at <= $as_of AND (r.invalid_at IS NULL OR r.invalid_at > $as_of)
-  AND ($known_at IS NULL OR r.recorded_at <= $known_at)
-WITH a, r, b, {{cosine(r.embedding, $vector)}} AS cosine
+WITH $vector AS v WHERE v IS NOT NULL AND $fetch > 0
+{{nearest_facts($fetch, $vector)}}
+WITH count(r) AS fetched, collect(CASE WHEN startNode(r).scope = $scope AND r.expired_at IS NULL
+                                             AND r.embedding_model = $model AND {{state}} = 'believed'
+                                             AND r.valid_at <= $as_of AND (r.invalid_at IS NULL OR r.invalid_at > $as_of)
+                                             AND ($known_at IS NULL OR r.recorded_at <= $known_at) THEN r END) AS kept
+WITH kept, size(kept) < $k AND fetched >= $fetch AS crowded
+{{call(crowded)}}
+  WITH crowded WHERE crowded
+  MATCH (:Entity {scope: $scope})-[r:FACT]->(:Entity)
+  WHERE r.expired_at IS NULL AND r.embedding_model = $model AND {{state}} = 'believed'
+    AND r.valid_at <= $as_of AND (r.invalid_at IS NULL OR r.invalid_at > $as_of)
+    AND ($known_at IS NULL OR r.recorded_at <= $known_at)
+  WITH r LIMIT $k
+  RETURN count(r) AS held
+}
+WITH kept, held > size(kept) AS short
+UNWIND CASE WHEN short THEN [null] ELSE kept END AS r
+WITH r, short, CASE WHEN short THEN null ELSE {{cosine(r.embedding, $vector)}} END AS cosine
 ORDER BY cosine DESC, r.id
 LIMIT $k
-RETURN 'vector' AS leg, null AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory, cosine
+WITH r, short, cosine, startNode(r) AS a, endNode(r) AS b
+RETURN CASE WHEN short THEN 'short' ELSE 'vector' END AS leg, null AS stem, 'fact' AS kind, r.search_text AS stems,
+       CASE WHEN short THEN null ELSE {{fact}} END AS memory, cosine
 UNION ALL
 WITH $vector AS v WHERE v IS NOT NULL AND $start IS NOT NULL
 MATCH (o:Observation {scope: $scope})

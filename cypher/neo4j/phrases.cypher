@@ -57,3 +57,8 @@ relationship_vector(rel, value) = CALL db.create.setRelationshipVectorProperty(r
 // The nodes of a label whose grams hold every one of the tokens (rules/grams.py), from the label's grams
 // fulltext index (schema/schema.cypher), every scope's: the caller keeps its scope's.
 grams_hits(label, tokens) = CALL db.index.fulltext.queryNodes(toLower('label') + '_grams', reduce(q = '', t IN tokens | q + ' +grams:' + t)) YIELD node
+
+// The nearest memories to a query vector by the memories' vector indexes (recall/vector_index): every scope's,
+// the best `count` of them (nearest first), as o (an observation) or r (a fact record).
+nearest_observations(count, query) = CALL db.index.vector.queryNodes('observation_embedding', count, query) YIELD node AS o
+nearest_facts(count, query) = CALL db.index.vector.queryRelationships('fact_embedding', count, query) YIELD relationship AS r

@@ -31,6 +31,14 @@ Requests = Sequence[tuple[str, Params]]
 """Independent read statements with their parameters."""
 
 
+def indexed_dimensions(found: Sequence[Row]) -> int | None:
+    """The dimension of the memories' vector indexes from the rows of ``recall/vector_index_dimensions``: None
+    unless both (observations', facts') are there, built, and of one dimension (recall then scans its scope)."""
+    dimensions = {row["dimensions"] for row in found if row["online"]}
+    kinds = {row["kind"] for row in found if row["online"]}
+    return int(dimensions.pop()) if kinds == {"observation", "fact"} and len(dimensions) == 1 else None
+
+
 class StatementRunner(Protocol):
     """Runs statements: on its own (each one transaction) or inside a locked write."""
 
@@ -65,8 +73,9 @@ class Backend(StatementRunner, Protocol):
     location: str
     """Where the data lives, safe to print (no password)."""
 
-    def ensure_schema(self, vector_dimensions: int | None = None) -> None:
-        """Create constraints and indexes if missing (idempotent); the vector index too when dimensions are given."""
+    def ensure_schema(self, vector_dimensions: int | None = None) -> int | None:
+        """Create constraints and indexes if missing (idempotent); the vector indexes too when dimensions are
+        given, and then returns the dimension of the memories' (:func:`indexed_dimensions`), else None."""
 
     def locked(self, scope: str, init: Params, timeout: float) -> AbstractContextManager[StatementRunner]:
         """A statement runner whose statements run holding ``scope``'s write lock, released on exit.
@@ -107,8 +116,8 @@ class AsyncBackend(AsyncStatementRunner, Protocol):
     dialect: str
     location: str
 
-    async def ensure_schema(self, vector_dimensions: int | None = None) -> None:
-        """Create constraints and indexes if missing (idempotent)."""
+    async def ensure_schema(self, vector_dimensions: int | None = None) -> int | None:
+        """Create constraints and indexes if missing (idempotent); see :meth:`Backend.ensure_schema`."""
 
     def locked(self, scope: str, init: Params, timeout: float) -> AbstractAsyncContextManager[AsyncStatementRunner]:
         """An asyncio statement runner holding ``scope``'s write lock (see :meth:`Backend.locked`)."""

@@ -188,8 +188,8 @@ class FalkorDBBackend(Backend):
         """The embedded server, when this backend started one."""
         return self._server
 
-    def ensure_schema(self, vector_dimensions: int | None = None) -> None:
-        self.drive(steps.ensure_schema(self.graph, self.dialect, vector_dimensions, self.location))
+    def ensure_schema(self, vector_dimensions: int | None = None) -> int | None:
+        return self.drive(steps.ensure_schema(self.graph, self.dialect, vector_dimensions, self.location))
 
     def read(self, name: str, params: Params) -> list[Row]:
         return self._statement(name, params, read_only=True)
@@ -354,8 +354,8 @@ class AsyncFalkorDBBackend(AsyncBackend):
     def server(self) -> EmbeddedServer | None:
         return self._server
 
-    async def ensure_schema(self, vector_dimensions: int | None = None) -> None:
-        await self.drive(steps.ensure_schema(self.graph, self.dialect, vector_dimensions, self.location))
+    async def ensure_schema(self, vector_dimensions: int | None = None) -> int | None:
+        return await self.drive(steps.ensure_schema(self.graph, self.dialect, vector_dimensions, self.location))
 
     async def read(self, name: str, params: Params) -> list[Row]:
         return await self._statement(name, params, read_only=True)

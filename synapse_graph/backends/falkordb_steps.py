@@ -24,6 +24,7 @@ from typing import Any
 
 import redis
 
+from synapse_graph.backends.base import Row, indexed_dimensions
 from synapse_graph.backends.falkordb_wire import command, error, rows
 from synapse_graph.catalogue import Q, data, query, statements
 from synapse_graph.errors import BackendError, ConcurrencyConflictError, ScopeBusyError
@@ -57,6 +58,8 @@ class Sleep:
 Step = Send | Pipeline | Sleep
 type Steps[T] = Generator[Step, Any, T]
 """A procedure: yields steps, receives their replies, returns its result."""
+VECTOR_INDEX_WAITS = 500
+"""Times :func:`ensure_schema` looks whether the vector indexes are built, 10 ms apart."""
 LEASE_S = 10.0
 """How long a writer's lease lives without being renewed (a dead writer blocks its scope at most this long)."""
 RENEW_AFTER_S = LEASE_S / 3
@@ -178,12 +181,14 @@ def _release(graph: str, scope: str, token: str) -> Command:
     return ("EVAL", _RELEASE, 2, queue, lease + token, token, wake)
 
 
-def ensure_schema(graph: str, dialect: str, vector_dimensions: int | None, location: str) -> Steps[None]:
+def ensure_schema(graph: str, dialect: str, vector_dimensions: int | None, location: str) -> Steps[int | None]:
     """Indexes (no IF NOT EXISTS on FalkorDB: "already indexed" is fine), then the unique constraints,
-    which FalkorDB creates by command and builds in the background: wait until they hold."""
+    which FalkorDB creates by command and builds in the background: wait until they hold. With
+    ``vector_dimensions``, the vector indexes too; returns the dimension of the memories' (built ones only:
+    :func:`~synapse_graph.backends.base.indexed_dimensions`)."""
     schema: list[tuple[str, dict[str, Any]]] = [(s, {}) for s in statements(Q.SCHEMA, dialect)]
     if vector_dimensions is not None:
-        schema.append((query(Q.VECTOR_INDEX, dialect), {"dimensions": vector_dimensions}))
+        schema += [(s, {"dimensions": vector_dimensions}) for s in statements(Q.VECTOR_INDEX, dialect)]
     for text, params in schema:
         reply = yield Send(command(graph, text, params, read_only=False))
         _tolerate(reply, location, "already indexed", "creating the schema")
@@ -199,18 +204,39 @@ def ensure_schema(graph: str, dialect: str, vector_dimensions: int | None, locat
     for _ in range(500):
         states = [row[4] for row in _table((yield Send(command(graph, "CALL db.constraints()", {}, read_only=True))),
                                             location)]
-        if all(state == "OPERATIONAL" for state in states):
-            return
         if any(state == "FAILED" for state in states):
             raise BackendError(f"a unique constraint failed to build on {location}: duplicate data?")
+        if all(state == "OPERATIONAL" for state in states):
+            break
         yield Sleep(0.01)
-    raise BackendError(f"unique constraints on {location} are still being built; try again")
+    else:
+        raise BackendError(f"unique constraints on {location} are still being built; try again")
+    if vector_dimensions is None:
+        return None
+    return (yield from _vector_indexes(graph, dialect, location))
+
+
+def _vector_indexes(graph: str, dialect: str, location: str) -> Steps[int | None]:
+    """The dimension of the memories' vector indexes, once built (a few seconds at most; one still being built
+    after that, over a store of many memories embedded before, is not asked until the next open)."""
+    found: list[Row] = []
+    for _ in range(VECTOR_INDEX_WAITS):
+        found = _dicts((yield Send(command(graph, query(Q.VECTOR_INDEX_DIMENSIONS, dialect), {}, read_only=True))),
+                       location)
+        if all(row["online"] for row in found):
+            break
+        yield Sleep(0.01)
+    return indexed_dimensions(found)
 
 
 def _table(reply: Any, location: str) -> list[list[Any]]:
+    return [list(row.values()) for row in _dicts(reply, location)]
+
+
+def _dicts(reply: Any, location: str) -> list[Row]:
     if isinstance(reply, redis.RedisError):
         raise error(reply, location) from reply
-    return [list(row.values()) for row in rows(reply)]
+    return list(rows(reply))
 
 
 def _tolerate(reply: Any, location: str, fine: str, doing: str) -> None:

@@ -32,6 +32,7 @@ from synapse_graph.backends.base import (
     Requests,
     Row,
     StatementRunner,
+    indexed_dimensions,
 )
 from synapse_graph.backends.neo4j_rows import ROWS, collected
 from synapse_graph.backends.urls import safe_url
@@ -208,11 +209,14 @@ class Neo4jBackend(Backend):
             raise connect_error(exc, shown) from exc
         return cls(driver, shown, database=database)
 
-    def ensure_schema(self, vector_dimensions: int | None = None) -> None:
+    def ensure_schema(self, vector_dimensions: int | None = None) -> int | None:
         for statement in statements(Q.SCHEMA, self.dialect):
             self._run(statement, {}, RoutingControl.WRITE)
-        if vector_dimensions is not None:
-            self._run(query(Q.VECTOR_INDEX, self.dialect), {"dimensions": vector_dimensions}, RoutingControl.WRITE)
+        if vector_dimensions is None:
+            return None
+        for statement in statements(Q.VECTOR_INDEX, self.dialect):
+            self._run(statement, {"dimensions": vector_dimensions}, RoutingControl.WRITE)
+        return indexed_dimensions(self._run(query(Q.VECTOR_INDEX_DIMENSIONS, self.dialect), {}, RoutingControl.READ))
 
     def read(self, name: str, params: Params) -> list[Row]:
         text, is_collected = read_text(name)
@@ -323,12 +327,15 @@ class AsyncNeo4jBackend(AsyncBackend):
             raise connect_error(exc, shown) from exc
         return cls(driver, shown, database=database)
 
-    async def ensure_schema(self, vector_dimensions: int | None = None) -> None:
+    async def ensure_schema(self, vector_dimensions: int | None = None) -> int | None:
         for statement in statements(Q.SCHEMA, self.dialect):
             await self._run(statement, {}, RoutingControl.WRITE)
-        if vector_dimensions is not None:
-            await self._run(query(Q.VECTOR_INDEX, self.dialect), {"dimensions": vector_dimensions},
-                            RoutingControl.WRITE)
+        if vector_dimensions is None:
+            return None
+        for statement in statements(Q.VECTOR_INDEX, self.dialect):
+            await self._run(statement, {"dimensions": vector_dimensions}, RoutingControl.WRITE)
+        return indexed_dimensions(await self._run(query(Q.VECTOR_INDEX_DIMENSIONS, self.dialect), {},
+                                                  RoutingControl.READ))
 
     async def read(self, name: str, params: Params) -> list[Row]:
         text, is_collected = read_text(name)

@@ -18,6 +18,9 @@ class Context:
     """The embedder's model name (vectors are stored under it), or None without an embedder."""
     dimensions: int | None = None
     """The embedder's vectors' dimension."""
+    indexed: bool = False
+    """Whether the store's vector indexes over memories hold vectors of this dimension, so recall's vector leg
+    asks them (else it scans the scope's; the backend's ``ensure_schema`` tells)."""
     session: str | None = None
     """The session this memory is bound to (its writes record it as their origin), if any."""
     registry: str | None = None

@@ -31,7 +31,7 @@ from typing import Any
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import embeddings, rows
 from synapse_graph.engine.context import Context
-from synapse_graph.engine.io import Op, Read, embed, read_each, read_rows
+from synapse_graph.engine.io import Op, Read, embed, read, read_each, read_rows
 from synapse_graph.engine.recall import (
     entries_of,
     expand_read,
@@ -60,6 +60,9 @@ POOL = 200
 here (FalkorDB's full-text score is not BM25), a stem that fills the pool counting as that common."""
 DEPTH = 50
 """Memories each leg keeps (the vector and window legs read as many)."""
+OVERSAMPLE = 4
+"""The vector leg asks the vector indexes, which span every scope, for this many times :data:`DEPTH` memories of
+each kind, and keeps the scope's (scanning the scope when too few of them came back)."""
 NAMING_HITS = 3
 """A word of the question that matches the names of at most this many entities names them: it is left out
 of the question the vector leg embeds (a word many names share is left in)."""
@@ -154,14 +157,19 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
             "scope": ctx.scope, "scope_token": scope_token(ctx.scope), "stems": question.stems,
             "index": {s: i for i, s in enumerate(question.stems)}, "corpus": corpus_size,
             "pool": SMALL_SCOPE if small else POOL, "as_of": at, "known_at": known_at, "vector": vector,
-            "model": ctx.embedder, "k": DEPTH, "start": None if window is None else window[0],
+            "model": ctx.embedder, "k": DEPTH, "fetch": DEPTH * OVERSAMPLE if ctx.indexed else 0,
+            "start": None if window is None else window[0],
             "end": None if window is None else window[1]}))
     entries = entries_of(terms, names, corpus_size=state.entities)
     named = _named(entries, terms)
     found = _Found(names={e.key: e.name for e in entries})
     _lexical(found, [r for r in legged if r["leg"] == "lexical"], question, corpus_size=corpus_size,
              window=window if ctx.embedder is None else None)
-    _vectors(found, [r for r in legged if r["leg"] != "lexical"])
+    short = _vectors(found, [r for r in legged if r["leg"] != "lexical"])
+    if vector is not None and (short or not ctx.indexed):  # the vector leg by a scan of the scope's memories
+        _vectors(found, (yield from read(Q.MEMORY_VECTOR_SCAN, {
+            "scope": ctx.scope, "kinds": sorted(short) if ctx.indexed else ["fact", "observation"], "as_of": at,
+            "known_at": known_at, "vector": vector, "model": ctx.embedder, "k": DEPTH})))
     if entries and state_rows[0]["facts"] > 0:  # the graph leg, and the names of what the other legs found
         around, known = yield from read_each(
             expand_read(ctx, entries, hops=hops, as_of=at, known_at=known_at, limit=limit, vector=vector),
@@ -284,11 +292,18 @@ def _within(instant: int | None, window: tuple[Instant, Instant]) -> bool:
     return instant is not None and window[0] <= instant < window[1]
 
 
-def _vectors(found: _Found, answer: list[dict[str, Any]]) -> None:
-    """The vector or window leg's memories, whole, with their cosines."""
+def _vectors(found: _Found, answer: list[dict[str, Any]]) -> set[str]:
+    """The vector or window leg's memories, whole, with their cosines; returns the kinds of memory the vector
+    indexes' answer held too few of the scope's of (rows of leg ``short``: other scopes' crowded it), which the
+    caller reads by a scan."""
+    short: set[str] = set()
     for r in answer:
-        found.add(_key(r["kind"], r["memory"]), r["leg"], r["kind"], r["memory"], r["stems"],
-                  vector=float(r["cosine"]))
+        if r["leg"] == "short":
+            short.add(r["kind"])
+        else:
+            found.add(_key(r["kind"], r["memory"]), r["leg"], r["kind"], r["memory"], r["stems"],
+                      vector=float(r["cosine"]))
+    return short
 
 
 def _graph(found: _Found, answer: list[dict[str, Any]], entries: Sequence[EntryEntity], question: _Question) -> None:

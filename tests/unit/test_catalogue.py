@@ -106,6 +106,7 @@ DIALECT_FORMS = {
     ("neo4j", "scope/lock_scope"), ("neo4j", "scope/create_scope"),  # FalkorDB locks a scope by command
     ("falkordb", "schema/schema"), ("neo4j", "schema/schema"),  # each its own indexes and constraints
     ("falkordb", "recall/vector_index"), ("neo4j", "recall/vector_index"),
+    ("falkordb", "recall/vector_index_dimensions"), ("neo4j", "recall/vector_index_dimensions"),  # listing indexes
     ("falkordb", "recall/search_lexical"), ("neo4j", "recall/search_lexical"),  # fulltext procedures and
     ("falkordb", "recall/state_and_term_hits"), ("neo4j", "recall/state_and_term_hits"),  # query languages differ
     ("falkordb", "recall/memory_lexical"), ("neo4j", "recall/memory_lexical"),
