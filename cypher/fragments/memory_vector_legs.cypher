@@ -6,8 +6,8 @@
 // scope's ($fetch > $k: others' are among them), of which the scope's are kept and ranked by their exact
 // cosines. When fewer than $k of the scope's were in a full answer (other scopes' memories crowded it) and the
 // scope holds more (counted up to $k, and only then), a row of leg 'short' and no memory says so for that kind,
-// and the caller scans the scope (recall/memory_vector_scan); so it does, for both kinds, with $fetch 0 (the
-// indexes hold vectors of another dimension than this embedder's, so cannot be asked).
+// and the caller scans the scope (recall/memory_vector_scan). With $fetch 0 the indexes are not asked: the kinds
+// in $kinds are scanned here instead (a small scope; or the indexes hold vectors of another dimension).
 // The window leg: the best $k observations valid in the window [$start, $end) the question names, when it names
 // one, by exact cosines (a range of the (scope, valid_at) index: bounded by the window).
 UNION ALL
@@ -15,7 +15,7 @@ WITH $vector AS v WHERE v IS NOT NULL AND $fetch > 0
 {{nearest_observations($fetch, $vector)}}
 WITH count(o) AS fetched, collect(CASE WHEN o.scope = $scope AND o.expired_at IS NULL AND o.embedding_model = $model
                                         AND ($known_at IS NULL OR o.recorded_at <= $known_at) THEN o END) AS kept
-WITH kept, size(kept) < $k AND fetched >= $fetch AS crowded
+WITH kept, $fetch > 0 AND size(kept) < $k AND fetched >= $fetch AS crowded
 {{call(crowded)}}
   WITH crowded WHERE crowded
   MATCH (o:Observation {scope: $scope})
@@ -38,7 +38,7 @@ WITH count(r) AS fetched, collect(CASE WHEN startNode(r).scope = $scope AND r.ex
                                              AND r.embedding_model = $model AND {{state}} = 'believed'
                                              AND r.valid_at <= $as_of AND (r.invalid_at IS NULL OR r.invalid_at > $as_of)
                                              AND ($known_at IS NULL OR r.recorded_at <= $known_at) THEN r END) AS kept
-WITH kept, size(kept) < $k AND fetched >= $fetch AS crowded
+WITH kept, $fetch > 0 AND size(kept) < $k AND fetched >= $fetch AS crowded
 {{call(crowded)}}
   WITH crowded WHERE crowded
   MATCH (:Entity {scope: $scope})-[r:FACT]->(:Entity)
@@ -56,6 +56,8 @@ LIMIT $k
 WITH r, short, cosine, startNode(r) AS a, endNode(r) AS b
 RETURN CASE WHEN short THEN 'short' ELSE 'vector' END AS leg, null AS stem, 'fact' AS kind, r.search_text AS stems,
        CASE WHEN short THEN null ELSE {{fact}} END AS memory, cosine
+UNION ALL
+{{vector_scan}}
 UNION ALL
 WITH $vector AS v WHERE v IS NOT NULL AND $start IS NOT NULL
 MATCH (o:Observation {scope: $scope})

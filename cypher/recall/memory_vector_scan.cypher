@@ -1,23 +1,6 @@
 // Recall's vector leg by an exact scan (recall/memory_lexical asks the vector indexes): for each kind of
 // $kinds ('observation', 'fact'), the scope's current memories of it (fact records believed and valid at
 // $as_of; recorded by $known_at if given) nearest to $vector by the cosine of their embeddings by $model, the
-// best $k, whole, with their stems. Read when the indexes' answer held too few of the scope's (other scopes'
-// memories crowded it) or the indexes hold vectors of another dimension than this embedder's.
-WITH $vector AS v WHERE 'observation' IN $kinds
-MATCH (o:Observation {scope: $scope})
-WHERE o.expired_at IS NULL AND o.embedding_model = $model AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-WITH o, {{cosine(o.embedding, $vector)}} AS cosine
-ORDER BY cosine DESC, o.id
-LIMIT $k
-MATCH (e:Entity {scope: $scope, key: o.entity})
-RETURN 'vector' AS leg, null AS stem, 'observation' AS kind, o.search_text AS stems, {{observation}} AS memory, cosine
-UNION ALL
-WITH $vector AS v WHERE 'fact' IN $kinds
-MATCH (a:Entity {scope: $scope})-[r:FACT]->(b:Entity)
-WHERE r.expired_at IS NULL AND r.embedding_model = $model AND {{state}} = 'believed'
-  AND r.valid_at <= $as_of AND (r.invalid_at IS NULL OR r.invalid_at > $as_of)
-  AND ($known_at IS NULL OR r.recorded_at <= $known_at)
-WITH a, r, b, {{cosine(r.embedding, $vector)}} AS cosine
-ORDER BY cosine DESC, r.id
-LIMIT $k
-RETURN 'vector' AS leg, null AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory, cosine
+// best $k, whole, with their stems. Read when the indexes' answer held too few of a larger scope's (other scopes'
+// memories crowded it).
+{{vector_scan}}

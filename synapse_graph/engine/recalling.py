@@ -63,6 +63,12 @@ DEPTH = 50
 OVERSAMPLE = 4
 """The vector leg asks the vector indexes, which span every scope, for this many times :data:`DEPTH` memories of
 each kind, and keeps the scope's (scanning the scope when too few of them came back)."""
+INDEXED_FROM = SMALL_SCOPE
+"""A scope holding at least this many memories (believed records and observations) asks the vector indexes for
+its vector leg; a smaller one is scanned, in the same statement: a scan of a few hundred memories costs about what
+the indexes' answer does, and a small scope beside large ones of similar topics is crowded out of that answer
+(then it paid the indexes, a second round trip and the scan: p95 288 -> 456 ms on Neo4j beside a 20,000-memory
+scope, benchmarks/results/2026-12-06-2cpu-24g-locomo-vector-index-side-by-side-neo4j-crowded-by-20k-scope.json)."""
 NAMING_HITS = 3
 """A word of the question that matches the names of at most this many entities names them: it is left out
 of the question the vector leg embeds (a word many names share is left in)."""
@@ -151,13 +157,15 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
         naming = [t for t in terms if 0 < hits.get(t, 0) <= NAMING_HITS]
         [vector] = yield from embed((_without(query, naming) or query,))
     small = state.facts < SMALL_SCOPE  # believed records and observations: at most this many match
+    scanned = state.facts < INDEXED_FROM or not ctx.indexed  # the vector leg by a scan (INDEXED_FROM)
     corpus_size = max(state.facts, 1)
     names, legged = yield from read_each(search_read(ctx, terms, hits), Read(
         Q.MEMORY_LEXICAL if small else Q.MEMORY_LEXICAL_EACH, {
             "scope": ctx.scope, "scope_token": scope_token(ctx.scope), "stems": question.stems,
             "index": {s: i for i, s in enumerate(question.stems)}, "corpus": corpus_size,
             "pool": SMALL_SCOPE if small else POOL, "as_of": at, "known_at": known_at, "vector": vector,
-            "model": ctx.embedder, "k": DEPTH, "fetch": DEPTH * OVERSAMPLE if ctx.indexed else 0,
+            "model": ctx.embedder, "k": DEPTH, "fetch": 0 if scanned else DEPTH * OVERSAMPLE,
+            "kinds": ["fact", "observation"] if scanned and vector is not None else [],
             "start": None if window is None else window[0],
             "end": None if window is None else window[1]}))
     entries = entries_of(terms, names, corpus_size=state.entities)
@@ -166,9 +174,9 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
     _lexical(found, [r for r in legged if r["leg"] == "lexical"], question, corpus_size=corpus_size,
              window=window if ctx.embedder is None else None)
     short = _vectors(found, [r for r in legged if r["leg"] != "lexical"])
-    if vector is not None and (short or not ctx.indexed):  # the vector leg by a scan of the scope's memories
+    if vector is not None and short:  # the indexes' answer was crowded by other scopes': a scan of the scope's
         _vectors(found, (yield from read(Q.MEMORY_VECTOR_SCAN, {
-            "scope": ctx.scope, "kinds": sorted(short) if ctx.indexed else ["fact", "observation"], "as_of": at,
+            "scope": ctx.scope, "kinds": sorted(short), "as_of": at,
             "known_at": known_at, "vector": vector, "model": ctx.embedder, "k": DEPTH})))
     if entries and state_rows[0]["facts"] > 0:  # the graph leg, and the names of what the other legs found
         around, known = yield from read_each(

@@ -27,6 +27,26 @@ CROWD = recalling.DEPTH * recalling.OVERSAMPLE + 30
 """More memories near the question in another scope than the vector leg asks the index for."""
 
 
+@pytest.fixture(autouse=True, params=["indexed", "scanned"])
+def vector_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each test on both ways the vector leg reads: the vector indexes (every scope, as a large one does) and the
+    scan in the legs' own statement (every scope, as a small one does)."""
+    monkeypatch.setattr(recalling, "INDEXED_FROM", 0 if request.param == "indexed" else 10**9)
+    return str(request.param)
+
+
+def recording_reads(memory: Memory, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    asked: list[str] = []
+    read = memory.backend.read
+
+    def recording(name: str, params: Any) -> Any:
+        asked.append(name)
+        return read(name, params)
+
+    monkeypatch.setattr(memory.backend, "read", recording)
+    return asked
+
+
 def texts(memories: Sequence[RecalledFact | RecalledObservation]) -> list[str]:
     return [m.text if isinstance(m, RecalledObservation) else f"{m.subject} {m.predicate} {m.object}"
             for m in memories]
@@ -92,14 +112,7 @@ def test_a_scope_the_index_serves_is_not_scanned(purged: Callable[..., Memory],
     memory = purged(embedder=TrigramEmbedder())
     word = f"zq{zlib.crc32(memory.scope.encode()):x}"  # a word no other scope's memories hold
     memory.observe("Dana", [f"Dana saw {word} number {i}." for i in range(recalling.DEPTH + 10)])
-    asked: list[str] = []
-    read = memory.backend.read
-
-    def recording(name: str, params: Any) -> Any:
-        asked.append(name)
-        return read(name, params)
-
-    monkeypatch.setattr(memory.backend, "read", recording)
+    asked = recording_reads(memory, monkeypatch)
     found = memory.recall(f"the {word}", limit=5)
     assert len(found.observations) == 5
     assert Q.MEMORY_VECTOR_SCAN not in asked
@@ -122,3 +135,18 @@ def test_an_embedder_of_another_dimension_than_the_indexes_scans_its_scope(purge
     assert texts(found.facts) == ["Dana DRIVES red car"]
     with pytest.raises(EmbedderMismatchError, match="16 dimensions"):  # a dimension change is refused, as before
         purged(scope=small.scope, embedder=TrigramEmbedder()).recall("an automobile")
+
+
+@pytest.mark.parametrize("api", ["sync"])
+def test_a_small_scope_beside_a_crowding_one_is_scanned_in_one_statement(
+        purged: Callable[..., Memory], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A scope of fewer than INDEXED_FROM memories never asks the indexes, so another scope's memories cannot crowd
+    it into a second round trip: its own best, from the legs' statement alone."""
+    monkeypatch.setattr(recalling, "INDEXED_FROM", recalling.SMALL_SCOPE)
+    own = purged(embedder=TrigramEmbedder())
+    own.observe("Dana", OWN)
+    crowd(purged(embedder=TrigramEmbedder()))
+    asked = recording_reads(own, monkeypatch)
+    found = own.recall("an automobile", limit=3)
+    assert texts(found.observations)[0] == OWN_BEST and {o.entity for o in found.observations} == {"Dana"}
+    assert Q.MEMORY_VECTOR_SCAN not in asked

@@ -23,9 +23,9 @@ import pytest
 from synapse_graph import Memory, Triple
 from synapse_graph.backends.base import Params, Requests, Row
 from synapse_graph.catalogue import DIALECT_ONLY, DIALECTS, Q, query
-from synapse_graph.engine import projections
+from synapse_graph.engine import projections, recalling
 from tests.integration.test_recall import TrigramEmbedder
-from tests.integration.test_recall_vector_index import SmallTrigrams
+from tests.integration.test_recall_vector_index import SmallTrigrams, crowd
 
 _PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -161,6 +161,18 @@ def _scenario(make: Callable[..., Memory]) -> None:
     small.observe("Dana", ["Speaks fluent Spanish"])
     small.recall("Who speaks Spanish?")
     small.purge(scope=small.scope)
+    crowding = make(embedder=TrigramEmbedder())  # a scope asking the vector indexes, crowded out by another's
+    crowd(crowding, facts=False)
+    crowded = make(embedder=TrigramEmbedder())
+    crowded.observe("Dana", ["Dana bought a car last week."])
+    scanning_below = recalling.INDEXED_FROM
+    recalling.INDEXED_FROM = 0
+    try:
+        crowded.recall("an automobile")  # too few of its own in the indexes' answer: recall scans the scope
+    finally:
+        recalling.INDEXED_FROM = scanning_below
+    for made in (crowding, crowded):
+        made.purge(scope=made.scope)
 
 
 @pytest.mark.parametrize("api", ["sync"])
