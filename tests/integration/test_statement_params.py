@@ -164,13 +164,13 @@ def _scenario(make: Callable[..., Memory]) -> None:
     crowding = make(embedder=TrigramEmbedder())  # a scope asking the vector indexes, crowded out by another's
     crowd(crowding, facts=False)
     crowded = make(embedder=TrigramEmbedder())
-    crowded.observe("Dana", ["Dana bought a car last week."])
-    scanning_below = recalling.INDEXED_FROM
-    recalling.INDEXED_FROM = 0
+    crowded.observe("Dana", ["Dana plays chess on Sundays."])  # farther from the question than every crowding one
+    scanning_below, oversample = recalling.INDEXED_FROM, recalling.OVERSAMPLE
+    recalling.INDEXED_FROM, recalling.OVERSAMPLE = 0, 1  # the indexes asked for 50: all of them the crowd's 230
     try:
-        crowded.recall("an automobile")  # too few of its own in the indexes' answer: recall scans the scope
+        crowded.recall("an automobile")  # none of its own in the indexes' answer: recall scans the scope
     finally:
-        recalling.INDEXED_FROM = scanning_below
+        recalling.INDEXED_FROM, recalling.OVERSAMPLE = scanning_below, oversample
     for made in (crowding, crowded):
         made.purge(scope=made.scope)
 
