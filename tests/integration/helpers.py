@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
@@ -15,6 +16,15 @@ def utc(text: str) -> datetime:
     """An aware UTC datetime from an ISO string; a date or naive time is taken as UTC."""
     value = datetime.fromisoformat(text)
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+RECORD_ID = re.compile(r"(?<![0-9a-z])[0-9a-z]{25}(?![0-9a-z])")
+
+
+def words(text: str) -> str:
+    """Text casefolded with its record ids (25 random base-36 digits) blanked out, so that asking whether a
+    name such as "bob" is in it never finds one by chance inside an id."""
+    return RECORD_ID.sub("<id>", text.casefold())
 
 
 def snapshot(memory: Memory) -> list[dict[str, Any]]:
