@@ -20,6 +20,8 @@ node_ids(node) = collect(id(node))
 key_hint(node) =
 // The planner reads a slot through its relationship index unhinted.
 slot_hint(rel, property) =
+// The planner seeks a scope's observations by its scope index unhinted: the phrase only opens the WHERE clause.
+observation_seek(node) = WHERE
 
 // A string many records repeat, interned: FalkorDB keeps one copy of it however many records hold it
 // (intern(null) is null: an absent value stays absent). It must be interned as it is first set: a SET to

@@ -6,8 +6,10 @@
 // scope's ($fetch > $k: others' are among them), of which the scope's are kept and ranked by their exact
 // cosines. When fewer than $k of the scope's were in a full answer (other scopes' memories crowded it) and the
 // scope holds more (counted up to $k, and only then), a row of leg 'short' and no memory says so for that kind,
-// and the caller scans the scope (recall/memory_vector_scan). With $fetch 0 the indexes are not asked: the kinds
-// in $kinds are scanned here instead (a small scope; or the indexes hold vectors of another dimension).
+// and the caller scans the scope (recall/memory_vector_scan); the count runs only then (an UNWIND of no row
+// when not crowded: Neo4j plans a WHERE on crowded after the seek of the scope's memories, read on every recall).
+// With $fetch 0 the indexes are not asked: the kinds in $kinds are scanned here instead (a small scope; or the
+// indexes hold vectors of another dimension).
 // The window leg: the best $k observations valid in the window [$start, $end) the question names, when it names
 // one, by exact cosines (a range of the (scope, valid_at) index: bounded by the window).
 UNION ALL
@@ -17,9 +19,9 @@ WITH count(o) AS fetched, collect(CASE WHEN o.scope = $scope AND o.expired_at IS
                                         AND ($known_at IS NULL OR o.recorded_at <= $known_at) THEN o END) AS kept
 WITH kept, $fetch > 0 AND size(kept) < $k AND fetched >= $fetch AS crowded
 {{call(crowded)}}
-  WITH crowded WHERE crowded
-  MATCH (o:Observation {scope: $scope})
-  WHERE o.expired_at IS NULL AND o.embedding_model = $model AND ($known_at IS NULL OR o.recorded_at <= $known_at)
+  UNWIND CASE WHEN crowded THEN [true] ELSE [] END AS counting
+  MATCH (o:Observation {scope: $scope}) {{observation_seek(o)}}
+  o.expired_at IS NULL AND o.embedding_model = $model AND ($known_at IS NULL OR o.recorded_at <= $known_at)
   WITH o LIMIT $k
   RETURN count(o) AS held
 }
@@ -40,7 +42,7 @@ WITH count(r) AS fetched, collect(CASE WHEN startNode(r).scope = $scope AND r.ex
                                              AND ($known_at IS NULL OR r.recorded_at <= $known_at) THEN r END) AS kept
 WITH kept, $fetch > 0 AND size(kept) < $k AND fetched >= $fetch AS crowded
 {{call(crowded)}}
-  WITH crowded WHERE crowded
+  UNWIND CASE WHEN crowded THEN [true] ELSE [] END AS counting
   MATCH (:Entity {scope: $scope})-[r:FACT]->(:Entity)
   WHERE r.expired_at IS NULL AND r.embedding_model = $model AND {{state}} = 'believed'
     AND r.valid_at <= $as_of AND (r.invalid_at IS NULL OR r.invalid_at > $as_of)

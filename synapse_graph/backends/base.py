@@ -52,7 +52,7 @@ class StatementRunner(Protocol):
         """Run independent reads and return the rows of each, in order.
 
         Default: one after the other. A backend that can runs them in one round trip (FalkorDB: a
-        pipeline; Neo4j: one read transaction).
+        pipeline); Neo4j runs them in one session, a round trip each (auto-commit statements).
         """
         return [self.read(name, params) for name, params in requests]
 

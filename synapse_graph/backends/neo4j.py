@@ -12,6 +12,8 @@ scope node's write lock, held until commit.
 
 from __future__ import annotations
 
+import asyncio
+import time
 import uuid
 from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
@@ -104,6 +106,18 @@ STREAMED = frozenset({Q.EXPORT_ENTITIES, Q.EXPORT_ALIASES, Q.EXPORT_FACTS, Q.EXP
                       Q.EXPORT_TOMBSTONES, Q.AUDIT_LOG, Q.AUDIT_IDS})
 """Reads whose rows grow with the whole scope: they stream record by record (collected, the server would hold
 the scope in its heap at once)."""
+
+
+READ_ATTEMPTS = 4
+"""Reads run as auto-commit statements (see :meth:`Neo4jBackend.read_many`), which the driver does not retry: a
+read that fails with an error the driver calls retryable (a cluster's leader changed, a transient error) is run
+again this often in all, after 0.1, 0.2, 0.4 s (the driver's managed transactions retry alike, for longer)."""
+
+
+def _retry_after(exc: Exception, attempt: int) -> float | None:
+    """Seconds to wait before running a failed read again, or None to raise its error."""
+    retryable = isinstance(exc, neo4j_errors.Neo4jError | neo4j_errors.DriverError) and exc.is_retryable()
+    return 0.1 * 2**attempt if retryable and attempt < READ_ATTEMPTS - 1 else None
 
 
 @cache
@@ -219,25 +233,32 @@ class Neo4jBackend(Backend):
         return indexed_dimensions(self._run(query(Q.VECTOR_INDEX_DIMENSIONS, self.dialect), {}, RoutingControl.READ))
 
     def read(self, name: str, params: Params) -> list[Row]:
-        text, is_collected = read_text(name)
-        return self._run(text, params, RoutingControl.READ, is_collected)
+        [rows] = self._reads([(name, params)])
+        return rows
 
     def write(self, name: str, params: Params) -> list[Row]:
         return self._run(query(name, self.dialect), params, RoutingControl.WRITE)
 
     def read_many(self, requests: Requests) -> list[list[Row]]:
-        """Independent reads in one read transaction (one commit instead of one per statement)."""
+        return self._reads(requests)
+
+    def _reads(self, requests: Requests) -> list[list[Row]]:
+        """Reads in one session, each an auto-commit statement: one round trip each (RUN and PULL go together),
+        where a read transaction adds a BEGIN and a COMMIT of their own (the driver waits for the BEGIN's answer
+        before it sends the first statement), retried as :data:`READ_ATTEMPTS` says."""
         statements_ = [(*read_text(name), encode(params)) for name, params in requests]
-
-        def work(tx: neo4j.ManagedTransaction) -> list[list[Row]]:
-            return [_read_rows(list(tx.run(text, params)), is_collected) for text, is_collected, params in statements_]
-
-        try:
-            with self._driver.session(database=self._database, default_access_mode=neo4j.READ_ACCESS,
-                                      bookmark_manager=self._driver.execute_query_bookmark_manager) as session:
-                return session.execute_read(work)
-        except (neo4j_errors.Neo4jError, neo4j_errors.DriverError) as exc:
-            raise query_error(exc, self.location) from exc
+        for attempt in range(READ_ATTEMPTS):
+            try:
+                with self._driver.session(database=self._database, default_access_mode=neo4j.READ_ACCESS,
+                                          bookmark_manager=self._driver.execute_query_bookmark_manager) as session:
+                    return [_read_rows(list(session.run(text, params)), is_collected)
+                            for text, is_collected, params in statements_]
+            except (neo4j_errors.Neo4jError, neo4j_errors.DriverError) as exc:
+                wait = _retry_after(exc, attempt)
+                if wait is None:
+                    raise query_error(exc, self.location) from exc
+                time.sleep(wait)
+        raise AssertionError("unreachable")  # pragma: no cover
 
     @contextmanager
     def locked(self, scope: str, init: Params, timeout: float) -> Iterator[_TxRunner]:
@@ -271,14 +292,14 @@ class Neo4jBackend(Backend):
     def close(self) -> None:
         self._driver.close()
 
-    def _run(self, text: str, params: Params, routing: RoutingControl, is_collected: bool = False) -> list[Row]:
+    def _run(self, text: str, params: Params, routing: RoutingControl) -> list[Row]:
         try:
             records, _, _ = self._driver.execute_query(
                 text, parameters_=encode(params), routing_=routing, database_=self._database,
             )
         except (neo4j_errors.Neo4jError, neo4j_errors.DriverError) as exc:
             raise query_error(exc, self.location) from exc
-        return _read_rows(records, is_collected)
+        return _rows(records)
 
 
 class _AsyncTxRunner(AsyncStatementRunner):
@@ -338,26 +359,31 @@ class AsyncNeo4jBackend(AsyncBackend):
                                                   RoutingControl.READ))
 
     async def read(self, name: str, params: Params) -> list[Row]:
-        text, is_collected = read_text(name)
-        return await self._run(text, params, RoutingControl.READ, is_collected)
+        [rows] = await self._reads([(name, params)])
+        return rows
 
     async def write(self, name: str, params: Params) -> list[Row]:
         return await self._run(query(name, self.dialect), params, RoutingControl.WRITE)
 
     async def read_many(self, requests: Requests) -> list[list[Row]]:
-        """Independent reads in one read transaction (one commit instead of one per statement)."""
+        return await self._reads(requests)
+
+    async def _reads(self, requests: Requests) -> list[list[Row]]:
+        """Reads in one session, each an auto-commit statement (see :meth:`Neo4jBackend._reads`)."""
         statements_ = [(*read_text(name), encode(params)) for name, params in requests]
-
-        async def work(tx: neo4j.AsyncManagedTransaction) -> list[list[Row]]:
-            return [_read_rows([record async for record in await tx.run(text, params)], is_collected)
-                    for text, is_collected, params in statements_]
-
-        try:
-            async with self._driver.session(database=self._database, default_access_mode=neo4j.READ_ACCESS,
-                                            bookmark_manager=self._driver.execute_query_bookmark_manager) as session:
-                return await session.execute_read(work)
-        except (neo4j_errors.Neo4jError, neo4j_errors.DriverError) as exc:
-            raise query_error(exc, self.location) from exc
+        for attempt in range(READ_ATTEMPTS):
+            try:
+                async with self._driver.session(database=self._database, default_access_mode=neo4j.READ_ACCESS,
+                                                bookmark_manager=self._driver.execute_query_bookmark_manager
+                                                ) as session:
+                    return [_read_rows([record async for record in await session.run(text, params)], is_collected)
+                            for text, is_collected, params in statements_]
+            except (neo4j_errors.Neo4jError, neo4j_errors.DriverError) as exc:
+                wait = _retry_after(exc, attempt)
+                if wait is None:
+                    raise query_error(exc, self.location) from exc
+                await asyncio.sleep(wait)
+        raise AssertionError("unreachable")  # pragma: no cover
 
     @asynccontextmanager
     async def locked(self, scope: str, init: Params, timeout: float) -> AsyncIterator[_AsyncTxRunner]:
@@ -392,12 +418,11 @@ class AsyncNeo4jBackend(AsyncBackend):
     async def close(self) -> None:
         await self._driver.close()
 
-    async def _run(self, text: str, params: Params, routing: RoutingControl, is_collected: bool = False
-                   ) -> list[Row]:
+    async def _run(self, text: str, params: Params, routing: RoutingControl) -> list[Row]:
         try:
             records, _, _ = await self._driver.execute_query(
                 text, parameters_=encode(params), routing_=routing, database_=self._database,
             )
         except (neo4j_errors.Neo4jError, neo4j_errors.DriverError) as exc:
             raise query_error(exc, self.location) from exc
-        return _read_rows(records, is_collected)
+        return _rows(records)

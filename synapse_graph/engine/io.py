@@ -46,7 +46,7 @@ class Read:
 @dataclass(frozen=True, slots=True)
 class Reads:
     """Run independent read-only statements together (in one round trip where the backend can:
-    a pipeline on FalkorDB, one transaction on Neo4j); the answer is the rows of each, in order."""
+    a pipeline on FalkorDB, one session on Neo4j); the answer is the rows of each, in order."""
 
     requests: tuple[Read, ...]
 

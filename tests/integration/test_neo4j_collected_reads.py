@@ -4,11 +4,14 @@ run again both ways on the live server and compared."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
+import neo4j
 import pytest
+from neo4j import exceptions as neo4j_errors
 
-from synapse_graph import Memory, Triple
+from synapse_graph import AsyncMemory, Memory, Triple
 from synapse_graph.backends import neo4j as neo4j_backend
 from synapse_graph.backends.neo4j import Neo4jBackend, _read_rows, _rows, encode, read_text
 from synapse_graph.backends.neo4j_rows import collected
@@ -104,3 +107,36 @@ def test_a_collected_statement_keeps_its_order_and_its_distinct_rows(neo4j_setti
             plain = _rows(list(session.run(statement, {"xs": list(range(50))})))
             rows = _read_rows(list(session.run(form, {"xs": list(range(50))})), True)
     assert rows == plain == [{"key": k, "label": f"k{k}"} for k in (5, 4, 3, 2)]
+
+
+@pytest.mark.parametrize("api", ["sync", "async"])
+def test_a_read_the_connection_lost_is_run_again(neo4j_settings: dict[str, Any], monkeypatch: pytest.MonkeyPatch,
+                                                 api: str) -> None:
+    """Reads are auto-commit statements (one round trip each), which the driver does not retry: the backend runs a
+    read again after an error the driver calls retryable, as a managed transaction would, and answers."""
+    session_class = neo4j.Session if api == "sync" else neo4j.AsyncSession
+    run = session_class.run
+    failed: list[str] = []
+
+    def failing_once(self: Any, query: str, *args: Any, **kwargs: Any) -> Any:
+        if not failed:
+            failed.append(query)
+            raise neo4j_errors.SessionExpired("the connection was lost (injected)")
+        return run(self, query, *args, **kwargs)
+
+    with Memory(neo4j_settings["location"], auth=neo4j_settings["auth"], scope="read-again") as memory:
+        memory.purge(scope="read-again")
+        memory.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="Paris"))
+        monkeypatch.setattr(session_class, "run", failing_once)
+        if api == "sync":
+            found = memory.facts("Dana")
+        else:
+            async def ask() -> Any:
+                async with AsyncMemory(neo4j_settings["location"], auth=neo4j_settings["auth"],
+                                       scope="read-again") as again:
+                    return await again.facts("Dana")
+
+            found = asyncio.run(ask())
+        monkeypatch.undo()
+        memory.purge(scope="read-again")
+    assert failed and [f.object for f in found] == ["Paris"]

@@ -17,6 +17,7 @@ from synapse_graph import EmbedderMismatchError, Memory, Triple
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import recalling
 from synapse_graph.models import RecalledFact, RecalledObservation
+from tests.integration.plans import plans_of
 from tests.integration.test_recall import TrigramEmbedder
 
 pytestmark = pytest.mark.integration
@@ -150,3 +151,22 @@ def test_a_small_scope_beside_a_crowding_one_is_scanned_in_one_statement(
     found = own.recall("an automobile", limit=3)
     assert texts(found.observations)[0] == OWN_BEST and {o.entity for o in found.observations} == {"Dana"}
     assert Q.MEMORY_VECTOR_SCAN not in asked
+
+
+SCANS = ("LabelScan", "Label Scan", "AllNodesScan", "All Node Scan")
+
+
+@pytest.mark.parametrize("api", ["sync"])
+def test_recall_seeks_its_scope_s_memories_however_many_other_scopes_hold(
+        purged: Callable[..., Memory], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every statement recall sends finds the scope's memories through an index, on both vector paths and when
+    another scope crowds the indexes: a scan of a label reads every scope's memories (on Neo4j the small scan of a
+    LoCoMo conversation read all 21,000 observations of the server, 184 of them its own)."""
+    own = purged(embedder=TrigramEmbedder())
+    own.observe("Dana", OWN)
+    own.upsert(Triple(subject="Dana", predicate="DRIVES", object="red car"))
+    crowd(purged(embedder=TrigramEmbedder()))
+    plans = plans_of(own, lambda: own.recall("an automobile Dana drives", limit=3))
+    assert str(Q.MEMORY_LEXICAL) in plans
+    scans = {name: [line for line in plan if any(scan in line for scan in SCANS)] for name, plan in plans.items()}
+    assert not any(scans.values()), scans
