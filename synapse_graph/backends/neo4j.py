@@ -13,6 +13,7 @@ scope node's write lock, held until commit.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator, Mapping
@@ -108,16 +109,18 @@ STREAMED = frozenset({Q.EXPORT_ENTITIES, Q.EXPORT_ALIASES, Q.EXPORT_FACTS, Q.EXP
 the scope in its heap at once)."""
 
 
-READ_ATTEMPTS = 4
+READ_RETRY_SECONDS = 30.0
 """Reads run as auto-commit statements (see :meth:`Neo4jBackend.read_many`), which the driver does not retry: a
 read that fails with an error the driver calls retryable (a cluster's leader changed, a transient error) is run
-again this often in all, after 0.1, 0.2, 0.4 s (the driver's managed transactions retry alike, for longer)."""
+again after 0.1, 0.2, 0.4 ... s (2 s at most between two) for as long as the driver's managed transactions would
+retry it (their ``max_transaction_retry_time``, 30 s by default)."""
 
 
-def _retry_after(exc: Exception, attempt: int) -> float | None:
+def _retry_after(exc: Exception, attempt: int, started: float) -> float | None:
     """Seconds to wait before running a failed read again, or None to raise its error."""
     retryable = isinstance(exc, neo4j_errors.Neo4jError | neo4j_errors.DriverError) and exc.is_retryable()
-    return 0.1 * 2**attempt if retryable and attempt < READ_ATTEMPTS - 1 else None
+    wait = min(0.1 * 2**attempt, 2.0)
+    return wait if retryable and time.monotonic() - started + wait <= READ_RETRY_SECONDS else None
 
 
 @cache
@@ -245,16 +248,17 @@ class Neo4jBackend(Backend):
     def _reads(self, requests: Requests) -> list[list[Row]]:
         """Reads in one session, each an auto-commit statement: one round trip each (RUN and PULL go together),
         where a read transaction adds a BEGIN and a COMMIT of their own (the driver waits for the BEGIN's answer
-        before it sends the first statement), retried as :data:`READ_ATTEMPTS` says."""
+        before it sends the first statement), retried as :data:`READ_RETRY_SECONDS` says."""
         statements_ = [(*read_text(name), encode(params)) for name, params in requests]
-        for attempt in range(READ_ATTEMPTS):
+        started = time.monotonic()
+        for attempt in itertools.count():
             try:
                 with self._driver.session(database=self._database, default_access_mode=neo4j.READ_ACCESS,
                                           bookmark_manager=self._driver.execute_query_bookmark_manager) as session:
                     return [_read_rows(list(session.run(text, params)), is_collected)
                             for text, is_collected, params in statements_]
             except (neo4j_errors.Neo4jError, neo4j_errors.DriverError) as exc:
-                wait = _retry_after(exc, attempt)
+                wait = _retry_after(exc, attempt, started)
                 if wait is None:
                     raise query_error(exc, self.location) from exc
                 time.sleep(wait)
@@ -371,7 +375,8 @@ class AsyncNeo4jBackend(AsyncBackend):
     async def _reads(self, requests: Requests) -> list[list[Row]]:
         """Reads in one session, each an auto-commit statement (see :meth:`Neo4jBackend._reads`)."""
         statements_ = [(*read_text(name), encode(params)) for name, params in requests]
-        for attempt in range(READ_ATTEMPTS):
+        started = time.monotonic()
+        for attempt in itertools.count():
             try:
                 async with self._driver.session(database=self._database, default_access_mode=neo4j.READ_ACCESS,
                                                 bookmark_manager=self._driver.execute_query_bookmark_manager
@@ -379,7 +384,7 @@ class AsyncNeo4jBackend(AsyncBackend):
                     return [_read_rows([record async for record in await session.run(text, params)], is_collected)
                             for text, is_collected, params in statements_]
             except (neo4j_errors.Neo4jError, neo4j_errors.DriverError) as exc:
-                wait = _retry_after(exc, attempt)
+                wait = _retry_after(exc, attempt, started)
                 if wait is None:
                     raise query_error(exc, self.location) from exc
                 await asyncio.sleep(wait)
