@@ -112,16 +112,17 @@ def tally(added: Iterable[Record], taken: Iterable[Record]) -> dict[str, int]:
     return counts
 
 
-def record_counts(added: Iterable[Record], taken: Iterable[Record]) -> list[dict[str, Any]]:
+def record_counts(added: Iterable[Record], taken: Iterable[Record]) -> list[list[Any]]:
     """Change in each entity's count of fact records (``records``, of any time or state: one per end, so a record
     about the entity itself counts twice) when the ``added`` records are stored and the ``taken`` ones deleted,
-    as the apply statements take it (entities whose count does not change left out, in key order)."""
+    as the apply statements take it: ``[key, delta]`` (entities whose count does not change left out, in key
+    order)."""
     deltas: dict[str, int] = {}
     for sign, records in ((1, added), (-1, taken)):
         for record in records:
             for key in (record.subject, record.object):
                 deltas[key] = deltas.get(key, 0) + sign
-    return [{"key": key, "delta": delta} for key, delta in sorted(deltas.items()) if delta]
+    return [[key, delta] for key, delta in sorted(deltas.items()) if delta]
 
 
 def counter_params(counts: dict[str, int]) -> dict[str, int]:
