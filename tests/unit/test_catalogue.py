@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from synapse_graph import shapes
-from synapse_graph.shapes import FACT, FACT_KIND, FACT_ROW
 from synapse_graph.catalogue import (
     DIALECT_ONLY,
     DIALECTS,
@@ -22,6 +21,7 @@ from synapse_graph.catalogue import (
     query,
     query_files,
 )
+from synapse_graph.shapes import FACT, FACT_KIND, FACT_ROW
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "synapse_graph"
