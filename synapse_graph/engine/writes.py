@@ -5,6 +5,7 @@ audit entry by one statement, under the scope's lock (see :func:`synapse_graph.e
 from __future__ import annotations
 
 import json
+import math
 import uuid
 from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -212,7 +213,8 @@ class Kinds:
 
     def of(self, record: Record) -> int:
         """The position of a record's kind in :attr:`maps` (added if new)."""
-        key = _KIND_OF(record)
+        # Equal values are one kind, but for the sign of a zero confidence (kept bit for bit).
+        key = (*_KIND_OF(record), math.copysign(1.0, record.confidence))
         found = self.seen.get(key)
         if found is None:
             found = self.seen[key] = len(self.maps)

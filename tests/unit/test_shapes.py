@@ -4,6 +4,7 @@ mapper, stored property, export line, import check and output model, with its ow
 from __future__ import annotations
 
 import json
+import math
 import re
 import typing
 from dataclasses import fields, replace
@@ -128,6 +129,8 @@ def test_a_fact_row_reads_stores_exports_and_imports_every_field() -> None:
         "slot", "object_slot", "predicate_slot", "search_text"}
     assert all(props[f.name] == stored(f, values[f.name]) for f in FACT if f.kind != "end" and f.name in props)
     assert writes.new_record(kinds, replace(record, id="other"), {})[2] == 0 and len(kinds.maps) == 1
+    zeros = [writes.new_record(kinds, replace(record, confidence=zero), {})[2] for zero in (0.0, -0.0, 0.0)]
+    assert zeros == [1, 2, 1] and [math.copysign(1.0, kinds.maps[k]["confidence"]) for k in zeros] == [1, -1, 1]
     assert set(writes.updated_props(record)) == {"id"} | {f.name for f in FACT if f.updated}
 
     line = transfer.fact_line(record)
