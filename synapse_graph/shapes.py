@@ -223,8 +223,9 @@ def _reading(f: Field, node: str) -> str:
     return f"{{{{micros({value})}}}}" if f.kind == "instant" else value
 
 
-def _writing(f: Field, row: str, *, intern: bool = True) -> str:
-    value = f"{row}.{f.name}"
+def _writing(f: Field, row: str, *, intern: bool = True, value: str | None = None) -> str:
+    """Field ``f`` of ``row`` (or the expression ``value``) as a write stores it."""
+    value = value or f"{row}.{f.name}"
     if f.kind == "instant":
         return f"{{{{instant({value})}}}}"
     return f"{{{{interned({value})}}}}" if intern and f.interned else value
@@ -234,12 +235,25 @@ def _projection(table: tuple[Field, ...], node: str) -> str:
     return ", ".join(f"{f.name}: {_reading(f, node)}" for f in table if f.kind != "end")
 
 
+FACT_ROW = ("subject", "object", "kind", "id", "slot", "object_slot", "search_text", "valid_at", "invalid_at", "a", "b")
+"""A new fact record as the apply statements take it (engine/writes.py creates): a list of these values, by
+position (no names on the wire; its ends' keys, its kind's position in ``$kinds``, its own values, and where it is
+sought by node ids its ends' ids ``a`` and ``b``, left off otherwise). Its other values are its kind's, sent once
+for every record of the batch that shares them (:data:`FACT_KIND`)."""
+FACT_KIND = (*(f.name for f in FACT if f.kind != "end" and f.name not in FACT_ROW), "predicate_slot", "ahead")
+"""A new record's values that the records of a batch share (the same predicate, belief time, provenance, trust):
+a map of them in ``$kinds`` (absent values left out), which a row names by its position."""
+
+
 def _new_fact_record() -> str:
-    instants = ", ".join(f"r.{f.name} = {_writing(f, 'x.props')}" for f in FACT if f.kind == "instant")
-    interned = ", ".join(f"r.{f.name} = {_writing(f, 'x.shared')}" for f in FACT if f.interned)
-    # The scope's search token too while the record is current, where the dialect stores one (token_property).
-    searched = "{{token_property(r, CASE WHEN x.props.expired_at IS NULL THEN $scope_token END)}}"
-    return f"SET r = x.props, {instants}\nSET {interned}{searched}"
+    def value(name: str) -> str:
+        return f"x[{FACT_ROW.index(name)}]" if name in FACT_ROW else f"k.{name}"
+
+    fields = [f"{f.name}: {_writing(f, '', value=value(f.name))}" for f in FACT if f.kind != "end"]
+    extra = [f"{name}: {value(name)}" for name in ("slot", "object_slot", "predicate_slot", "search_text", "ahead")]
+    # The scope's search token too while the record is current, where the dialect stores one (token_entry).
+    searched = "{{token_entry(CASE WHEN k.expired_at IS NULL THEN $scope_token END)}}"
+    return "{" + ", ".join([*fields, *extra]) + searched + "}"
 
 
 FRAGMENTS: dict[str, LiteralString] = {
@@ -251,9 +265,9 @@ FRAGMENTS: dict[str, LiteralString] = {
     "fact_field_values": "[" + ", ".join(_reading(f, "r") for f in FACT if f.kind != "end") + "]",
     "state": _reading(field(FACT, "status"), "r"),
     "confirmations": _reading(field(FACT, "confirmations"), "r"),
-    # A new record r from a row x of engine/writes.py apply's creates: x.props (record_props) and apart
-    # x.shared, its interned values (set one by one, interned as they are first set: a SET to an equal value
-    # changes nothing). Instants are set one by one too: a dialect may store them as a type of its own.
+    # The properties of a new record r, given as it is created: of a row x of engine/writes.py apply's creates
+    # (a list: FACT_ROW) and of its kind k (its map in $kinds: FACT_KIND); absent values (null) are not stored.
+    # Interned values are interned as they are first set; instants as the dialect stores them.
     "new_fact_record": _new_fact_record(),
     # The fields an update changes, from a row x of engine/writes.py apply's updates.
     "updated_fact_record": "SET " + ", ".join(

@@ -3,7 +3,8 @@
 // property set on an Entity node re-adds the node to every index of its label, the full-text one and its grams
 // included, whatever property changed (~40% of the server's CPU for a batch of 1,000 facts at 100k:
 // benchmarks/results/2026-12-06-2cpu-apply-cpu-100k.md); a set on the relationship updates its own index only.
+// A row x is [key, delta].
 UNWIND $counts AS x
-MATCH (n:Entity {scope: $scope, key: x.key})
+MATCH (n:Entity {scope: $scope, key: x[0]})
 MERGE (n)-[c:COUNTED {scope: $scope}]->(n)
-SET c.records = coalesce(c.records, 0) + x.delta
+SET c.records = coalesce(c.records, 0) + x[1]

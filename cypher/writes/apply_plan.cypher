@@ -70,21 +70,20 @@ WITH s, st
   // New records between entities this write found, sought by their node ids (read holding the scope's
   // lock: only a write to this scope deletes its entities, and such a write moves the version checked above).
   UNWIND $creates_by_id AS x
-  MATCH (a) WHERE {{node_id(a)}} = x.a
-  MATCH (b) WHERE {{node_id(b)}} = x.b
-  WITH x, a, b
-  WHERE a:Entity AND a.scope = $scope AND a.key = x.subject AND b:Entity AND b.scope = $scope AND b.key = x.object
-  CREATE (a)-[r:FACT]->(b)
-  {{new_fact_record}}
+  MATCH (a) WHERE {{node_id(a)}} = x[9]
+  MATCH (b) WHERE {{node_id(b)}} = x[10]
+  WITH x, a, b, $kinds[x[2]] AS k
+  WHERE a:Entity AND a.scope = $scope AND a.key = x[0] AND b:Entity AND b.scope = $scope AND b.key = x[1]
+  CREATE (a)-[r:FACT {{new_fact_record}}]->(b)
 }
 // New records with an entity this write creates (or found through an alias, or in a small write), sought
 // by key (the slimmer forms keep this sub-query only).
 {{call(s)}}
   UNWIND $creates AS x
-  MATCH (a:Entity {scope: $scope, key: x.subject})
-  MATCH (b:Entity {scope: $scope, key: x.object})
-  CREATE (a)-[r:FACT]->(b)
-  {{new_fact_record}}
+  MATCH (a:Entity {scope: $scope, key: x[0]})
+  MATCH (b:Entity {scope: $scope, key: x[1]})
+  WITH a, b, x, $kinds[x[2]] AS k
+  CREATE (a)-[r:FACT {{new_fact_record}}]->(b)
 }
 {{call(s)}}
   {{count_records}}

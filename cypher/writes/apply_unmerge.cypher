@@ -42,10 +42,10 @@ WITH s, st
 }
 {{call(s)}}
   UNWIND $creates AS x
-  MATCH (a:Entity {scope: $scope, key: x.subject})
-  MATCH (b:Entity {scope: $scope, key: x.object})
-  CREATE (a)-[r:FACT]->(b)
-  {{new_fact_record}}
+  MATCH (a:Entity {scope: $scope, key: x[0]})
+  MATCH (b:Entity {scope: $scope, key: x[1]})
+  WITH a, b, x, $kinds[x[2]] AS k
+  CREATE (a)-[r:FACT {{new_fact_record}}]->(b)
 }
 {{call(s)}}
   {{count_records}}

@@ -14,6 +14,7 @@ Floats 15 digits can carry (0.9, 0.75, 1.0: nearly all) stay numbers in the grap
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Mapping
@@ -81,6 +82,22 @@ _INTEGERS = frozenset({int, Instant})
 """Integer types written inline (an Instant is an int; ``:d`` writes its digits, never its repr)."""
 
 
+_JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
+
+
+def _plain_list(value: list[Any] | tuple[Any, ...]) -> str | None:
+    """A list of plain values (strings, integers, floats, booleans, nulls, and lists of them), written by the
+    JSON encoder, whose text for them is the Cypher literal this module writes, in C: the rows of a batch
+    (engine/writes.py new_record) and embeddings. None for any other list: one holding a map (JSON quotes its
+    keys), a string JSON escapes (a backslash in the text: a quote, a backslash or a control character, which
+    the slower path writes as it always has), a value JSON cannot write, or NaN or an infinity."""
+    try:
+        text = _JSON(value)
+    except (TypeError, ValueError):
+        return None
+    return None if "\\" in text or "{" in text else text
+
+
 def _literal(value: Any, out: list[str]) -> None:
     # Strings, integers and instants, the bulk of every batch, are written inline (no call per value).
     kind = type(value)
@@ -112,6 +129,9 @@ def _literal(value: Any, out: list[str]) -> None:
             separator = ","
         out.append("}" if separator == "," else "{}")
     elif kind is list or isinstance(value, list | tuple):
+        if value and type(value[0]) is not dict and (text := _plain_list(value)) is not None:
+            out.append(text)
+            return
         separator = "["
         for item in value:
             item_kind = type(item)
@@ -121,6 +141,8 @@ def _literal(value: Any, out: list[str]) -> None:
                 out.append(f"{separator}{item:d}")
             elif item_kind is float and math.isfinite(item):  # an embedding: hundreds of them, inline too
                 out.append(f"{separator}{item!r}")
+            elif item is None:  # an absent value of a row (engine/writes.py new_record)
+                out.append(separator + "null")
             else:
                 out.append(separator)
                 _literal(item, out)

@@ -175,7 +175,7 @@ def _apply(ctx: Context, state: ScopeState, mutation: Mutation, parts: dict[str,
     params = {
         "scope": ctx.scope, "scope_token": scope_token(ctx.scope), "format": STORE_FORMAT, "version": state.version,
         "batch": uuid.uuid4().hex, "now": now, **counter_params(tally(mutation.plan.creates, deleted)), **parts,
-        "creates": creates(ctx.scope, mutation.plan.creates, {}, (), spoken)["creates"],
+        **{k: v for k, v in creates(ctx.scope, mutation.plan.creates, {}, (), spoken).items() if k != "creates_by_id"},
         "counts": record_counts(mutation.plan.creates, deleted),
         "audit": [shared_apart(audit_entry(ctx, mutation, now), SHARED_AUDIT_VALUES)],
         "grown": grown(ctx.scope, mutation, now, deleted, parts["entities"]),

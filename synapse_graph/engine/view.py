@@ -206,9 +206,9 @@ class View:
         allowed = tuple(statuses)
         fresh = self.entities.created.keys()  # entities this write creates have no stored records
         ids = self.entity_ids
-        params = [{"slot": fact_slot(self.ctx.scope, s, p), "subject": s, "predicate": p, "object": o,
-                   "since_at": None if t is None else Instant(t),
-                   **({"a": ids[s], "b": ids[o]} if o in ids and s in ids else {})} for s, p, o, t in wanted
+        # Each key as writes/current_records takes it: [slot, subject, predicate, object, since_at, a, b].
+        params = [[fact_slot(self.ctx.scope, s, p), s, p, o, None if t is None else Instant(t),
+                   *((ids[s], ids[o]) if o in ids and s in ids else (None, None))] for s, p, o, t in wanted
                   if s not in fresh and o not in fresh]
         stored: list[Record] = []
         known = None if self._ahead is None or not params else self._ahead.answers(

@@ -5,16 +5,18 @@ audit entry by one statement, under the scope's lock (see :func:`synapse_graph.e
 from __future__ import annotations
 
 import json
+import math
 import uuid
 from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import embeddings
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.io import Op, PlanOutdated, write
-from synapse_graph.engine.rows import record_values, rules_params
+from synapse_graph.engine.rows import PROVENANCE_FIELDS, record_values, rules_params
 from synapse_graph.engine.scope import STORE_FORMAT, ScopeState
 from synapse_graph.engine.view import EntityChanges, View
 from synapse_graph.errors import QuotaExceededError
@@ -26,7 +28,7 @@ from synapse_graph.rules.slots import fact_slot, object_slot, predicate_slot
 from synapse_graph.rules.stems import fact_search_text
 from synapse_graph.rules.timeline import Plan, Provenance, Record
 from synapse_graph.rules.trust import audit_detail, stored_facts
-from synapse_graph.shapes import FACT, Storer, stored
+from synapse_graph.shapes import FACT, FACT_KIND, Storer, stored
 
 
 @dataclass
@@ -111,16 +113,17 @@ def tally(added: Iterable[Record], taken: Iterable[Record]) -> dict[str, int]:
     return counts
 
 
-def record_counts(added: Iterable[Record], taken: Iterable[Record]) -> list[dict[str, Any]]:
+def record_counts(added: Iterable[Record], taken: Iterable[Record]) -> list[list[Any]]:
     """Change in each entity's count of fact records (``records``, of any time or state: one per end, so a record
     about the entity itself counts twice) when the ``added`` records are stored and the ``taken`` ones deleted,
-    as the apply statements take it (entities whose count does not change left out, in key order)."""
+    as the apply statements take it: ``[key, delta]`` (entities whose count does not change left out, in key
+    order)."""
     deltas: dict[str, int] = {}
     for sign, records in ((1, added), (-1, taken)):
         for record in records:
             for key in (record.subject, record.object):
                 deltas[key] = deltas.get(key, 0) + sign
-    return [{"key": key, "delta": delta} for key, delta in sorted(deltas.items()) if delta]
+    return [[key, delta] for key, delta in sorted(deltas.items()) if delta]
 
 
 def counter_params(counts: dict[str, int]) -> dict[str, int]:
@@ -182,9 +185,6 @@ def check_quotas(scope: str, state: ScopeState, mutation: Mutation) -> None:
             "set_rules(max_entities=...).")
 
 
-SHARED_FACT_VALUES = tuple(f.name for f in FACT if f.interned)
-"""A fact record's values that many records repeat; the apply statements set them apart (``x.shared``) and
-intern them where the dialect can (phrase ``interned``)."""
 SHARED_AUDIT_VALUES = ("scope", "action", "client", "source", "model", "session", "entities")
 """An audit entry's values that many entries repeat (``cypher/fragments/new_audit_entry``)."""
 
@@ -195,26 +195,48 @@ def shared_apart(values: dict[str, Any], shared: tuple[str, ...]) -> dict[str, A
             "shared": {k: v for k, v in values.items() if k in shared}}
 
 
-_PROPS = Storer(tuple(f for f in FACT if f.kind != "end" and f.name not in SHARED_FACT_VALUES))
-_SHARED = Storer(tuple(f for f in FACT if f.name in SHARED_FACT_VALUES))
+_KIND_FIELDS = tuple(name for name in FACT_KIND if any(f.name == name for f in FACT))
+_KIND_OF = attrgetter(*(f"provenance.{name}" if name in PROVENANCE_FIELDS else name for name in _KIND_FIELDS),
+                      "ahead")
+"""A record's values of its kind (:data:`~synapse_graph.shapes.FACT_KIND`), and whether it is ahead."""
+_KIND = Storer(tuple(f for f in FACT if f.name in _KIND_FIELDS))
 
 
-def record_props(scope: str, record: Record, spoken: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """A record as the properties of its FACT relationship (:data:`~synapse_graph.shapes.FACT`, absent values
-    left out), as the apply statements take them: ``props``, and apart ``shared``, the values many records
-    repeat (:data:`SHARED_FACT_VALUES`). Its scope is its entities': every statement checks the subject's, so the
-    relationship does not store it again; its slots index its (subject, predicate) timeline, its (object,
-    predicate) and its predicate in the scope (rules/slots.py); its search text the stems of its sentence (its
-    entities as ``spoken`` names them, else by key) and source (``rules/stems.py``)."""
-    said = spoken or {}
-    values = record_values(record)
-    props = {"slot": fact_slot(scope, record.subject, record.predicate),
-             "object_slot": object_slot(scope, record.object, record.predicate),
-             "predicate_slot": predicate_slot(scope, record.predicate),
-             "search_text": fact_search_text(said.get(record.subject, record.subject), record.predicate,
-                                             said.get(record.object, record.object), record.provenance.source),
-             **({"ahead": True} if record.ahead else {}), **_PROPS(values)}
-    return {"props": props, "shared": _SHARED(values)}
+class Kinds:
+    """The kinds of a write's new records (``$kinds``: maps of the values records share, absent ones left out),
+    each sent once, and which each record is (its position)."""
+
+    def __init__(self, scope: str) -> None:
+        self.scope = scope
+        self.seen: dict[tuple[Any, ...], int] = {}
+        self.maps: list[dict[str, Any]] = []
+
+    def of(self, record: Record) -> int:
+        """The position of a record's kind in :attr:`maps` (added if new)."""
+        # Equal values are one kind, but for the sign of a zero confidence (kept bit for bit).
+        key = (*_KIND_OF(record), math.copysign(1.0, record.confidence))
+        found = self.seen.get(key)
+        if found is None:
+            found = self.seen[key] = len(self.maps)
+            kind = _KIND(dict(zip(_KIND_FIELDS, key, strict=False)))
+            kind["predicate_slot"] = predicate_slot(self.scope, record.predicate)
+            if record.ahead:
+                kind["ahead"] = True
+            self.maps.append(kind)
+        return found
+
+
+def new_record(kinds: Kinds, record: Record, spoken: Mapping[str, str]) -> list[Any]:
+    """A new record as the apply statements take it (:data:`~synapse_graph.shapes.FACT_ROW`, without its ends'
+    node ids): its ends' keys, its kind, its id, its slots (rules/slots.py: its (subject, predicate) timeline and
+    its (object, predicate); the predicate's is its kind's), its search text (the stems of its sentence, its
+    entities as ``spoken`` names them, else by key, and its source: rules/stems.py) and its validity. Its scope is
+    its entities': every statement checks the subject's, so the relationship does not store it again."""
+    scope, subject, predicate, obj = kinds.scope, record.subject, record.predicate, record.object
+    return [subject, obj, kinds.of(record), record.id, fact_slot(scope, subject, predicate),
+            object_slot(scope, obj, predicate),
+            fact_search_text(spoken.get(subject, subject), predicate, spoken.get(obj, obj), record.provenance.source),
+            Instant(record.valid_at), None if record.invalid_at is None else Instant(record.invalid_at)]
 
 
 def updated_props(record: Record) -> dict[str, Any]:
@@ -231,23 +253,25 @@ server time per batch of 1,000 on a 1M FalkorDB store (66-73 -> 44-46 ms); a sub
 
 
 def creates(scope: str, records: list[Record], ids: Mapping[str, Any], deleted: Container[str],
-            spoken: Mapping[str, str] | None = None) -> dict[str, list[dict[str, Any]]]:
-    """New records as the apply statements take them: ``creates_by_id`` between two entities of known node
-    id (sought by id; from :data:`SEEK_BY_ID_FROM` records on), ``creates`` the others (sought by key).
-    Entities the write ``deleted`` (merged away) are never sought by id."""
-    by_id: list[dict[str, Any]] = []
-    by_key: list[dict[str, Any]] = []
+            spoken: Mapping[str, str] | None = None) -> dict[str, list[Any]]:
+    """New records as the apply statements take them (:func:`new_record`): ``creates_by_id`` between two
+    entities of known node id (sought by id, which the row ends with; from :data:`SEEK_BY_ID_FROM` records on),
+    ``creates`` the others (sought by key), and ``kinds``, the values they share. Entities the write ``deleted``
+    (merged away) are never sought by id."""
+    by_id: list[list[Any]] = []
+    by_key: list[list[Any]] = []
+    kinds, said = Kinds(scope), spoken or {}
     if len(records) < SEEK_BY_ID_FROM:
         ids = {}
     for record in records:
-        row = {"subject": record.subject, "object": record.object, **record_props(scope, record, spoken)}
+        row = new_record(kinds, record, said)
         a, b = ids.get(record.subject), ids.get(record.object)
         if a is None or b is None or record.subject in deleted or record.object in deleted:
             by_key.append(row)
         else:
-            row["a"], row["b"] = a, b
+            row += (a, b)
             by_id.append(row)
-    return {"creates_by_id": by_id, "creates": by_key}
+    return {"kinds": kinds.maps, "creates_by_id": by_id, "creates": by_key}
 
 
 def audit_entry(ctx: Context, mutation: Mutation, now: Instant) -> dict[str, Any]:

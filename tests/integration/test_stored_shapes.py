@@ -166,3 +166,27 @@ def test_a_scope_whose_node_holds_its_state_reads_the_same_and_moves_it_when_ope
     upgraded.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="Oslo", valid_at="2025-01-01"))
     assert [f.object for f in upgraded.facts("Dana", "LIVES_IN")] == ["Oslo"]
     assert upgraded.stats().facts == before["stats"]["facts"] + 1
+
+
+def test_each_record_of_a_batch_keeps_its_own_values(memory: Memory) -> None:
+    # A batch sends the values its records share once (engine/writes.py Kinds) and the rest by record: records
+    # of one predicate with different sources, confidences, ends and trust, between stored and new entities
+    # (sought by node id from SEEK_BY_ID_FROM records on, else by key), each read back with its own.
+    memory.upsert([Triple(subject=f"person {i}", predicate="MET", object=f"person {i + 100}") for i in range(49)])
+    sources = (None, "chat", "mail")
+    confidences = (None, 0.9, 0.1 + 0.2, 0.75)
+    triples = [Triple(subject=f"person {i}", predicate=("LIKES", "KNOWS", "VISITED")[i % 3],
+                      object=f"person {i + 1}" if i % 3 == 1 else f"thing {i}", source=sources[i % 3],
+                      confidence=confidences[i % 4], valid_at=f"2020-01-{i % 28 + 1:02d}T00:00:00Z",
+                      invalid_at="2030-01-01T00:00:00Z" if i % 5 == 0 else None) for i in range(48)]
+    memory.upsert(triples, model="extractor")
+    stored = {(f.subject, f.predicate, f.object): f
+              for f in memory.facts(include_history=True, include_candidates=True, limit=1000)}
+    below = memory.rules().candidate_below
+    for i, t in enumerate(triples):
+        fact = stored[(t.subject, t.predicate, t.object)]
+        confidence = 1.0 if t.confidence is None else t.confidence
+        assert (fact.source, fact.confidence, fact.model, fact.client) == (
+            t.source, confidence, "extractor", "synapse-graph"), t
+        assert (fact.valid_at.day, fact.invalid_at is None) == (i % 28 + 1, i % 5 != 0), t
+        assert fact.status == ("candidate" if confidence < below else "believed"), t

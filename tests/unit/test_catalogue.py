@@ -21,6 +21,7 @@ from synapse_graph.catalogue import (
     query,
     query_files,
 )
+from synapse_graph.shapes import FACT, FACT_KIND, FACT_ROW
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "synapse_graph"
@@ -141,12 +142,14 @@ def test_every_phrase_is_used_and_every_use_is_defined() -> None:
 
 def test_neo4j_apply_plan_converts_every_instant_of_its_rows() -> None:
     # Bulk rows carry instants as ISO-8601 text (see backends/neo4j.py); every one of them is converted.
-    converted = re.findall(r"datetime\((x[.\w]*)\)", query(Q.APPLY_PLAN, "neo4j"))
+    # A new fact record's come in its row (a list: shapes.FACT_ROW) and its kind k (shapes.FACT_KIND).
+    converted = re.findall(r"datetime\(([xk][.\w]*|x\[\d+\])\)", query(Q.APPLY_PLAN, "neo4j"))
     assert set(converted) == {
-        "x.created_at", "x.updated_at", "x.props.valid_at", "x.props.invalid_at", "x.props.recorded_at",
-        "x.props.expired_at", "x.props.confirmed_at", "x.confirmed_at", "x.valid_at", "x.recorded_at", "x.expired_at",
+        "x.created_at", "x.updated_at", "x[7]", "x[8]", "k.recorded_at",
+        "k.expired_at", "k.confirmed_at", "x.confirmed_at", "x.valid_at", "x.recorded_at", "x.expired_at",
         "x.registered_at", "x.expires_at", "x.revoked_at",
         "x.rejected_at", "x.props.at"}
+    assert [FACT_ROW[7], FACT_ROW[8]] == ["valid_at", "invalid_at"]
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)
@@ -169,14 +172,19 @@ def test_the_slim_apply_forms_are_apply_plan_without_the_parts_they_leave_out(di
     assert "$tombstones" not in query(slim, dialect)
 
 
-def test_falkordb_sets_every_shared_value_the_engine_sends() -> None:
-    # engine/writes.py sends a new record's repeated values apart (x.shared); FalkorDB interns each as it sets
-    # it: one left out would silently not be stored.
-    from synapse_graph.engine import writes
-
+def test_a_new_fact_record_is_created_with_every_value_the_engine_sends() -> None:
+    # engine/writes.py sends a new record as a row (a list: FACT_ROW) and its kind (a map: FACT_KIND); the
+    # record is created with each of them under its own name (one left out would silently not be stored), and
+    # FalkorDB interns the values many records repeat as it sets them.
     text = fragment("new_fact_record", "falkordb")
-    assert set(re.findall(r"r\.(\w+) = intern\(x\.shared\.\1\)", text)) == set(writes.SHARED_FACT_VALUES)
-    assert set(re.findall(r"x\.shared\.(\w+)", text)) == set(writes.SHARED_FACT_VALUES)
+    given = dict(re.findall(r"(\w+): (?:intern\()?(x\[\d+\]|k\.\w+)", text))
+    assert {name: value for name, value in given.items() if value.startswith("x[")} == {
+        name: f"x[{i}]" for i, name in enumerate(FACT_ROW) if name not in ("subject", "object", "kind", "a", "b")}
+    assert {name: value for name, value in given.items() if value.startswith("k.")} == {
+        name: f"k.{name}" for name in FACT_KIND}
+    assert set(re.findall(r"(\w+): intern\(k\.\1\)", text)) == {f.name for f in FACT if f.interned}
+    assert set(given) == {f.name for f in FACT if f.kind != "end"} | {"slot", "object_slot", "predicate_slot",
+                                                                    "search_text", "ahead"}
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)

@@ -4,9 +4,10 @@ mapper, stored property, export line, import check and output model, with its ow
 from __future__ import annotations
 
 import json
+import math
 import re
 import typing
-from dataclasses import fields
+from dataclasses import fields, replace
 from datetime import datetime
 from typing import Any
 
@@ -22,7 +23,7 @@ from synapse_graph.mcp.formatting import when
 from synapse_graph.mcp.schemas import FactOut, ObservationOut, RecalledFactOut
 from synapse_graph.models import Entity, Fact, Observation, RecalledFact
 from synapse_graph.rules.timeline import Provenance, Record
-from synapse_graph.shapes import ENTITY, FACT, OBSERVATION, Field, names, projected, stored
+from synapse_graph.shapes import ENTITY, FACT, FACT_ROW, OBSERVATION, Field, names, projected, stored
 
 BASE = 1_600_000_000_000_000  # 2020-09-13, in the past of any importing clock
 CTX = Context(scope="shapes-test", client="tests")
@@ -96,10 +97,12 @@ def test_every_field_is_in_every_projection(dialect: str) -> None:
 
 def test_neo4j_stores_every_instant_of_a_new_record_as_a_datetime() -> None:
     # The rows of a write carry instants as ISO-8601 text on Neo4j (backends/neo4j.py): each is converted.
-    for name, table, row in (("new_fact_record", FACT, "x.props"), ("new_observation", OBSERVATION, "x"),
-                             ("new_entity", ENTITY, "x")):
+    for name, table, row in (("new_observation", OBSERVATION, "x"), ("new_entity", ENTITY, "x")):
         converted = set(re.findall(rf"datetime\({re.escape(row)}\.(\w+)\)", fragment(name, "neo4j")))
         assert converted == {f.name for f in table if f.kind == "instant"}, name
+    # A new fact record's instants come in its row (a list) or its kind (a map): each is given converted.
+    converted = set(re.findall(r"(\w+): datetime\((?:k\.\w+|x\[\d+\])\)", fragment("new_fact_record", "neo4j")))
+    assert converted == {f.name for f in FACT if f.kind == "instant"}
 
 
 def test_a_fact_row_reads_stores_exports_and_imports_every_field() -> None:
@@ -116,12 +119,18 @@ def test_a_fact_row_reads_stores_exports_and_imports_every_field() -> None:
     same = ("id", "confidence", "confirmations", "status", "source", "flag", "pinned")
     assert {name: out[name] for name in same} == {name: fact.model_dump()[name] for name in same}
 
-    split = writes.record_props(CTX.scope, record)
-    assert set(split["shared"]) == set(writes.SHARED_FACT_VALUES) and not set(split["props"]) & set(split["shared"])
-    props = {**split["props"], **split["shared"]}
-    assert set(props) == {f.name for f in FACT if f.kind != "end"} | {"slot", "object_slot", "predicate_slot",
-                                                                      "search_text"}
-    assert all(props[f.name] == stored(f, values[f.name]) for f in FACT if f.kind != "end")
+    kinds = writes.Kinds(CTX.scope)
+    row = writes.new_record(kinds, record, {})
+    [kind] = kinds.maps
+    props = {**kind, **{name: value for name, value in zip(FACT_ROW, row, strict=False) if value is not None}}
+    assert (props["subject"], props["object"], props["kind"]) == (record.subject, record.object, 0)
+    assert set(props) - {"subject", "object", "kind"} == {
+        f.name for f in FACT if f.kind != "end" and stored(f, values[f.name]) is not None} | {
+        "slot", "object_slot", "predicate_slot", "search_text"}
+    assert all(props[f.name] == stored(f, values[f.name]) for f in FACT if f.kind != "end" and f.name in props)
+    assert writes.new_record(kinds, replace(record, id="other"), {})[2] == 0 and len(kinds.maps) == 1
+    zeros = [writes.new_record(kinds, replace(record, confidence=zero), {})[2] for zero in (0.0, -0.0, 0.0)]
+    assert zeros == [1, 2, 1] and [math.copysign(1.0, kinds.maps[k]["confidence"]) for k in zeros] == [1, -1, 1]
     assert set(writes.updated_props(record)) == {"id"} | {f.name for f in FACT if f.updated}
 
     line = transfer.fact_line(record)
