@@ -7,7 +7,8 @@ planner, not of the query's text.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from synapse_graph import Memory
@@ -36,6 +37,50 @@ def statements_of(memory: Memory, call: Callable[[], Any]) -> list[tuple[str, di
         call()
     finally:
         del backend.read, backend.read_many
+    return sent
+
+
+def sent_of(memory: Memory, call: Callable[[], Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Every statement ``call`` sent through the memory's backend, reads and writes, alone, together or inside a
+    locked write: (statement name, parameters), in order."""
+    backend: Any = memory.backend
+    sent: list[tuple[str, dict[str, Any]]] = []
+
+    def recorded(runner: Any) -> None:
+        read, write = runner.read, runner.write
+        read_many = runner.read_many
+
+        def recording_read(name: str, params: Any) -> Any:
+            sent.append((str(name), dict(params)))
+            return read(name, params)
+
+        def recording_write(name: str, params: Any) -> Any:
+            sent.append((str(name), dict(params)))
+            return write(name, params)
+
+        def recording_many(requests: Any) -> Any:
+            sent.extend((str(name), dict(params)) for name, params in requests)
+            return read_many(requests)
+
+        runner.read, runner.write = recording_read, recording_write
+        if "read_many" in type(runner).__dict__:  # its own, not the default that reads one by one (recorded)
+            runner.read_many = recording_many
+
+    locked = backend.locked
+
+    @contextmanager
+    def recording_locked(scope: str, init: Any, timeout: float) -> Iterator[Any]:
+        with locked(scope, init, timeout) as runner:
+            recorded(runner)  # its write_last writes through write (recorded) unless its class has its own
+            yield runner
+
+    recorded(backend)
+    backend.locked = recording_locked
+    try:
+        call()
+    finally:
+        for attribute in ("read", "write", "read_many", "locked"):
+            backend.__dict__.pop(attribute, None)
     return sent
 
 

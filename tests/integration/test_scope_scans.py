@@ -1,0 +1,113 @@
+"""No statement of the public API reads every scope's nodes of a label (issue 28): beside a crowding scope (entities,
+observations, facts, aliases, audit entries, sessions, tombstones of its own), each statement a call sends finds
+its scope's through an index or from the scope's own nodes, so its cost does not grow with other tenants' data on a
+shared server. Plans are Neo4j's (EXPLAIN); the outcomes are asserted on both backends and both APIs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from synapse_graph import Memory, Triple
+from tests.integration.plans import plan, sent_of
+
+pytestmark = pytest.mark.integration
+
+SCANS = ("NodeByLabelScan", "AllNodesScan", "RelationshipTypeScan", "AllRelationshipsScan", "UnionNodeByLabelsScan",
+         "IntersectionNodeByLabelsScan")
+"""Plan operators that read every scope's nodes of a label (or relationships of a type)."""
+
+
+def crowd(memory: Memory, size: int) -> None:
+    """A scope holding what the exercised scope holds, many times over, under the same names."""
+    memory.register_session("crowd-session")
+    for start in range(0, size, 500):
+        memory.upsert([Triple(subject=f"Dana {i}" if i % 3 else "Dana", predicate=f"KNOWS_{i % 7}",
+                              object=f"Person {i}", valid_at="2020-01-01") for i in range(start, start + 500)])
+        memory.observe("Dana", [f"Dana noted thing {i}." for i in range(start, start + 500)],
+                       valid_at="2021-01-01")
+    for i in range(size // 100):
+        memory.upsert(Triple(subject=f"Ghost {i}", predicate="HAUNTS", object="Manor"), session="crowd-session")
+        memory.register_session(f"crowd-{i}")
+        memory.alias(f"Person {i}", f"P{i}")
+    memory.upsert([Triple(subject="Dana", predicate="DOUBTS", object=f"Rumour {i}", confidence=0.2)
+                   for i in range(size // 50)], model="extractor")
+    for fact in memory.pending():
+        memory.reject(fact, "crowd")
+    memory.retract("Dana", "KNOWS_2")
+
+
+def exercise(memory: Memory, step: Callable[[str, Callable[[], Any]], Any]) -> dict[str, Any]:
+    """The operations, each through ``step(name, call)``, their outcomes by name."""
+    out: dict[str, Any] = {}
+    out["register_session"] = step("register_session", lambda: memory.register_session("own-session"))
+    out["upsert"] = step("upsert", lambda: memory.upsert(
+        [Triple(subject="Dana", predicate="LIVES_IN", object="Paris", valid_at="2020-01-01"),
+         Triple(subject="Dana", predicate="KNOWS_1", object="Person 1", valid_at="2020-01-01"),
+         Triple(subject="Dana", predicate="WORKS_AT", object="Acme", valid_at="2021-01-01"),
+         Triple(subject="Bob", predicate="KNOWS_1", object="Dana", valid_at="2021-01-01")]))
+    out["observe"] = step("observe", lambda: memory.observe("Dana", ["Dana keeps a cat named Oliver."],
+                                                            valid_at="2023-05-08"))
+    out["session_write"] = step("session_write", lambda: memory.upsert(
+        Triple(subject="Dana", predicate="LIKES", object="Tea"), session="own-session"))
+    out["sessions"] = step("sessions", lambda: sorted(s.id for s in memory.sessions()))
+    out["candidate"] = step("candidate", lambda: memory.upsert(
+        Triple(subject="Dana", predicate="DOUBTS", object="Rumour 1", confidence=0.2), model="extractor").model_dump())
+    out["pending"] = step("pending", lambda: [f.object for f in memory.pending()])
+    [doubt] = memory.pending()
+    out["reject"] = step("reject", lambda: memory.reject(doubt, "wrong"))
+    out["rejected_again"] = step("rejected_again", lambda: memory.upsert(
+        Triple(subject="Dana", predicate="DOUBTS", object="Rumour 1", confidence=0.9)).model_dump())
+    out["retract"] = step("retract", lambda: memory.retract("Dana", "WORKS_AT"))
+    out["alias"] = step("alias", lambda: memory.alias("Dana", "D."))
+    out["facts"] = step("facts", lambda: sorted(f.object for f in memory.facts("Dana")))
+    out["facts_in_scope"] = step("facts_in_scope", lambda: len(memory.facts(limit=100)))
+    out["facts_by_predicate"] = step("facts_by_predicate", lambda: sorted(
+        f.subject for f in memory.facts(predicate="KNOWS_1", include_history=True)))
+    out["history"] = step("history", lambda: len(memory.history("Dana")))
+    out["neighbourhood"] = step("neighbourhood", lambda: len(memory.neighbourhood("Dana", hops=2)))
+    out["entity"] = step("entity", lambda: memory.entity("D.").name)  # type: ignore[union-attr]
+    out["entities"] = step("entities", lambda: sorted(e.name for e in memory.entities().entities))
+    out["entities_matching"] = step("entities_matching", lambda: sorted(
+        e.name for e in memory.entities(matching="da").entities))
+    out["entities_matching_grams"] = step("entities_matching_grams", lambda: sorted(
+        e.name for e in memory.entities(matching="oliver").entities))
+    out["observations"] = step("observations", lambda: [o.text for o in memory.observations("Dana")])
+    out["all_observations"] = step("all_observations", lambda: len(memory.observations()))
+    out["stats"] = step("stats", lambda: memory.stats().model_dump(exclude={"format"}))
+    out["digest"] = step("digest", lambda: len(memory.digest().facts))
+    out["audit"] = step("audit", lambda: len(memory.audit(limit=100)))
+    out["audit_of_entity"] = step("audit_of_entity", lambda: len(memory.audit("Dana", limit=100)))
+    out["growth"] = step("growth", lambda: memory.growth(steps=4).model_dump() is not None)
+    out["changes"] = step("changes", lambda: len(memory.changes(datetime.now(UTC) - timedelta(days=1)).changes))
+    out["recall"] = step("recall", lambda: [o.text for o in memory.recall("What pets does Dana have?").observations])
+    out["search_entities"] = step("search_entities", lambda: [e.name for e in memory.search_entities("dana")])
+    out["duplicates"] = step("duplicates", lambda: len(memory.duplicates()))
+    out["export"] = step("export", lambda: len(list(memory.export())))
+    out["unobserve"] = step("unobserve", lambda: memory.unobserve("Dana", ["Dana keeps a cat named Oliver."]))
+    out["revoke_session"] = step("revoke_session", lambda: memory.revoke_session("own-session").model_dump())
+    out["purge_entity"] = step("purge_entity", lambda: memory.purge("Bob").model_dump())
+    out["purge_scope"] = step("purge_scope", lambda: memory.purge(scope=memory.scope).model_dump())
+    return out
+
+
+@pytest.mark.parametrize("backend_name", ["neo4j"])
+@pytest.mark.parametrize("api", ["sync"])
+def test_no_statement_scans_every_scope_s_nodes_of_a_label(purged: Callable[..., Memory]) -> None:
+    crowd(purged(max_facts=100_000, max_entities=100_000, candidate_below=0.5), 2000)
+    own = purged(candidate_below=0.5)
+    scans: dict[str, set[str]] = {}
+
+    def step(operation: str, call: Callable[[], Any]) -> Any:
+        result: list[Any] = []
+        for name, params in sent_of(own, lambda: result.append(call())):
+            found = [line for line in plan(own, name, params) if any(scan in line.split(" ")[0] for scan in SCANS)]
+            if found:
+                scans.setdefault(f"{name} ({operation})", set()).update(found)
+        return result[0]
+
+    exercise(own, step)
+    assert not scans, "\n".join(f"{name}: {sorted(lines)}" for name, lines in sorted(scans.items()))
