@@ -63,6 +63,10 @@ def exercise(memory: Memory, step: Callable[[str, Callable[[], Any]], Any]) -> d
         Triple(subject="Dana", predicate="DOUBTS", object="Rumour 1", confidence=0.9)).model_dump())
     out["retract"] = step("retract", lambda: memory.retract("Dana", "WORKS_AT"))
     out["alias"] = step("alias", lambda: memory.alias("Dana", "D.").model_dump())
+    memory.upsert(Triple(subject="Robert", predicate="LIKES", object="Chess"))
+    out["merge"] = step("merge", lambda: memory.alias("Bob", "Robert").model_dump())
+    out["unmerge"] = step("unmerge", lambda: memory.unmerge("Robert").restored)
+    out["unmerged"] = [f.object for f in memory.facts("Robert")]
     out["facts"] = step("facts", lambda: sorted(f.object for f in memory.facts("Dana")))
     out["facts_in_scope"] = step("facts_in_scope", lambda: len(memory.facts(limit=100)))
     out["facts_by_predicate"] = step("facts_by_predicate", lambda: sorted(
@@ -128,17 +132,20 @@ OUTCOMES = {
                        "possible_duplicates": []},
     "retract": 1,
     "alias": {"canonical": "Dana", "alias": "D.", "changed": True, "merged": False, "facts_moved": 0},
-    "facts": ["Paris", "Person 1", "Tea"], "facts_in_scope": 4, "facts_by_predicate": ["Bob", "Dana"], "history": 4,
-    "neighbourhood": 4, "entity": "Dana", "entities": ["Acme", "Bob", "Dana", "Paris", "Person 1", "Rumour 1", "Tea"],
+    "merge": {"canonical": "Bob", "alias": "Robert", "changed": True, "merged": True, "facts_moved": 1},
+    "unmerge": "Robert", "unmerged": ["Chess"],
+    "facts": ["Paris", "Person 1", "Tea"], "facts_in_scope": 5, "facts_by_predicate": ["Bob", "Dana"], "history": 4,
+    "neighbourhood": 4, "entity": "Dana", "entities": [
+        "Acme", "Bob", "Chess", "Dana", "Paris", "Person 1", "Robert", "Rumour 1", "Tea"],
     "entities_matching": ["Dana"], "entities_matching_grams": ["Dana"],
     "observations": ["Dana keeps a cat named Oliver."], "all_observations": 1,
-    "stats": {"entities": 7, "aliases": 1, "facts": 5, "valid_now": 4, "expired_records": 2, "candidates": 1,
+    "stats": {"entities": 9, "aliases": 1, "facts": 6, "valid_now": 5, "expired_records": 2, "candidates": 1,
               "disputed": 0, "observations": 1},
-    "digest": 4, "audit": 10, "audit_of_entity": 8, "growth": True, "changes": 10,
-    "recall": ["Dana keeps a cat named Oliver."], "search_entities": ["Dana"], "duplicates": 0, "export": 31,
+    "digest": 5, "audit": 13, "audit_of_entity": 8, "growth": True, "changes": 12,
+    "recall": ["Dana keeps a cat named Oliver."], "search_entities": ["Dana"], "duplicates": 0, "export": 37,
     "unobserve": 1, "revoke_session": {"entities": 0, "facts": 0, "records": 0, "aliases": 0},
     "purge_entity": {"entities": 1, "facts": 1, "records": 1, "aliases": 0},
-    "purge_scope": {"entities": 6, "facts": 5, "records": 8, "aliases": 1},
+    "purge_scope": {"entities": 8, "facts": 6, "records": 9, "aliases": 1},
 }
 """What each operation of :func:`exercise` answers, beside a crowd that holds the same names many times over."""
 
