@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from synapse_graph import Memory, Triple
-from tests.integration.plans import plan, sent_of
+from tests.integration.plans import plan, statements_of
 
 pytestmark = pytest.mark.integration
 
@@ -107,7 +107,7 @@ def test_no_statement_scans_every_scope_s_nodes_of_a_label(purged: Callable[...,
 
     def step(operation: str, call: Callable[[], Any]) -> Any:
         result: list[Any] = []
-        for name, params in sent_of(own, lambda: result.append(call())):
+        for name, params in statements_of(own, lambda: result.append(call()), writes=True):
             found = [line for line in plan(own, name, params) if any(scan in line.split(" ")[0] for scan in SCANS)]
             if found:
                 scans.setdefault(f"{name} ({operation})", set()).update(found)
