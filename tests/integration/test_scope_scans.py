@@ -67,6 +67,11 @@ def exercise(memory: Memory, step: Callable[[str, Callable[[], Any]], Any]) -> d
     out["merge"] = step("merge", lambda: memory.alias("Bob", "Robert").model_dump())
     out["unmerge"] = step("unmerge", lambda: memory.unmerge("Robert").restored)
     out["unmerged"] = [f.object for f in memory.facts("Robert")]
+    [paris] = memory.facts("Dana", "LIVES_IN")
+    out["pin"] = step("pin", lambda: memory.pin(paris).pinned)
+    out["feedback"] = step("feedback", lambda: memory.feedback(paris, "helpful").object)
+    out["diff"] = step("diff", lambda: sorted(f.object for f in memory.diff("2019-01-01", "2022-01-01").began))
+    out["subgraph"] = step("subgraph", lambda: sorted(f.object for f in memory.subgraph(["Dana"])))
     out["facts"] = step("facts", lambda: sorted(f.object for f in memory.facts("Dana")))
     out["facts_in_scope"] = step("facts_in_scope", lambda: len(memory.facts(limit=100)))
     out["facts_by_predicate"] = step("facts_by_predicate", lambda: sorted(
@@ -94,7 +99,10 @@ def exercise(memory: Memory, step: Callable[[str, Callable[[], Any]], Any]) -> d
     out["unobserve"] = step("unobserve", lambda: memory.unobserve("Dana", ["Dana keeps a cat named Oliver."]))
     out["revoke_session"] = step("revoke_session", lambda: memory.revoke_session("own-session").model_dump())
     out["purge_entity"] = step("purge_entity", lambda: memory.purge("Bob").model_dump())
+    exported = list(memory.export())
     out["purge_scope"] = step("purge_scope", lambda: memory.purge(scope=memory.scope).model_dump())
+    out["import"] = step("import", lambda: memory.import_(exported).model_dump())
+    out["imported"] = sorted(f.object for f in memory.facts("Dana"))
     return out
 
 
@@ -133,7 +141,8 @@ OUTCOMES = {
     "retract": 1,
     "alias": {"canonical": "Dana", "alias": "D.", "changed": True, "merged": False, "facts_moved": 0},
     "merge": {"canonical": "Bob", "alias": "Robert", "changed": True, "merged": True, "facts_moved": 1},
-    "unmerge": "Robert", "unmerged": ["Chess"],
+    "unmerge": "Robert", "unmerged": ["Chess"], "pin": True, "feedback": "Paris",
+    "diff": ["Acme", "Dana", "Paris", "Person 1"], "subgraph": ["Dana", "Paris", "Person 1", "Tea"],
     "facts": ["Paris", "Person 1", "Tea"], "facts_in_scope": 5, "facts_by_predicate": ["Bob", "Dana"], "history": 4,
     "neighbourhood": 4, "entity": "Dana", "entities": [
         "Acme", "Bob", "Chess", "Dana", "Paris", "Person 1", "Robert", "Rumour 1", "Tea"],
@@ -141,11 +150,14 @@ OUTCOMES = {
     "observations": ["Dana keeps a cat named Oliver."], "all_observations": 1,
     "stats": {"entities": 9, "aliases": 1, "facts": 6, "valid_now": 5, "expired_records": 2, "candidates": 1,
               "disputed": 0, "observations": 1},
-    "digest": 5, "audit": 13, "audit_of_entity": 8, "growth": True, "changes": 12,
-    "recall": ["Dana keeps a cat named Oliver."], "search_entities": ["Dana"], "duplicates": 0, "export": 37,
+    "digest": 5, "audit": 15, "audit_of_entity": 10, "growth": True, "changes": 13,
+    "recall": ["Dana keeps a cat named Oliver."], "search_entities": ["Dana"], "duplicates": 0, "export": 39,
     "unobserve": 1, "revoke_session": {"entities": 0, "facts": 0, "records": 0, "aliases": 0},
     "purge_entity": {"entities": 1, "facts": 1, "records": 1, "aliases": 0},
     "purge_scope": {"entities": 8, "facts": 6, "records": 9, "aliases": 1},
+    "import": {"created": 8, "confirmed": 0, "closed": 0, "entities_created": 8, "aliases_merged": 0,
+               "possible_duplicates": []},
+    "imported": ["Paris", "Person 1", "Tea"],
 }
 """What each operation of :func:`exercise` answers, beside a crowd that holds the same names many times over."""
 
