@@ -12,8 +12,8 @@
          OR any(a IN coalesce(e.aliases, []) WHERE toLower(a) CONTAINS $matching))
   RETURN e
   UNION
-  MATCH (o:Observation {scope: $scope})
-  WHERE (($known_at IS NULL AND o.expired_at IS NULL)
+  MATCH (o:Observation {scope: $scope}) {{observation_seek(o)}}
+  (($known_at IS NULL AND o.expired_at IS NULL)
          OR (o.recorded_at <= $known_at AND (o.expired_at IS NULL OR o.expired_at > $known_at)))
     AND toLower(o.text) CONTAINS $matching
   WITH o.entity AS entity_key  // sought by a variable, through the index (see changes/changed_observations)

@@ -4,23 +4,24 @@
 OPTIONAL MATCH (e:Entity {scope: $scope})
 OPTIONAL MATCH (e)-[r:FACT]->(b:Entity)
 WITH collect(DISTINCT e) AS entities, count(r) AS records, count(DISTINCT CASE WHEN r IS NULL THEN null ELSE [e.key, r.predicate, b.key] END) AS facts
-OPTIONAL MATCH (al:Alias {scope: $scope})
+OPTIONAL MATCH (al:Alias {scope: $scope}) {{alias_seek(al)}} true
 WITH entities, records, facts, collect(al) AS aliases
-OPTIONAL MATCH (o:Observation {scope: $scope})
+OPTIONAL MATCH (o:Observation {scope: $scope}) {{observation_seek(o)}} true
 WITH entities, records, facts, aliases, collect(o) AS observations
 FOREACH (x IN observations | DELETE x)
 WITH entities, records + size(observations) AS records, facts, aliases
-OPTIONAL MATCH (t:Tombstone {scope: $scope})
+OPTIONAL MATCH (t:Tombstone {scope: $scope}) {{tombstone_seek(t)}} true
 WITH entities, records, facts, aliases, collect(t) AS tombstones
-OPTIONAL MATCH (entry:Audit {scope: $scope})
+OPTIONAL MATCH (entry:Audit {scope: $scope}) {{audit_seek(entry)}} true
 WITH entities, records, facts, aliases, tombstones, collect(entry) AS entries
 FOREACH (x IN entities | DETACH DELETE x)
 FOREACH (x IN aliases | DELETE x)
 FOREACH (x IN tombstones | DELETE x)
 FOREACH (x IN entries | DELETE x)
 WITH entities, records, facts, aliases
+// A slice's key starts with its scope (rules/growth.py): a prefix seek of the key index, not every scope's slices.
 OPTIONAL MATCH (c:Growth)
-WHERE c.scope = $scope
+WHERE c.key STARTS WITH ($scope + '|') AND c.scope = $scope
 WITH entities, records, facts, aliases, collect(c) AS slices
 FOREACH (x IN slices | DETACH DELETE x)
 WITH entities, records, facts, aliases

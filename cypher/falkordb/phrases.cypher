@@ -22,6 +22,11 @@ key_hint(node) =
 slot_hint(rel, property) =
 // The planner seeks a scope's observations by its scope index unhinted: the phrase only opens the WHERE clause.
 observation_seek(node) = WHERE
+// The same for a scope's audit entries, aliases, sessions and rejections (see ../neo4j/phrases.cypher).
+audit_seek(node) = WHERE
+alias_seek(node) = WHERE
+session_seek(node) = WHERE
+tombstone_seek(node) = WHERE
 
 // A string many records repeat, interned: FalkorDB keeps one copy of it however many records hold it
 // (intern(null) is null: an absent value stays absent). It must be interned as it is first set: a SET to

@@ -31,6 +31,14 @@ slot_hint(rel, property) = USING INDEX rel:FACT(property)
 // the label, every scope's observations (21,144 read on the dev server for a LoCoMo conversation's 184). The
 // phrase opens the WHERE clause; the caller's predicates follow it.
 observation_seek(node) = USING INDEX node:Observation(scope, id) WHERE node.id IS NOT NULL AND
+// The same for the scope's audit entries, aliases, sessions and rejections (issue 28: a statement that finds
+// them by the scope alone scanned the label, every tenant's, although each label has an index that leads with
+// the scope): each phrase seeks its label's index that leads with the scope, whose other properties every node
+// holds, and opens the WHERE clause.
+audit_seek(node) = USING INDEX node:Audit(scope, at) WHERE node.at IS NOT NULL AND
+alias_seek(node) = USING INDEX node:Alias(scope, key) WHERE node.key IS NOT NULL AND
+session_seek(node) = USING INDEX node:Session(scope, id) WHERE node.id IS NOT NULL AND
+tombstone_seek(node) = USING INDEX node:Tombstone(scope, subject, predicate, object) WHERE node.subject IS NOT NULL AND node.predicate IS NOT NULL AND node.object IS NOT NULL AND
 
 // Neo4j has no interned strings: the value as it is.
 interned(value) = value

@@ -1,4 +1,4 @@
 // Every alias of the scope, for export.
-MATCH (al:Alias {scope: $scope})
+MATCH (al:Alias {scope: $scope}) {{alias_seek(al)}} true
 RETURN al.key AS key, al.name AS name, al.target AS target
 ORDER BY key

@@ -7,7 +7,8 @@ planner, not of the query's text.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from synapse_graph import Memory
@@ -16,26 +17,47 @@ from synapse_graph.backends.neo4j import encode
 from synapse_graph.catalogue import query
 
 
-def statements_of(memory: Memory, call: Callable[[], Any]) -> list[tuple[str, dict[str, Any]]]:
+def statements_of(memory: Memory, call: Callable[[], Any], *, writes: bool = False) -> list[tuple[str, dict[str, Any]]]:
     """The reads ``call`` sent through the memory's backend, alone or together (``read_many``): (statement name,
-    parameters), in order."""
+    parameters), in order; with ``writes``, every statement it sent, writes and those of locked writes too."""
     backend: Any = memory.backend
     sent: list[tuple[str, dict[str, Any]]] = []
-    read, read_many = backend.read, backend.read_many
 
-    def recording(name: str, params: Any) -> Any:
-        sent.append((str(name), dict(params)))
-        return read(name, params)
+    def record(runner: Any, method: str, many: bool = False) -> None:
+        original = getattr(runner, method)
 
-    def recording_many(requests: Any) -> Any:
-        sent.extend((str(name), dict(params)) for name, params in requests)
-        return read_many(requests)
+        def recording(*arguments: Any) -> Any:
+            requests = arguments[0] if many else [arguments]
+            sent.extend((str(name), dict(params)) for name, params in requests)
+            return original(*arguments)
 
-    backend.read, backend.read_many = recording, recording_many
+        setattr(runner, method, recording)
+
+    def recorded(runner: Any) -> None:
+        record(runner, "read")
+        if "read_many" in type(runner).__dict__:  # its own, not the default that reads one by one (recorded)
+            record(runner, "read_many", many=True)
+        if writes:
+            record(runner, "write")
+            if "write_last" in type(runner).__dict__:  # else it writes through write (recorded)
+                record(runner, "write_last")
+
+    if writes:
+        locked = backend.locked
+
+        @contextmanager
+        def recording_locked(scope: str, init: Any, timeout: float) -> Iterator[Any]:
+            with locked(scope, init, timeout) as runner:
+                recorded(runner)
+                yield runner
+
+        backend.locked = recording_locked
+    recorded(backend)
     try:
         call()
     finally:
-        del backend.read, backend.read_many
+        for attribute in ("read", "write", "read_many", "locked"):
+            backend.__dict__.pop(attribute, None)
     return sent
 
 
