@@ -126,6 +126,21 @@ def record_counts(added: Iterable[Record], taken: Iterable[Record]) -> list[list
     return [[key, delta] for key, delta in sorted(deltas.items()) if delta]
 
 
+def counted_by_id(counts: list[list[Any]], ids: Mapping[str, Any], deleted: Container[str]
+                  ) -> tuple[list[list[Any]], list[list[Any]]]:
+    """:func:`record_counts`' rows apart: those of entities of known node id (not deleted by the write), as
+    ``[key, delta, id]`` (``counts_by_id``: ``apply_plan`` seeks them by id), and the others (``counts``)."""
+    by_key: list[list[Any]] = []
+    by_id: list[list[Any]] = []
+    for row in counts:
+        found = ids.get(row[0])
+        if found is None or row[0] in deleted:
+            by_key.append(row)
+        else:
+            by_id.append([*row, found])
+    return by_key, by_id
+
+
 def counter_params(counts: dict[str, int]) -> dict[str, int]:
     """The apply statements' parameters for the counters' changes."""
     return {"fact_delta": counts["facts"], "candidate_delta": counts["candidates"],
@@ -304,9 +319,9 @@ def audit_entry(ctx: Context, mutation: Mutation, now: Instant) -> dict[str, Any
 
 LEFT_OUT: dict[Q, tuple[str, ...]] = {
     Q.APPLY_ADDITIONS: ("retarget", "aliases", "alias_names", "observe", "unobserve", "sessions", "tombstones",
-                        "deletes", "expires", "updates", "creates_by_id"),
+                        "deletes", "expires", "updates", "creates_by_id", "counts_by_id"),
     Q.APPLY_FACTS: ("retarget", "aliases", "alias_names", "observe", "unobserve", "sessions", "tombstones", "deletes",
-                    "creates_by_id"),
+                    "creates_by_id", "counts_by_id"),
 }
 """The slimmer forms of ``apply_plan``, slimmest first, with the parameters (sub-queries) each leaves out: a
 write with none of them is applied by that form. Empty sub-queries are not free: a single-fact upsert of a
@@ -348,9 +363,14 @@ def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> 
                   for entry in (*mutation.imported_audit, audit_entry(ctx, mutation, now))],
         "deletes": list(changes.merged),
         "counts": record_counts(plan.creates, [*changes.removed, *changes.deleted_history]),
+        "counts_by_id": [],
         "grown": grown(ctx.scope, mutation, now),
     }
     name = statement(params)
+    if name == Q.APPLY_PLAN and len(plan.creates) >= SEEK_BY_ID_FROM:
+        # The full form seeks stored entities by id: their counts too (fragments/count_records_by_id).
+        params["counts"], params["counts_by_id"] = counted_by_id(params["counts"], mutation.entity_ids,
+                                                                  changes.merged)
     if name in LEFT_OUT:
         params = {k: v for k, v in params.items() if k not in LEFT_OUT[name]}
     observed = [o for o in mutation.observe if o.get("expired_at") is None]
