@@ -7,7 +7,7 @@ plan to it; the caller applies the view's mutation once (:func:`.writes.apply`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from synapse_graph.catalogue import Q
@@ -36,9 +36,11 @@ def upsert(view: View, batch: Batch) -> Op[WriteResult]:
     return result
 
 
-def _declared_types(triples: Iterable[CheckedTriple]) -> dict[str, str | None]:
+def _declared_types(triples: Sequence[CheckedTriple]) -> dict[str, str | None]:
     """Entity types a batch declares; a mention without a type never erases one given elsewhere."""
     types: dict[str, str | None] = {}
+    if all(t.subject_type is None and t.object_type is None for t in triples):
+        return types  # no name typed: each new entity's type is None
     for t in triples:
         for name, kind in ((t.subject, t.subject_type), (t.object, t.object_type)):
             if kind is not None or name.key not in types:
@@ -75,7 +77,8 @@ def facts(view: View, batch: Batch) -> Op[Plan]:
     canonical = yield from view.resolve(names, _declared_types(triples))
     keyed = [(canonical[t.subject.key], t, canonical[t.object.key]) for t in triples]
     single = {(s, t.predicate) for s, t, _ in keyed if t.single_valued or t.predicate in rules.single_valued}
-    rejected = yield from rejections(view, {(s, t.predicate, o) for s, t, o in keyed})
+    rejected = (yield from rejections(view, {(s, t.predicate, o) for s, t, o in keyed})
+                ) if view.state.tombstones else {}  # a scope that never rejected a fact has none to look up
     # A single-valued write needs every value of its (subject, predicate); any other write only the
     # records of its own fact, which keeps this read small for entities with many facts. Either way
     # only records that end at or after the write's valid_at can be touched (closed, merged,
@@ -93,7 +96,7 @@ def facts(view: View, batch: Batch) -> Op[Plan]:
     candidates = TimelinePlanner([r for r in current if r.status == "candidate"], now=now)
     writes: list[tuple[CheckedTriple, Write]] = []
     for subject, t, obj in keyed:
-        flag = rejected.get((subject, t.predicate, obj))
+        flag = rejected.get((subject, t.predicate, obj)) if rejected else None
         written_by = t.provenance or batch.provenance
         # Facts a model extracted are believed only from `candidate_below` up; direct writes always are.
         candidate = t.status == "candidate" or flag is not None or (

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import uuid
+from collections import Counter
 from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from operator import attrgetter
@@ -118,11 +119,8 @@ def record_counts(added: Iterable[Record], taken: Iterable[Record]) -> list[list
     about the entity itself counts twice) when the ``added`` records are stored and the ``taken`` ones deleted,
     as the apply statements take it: ``[key, delta]`` (entities whose count does not change left out, in key
     order)."""
-    deltas: dict[str, int] = {}
-    for sign, records in ((1, added), (-1, taken)):
-        for record in records:
-            for key in (record.subject, record.object):
-                deltas[key] = deltas.get(key, 0) + sign
+    deltas = Counter(key for record in added for key in (record.subject, record.object))
+    deltas.subtract(key for record in taken for key in (record.subject, record.object))
     return [[key, delta] for key, delta in sorted(deltas.items()) if delta]
 
 
