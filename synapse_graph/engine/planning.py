@@ -7,7 +7,7 @@ plan to it; the caller applies the view's mutation once (:func:`.writes.apply`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 from synapse_graph.catalogue import Q

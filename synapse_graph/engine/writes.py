@@ -341,6 +341,7 @@ def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> 
         return
     check_quotas(ctx.scope, state, mutation)
     plan, changes = mutation.plan, mutation.entities
+    counts = record_counts(plan.creates, [*changes.removed, *changes.deleted_history])
     params = {
         "scope": ctx.scope, "scope_token": scope_token(ctx.scope), "format": STORE_FORMAT,
         "version": state.version, "batch": uuid.uuid4().hex, "now": now, **counter_params(mutation.counts()),
@@ -360,15 +361,14 @@ def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> 
         "audit": [shared_apart(entry, SHARED_AUDIT_VALUES)
                   for entry in (*mutation.imported_audit, audit_entry(ctx, mutation, now))],
         "deletes": list(changes.merged),
-        "counts": record_counts(plan.creates, [*changes.removed, *changes.deleted_history]),
+        "counts": counts,
         "counts_by_id": [],
         "grown": grown(ctx.scope, mutation, now),
     }
     name = statement(params)
     if name == Q.APPLY_PLAN and len(plan.creates) >= SEEK_BY_ID_FROM:
         # The full form seeks stored entities by id: their counts too (fragments/count_records_by_id).
-        params["counts"], params["counts_by_id"] = counted_by_id(params["counts"], mutation.entity_ids,
-                                                                  changes.merged)
+        params["counts"], params["counts_by_id"] = counted_by_id(counts, mutation.entity_ids, changes.merged)
     if name in LEFT_OUT:
         params = {k: v for k, v in params.items() if k not in LEFT_OUT[name]}
     observed = [o for o in mutation.observe if o.get("expired_at") is None]
