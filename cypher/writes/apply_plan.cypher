@@ -88,6 +88,9 @@ WITH s, st
   {{count_records}}
 }
 {{call(s)}}
+  {{count_records_by_id}}
+}
+{{call(s)}}
   UNWIND $observe AS x
   CREATE (o:Observation)
   {{new_observation}}{{token_property(o, CASE WHEN x.expired_at IS NULL THEN $scope_token END)}}

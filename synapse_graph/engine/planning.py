@@ -7,7 +7,7 @@ plan to it; the caller applies the view's mutation once (:func:`.writes.apply`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import replace
 
 from synapse_graph.catalogue import Q
@@ -36,9 +36,11 @@ def upsert(view: View, batch: Batch) -> Op[WriteResult]:
     return result
 
 
-def _declared_types(triples: Iterable[CheckedTriple]) -> dict[str, str | None]:
+def _declared_types(triples: Sequence[CheckedTriple]) -> dict[str, str | None]:
     """Entity types a batch declares; a mention without a type never erases one given elsewhere."""
     types: dict[str, str | None] = {}
+    if all(t.subject_type is None and t.object_type is None for t in triples):
+        return types  # no name typed: each new entity's type is None
     for t in triples:
         for name, kind in ((t.subject, t.subject_type), (t.object, t.object_type)):
             if kind is not None or name.key not in types:
@@ -74,36 +76,42 @@ def facts(view: View, batch: Batch) -> Op[Plan]:
     names = [n for t in triples for n in (t.subject, t.object)]
     canonical = yield from view.resolve(names, _declared_types(triples))
     keyed = [(canonical[t.subject.key], t, canonical[t.object.key]) for t in triples]
-    single = {(s, t.predicate) for s, t, _ in keyed if t.single_valued or t.predicate in rules.single_valued}
-    rejected = yield from rejections(view, {(s, t.predicate, o) for s, t, o in keyed})
+    single_valued = rules.single_valued
+    single = {(s, t.predicate) for s, t, _ in keyed if t.single_valued or t.predicate in single_valued}
+    rejected = (yield from rejections(view, {(s, t.predicate, o) for s, t, o in keyed})
+                ) if view.state.tombstones else {}  # a scope that never rejected a fact has none to look up
     # A single-valued write needs every value of its (subject, predicate); any other write only the
     # records of its own fact, which keeps this read small for entities with many facts. Either way
     # only records that end at or after the write's valid_at can be touched (closed, merged,
     # confirmed, or end a late arrival).
     since: dict[tuple[str, str, str | None], int] = {}
     for subject, t, obj in keyed:
-        pair = (subject, t.predicate)
-        key = (*pair, None if pair in single else obj)
+        key = (subject, t.predicate, None) if (subject, t.predicate) in single else (subject, t.predicate, obj)
         begins = now if t.valid_at is None else t.valid_at
-        since[key] = min(since.get(key, begins), begins)
+        held = since.get(key)
+        if held is None or begins < held:
+            since[key] = begins
     keys: list[SlotKey] = [(*key, begins) for key, begins in since.items()]
     current = yield from view.current(keys, (*TIMELINE_STATES, "candidate"))
     # Believed facts and candidates live in separate timelines: a candidate never closes a believed value.
     believed = TimelinePlanner([r for r in current if r.status != "candidate"], now=now)
     candidates = TimelinePlanner([r for r in current if r.status == "candidate"], now=now)
     writes: list[tuple[CheckedTriple, Write]] = []
+    provenance, candidate_below = batch.provenance, rules.candidate_below
+    confirmations, moved = Write.confirmations, Write.moved  # their defaults
     for subject, t, obj in keyed:
-        flag = rejected.get((subject, t.predicate, obj))
-        written_by = t.provenance or batch.provenance
+        predicate = t.predicate
+        flag = rejected.get((subject, predicate, obj)) if rejected else None
+        written_by = t.provenance or provenance
         # Facts a model extracted are believed only from `candidate_below` up; direct writes always are.
         candidate = t.status == "candidate" or flag is not None or (
-            written_by.model is not None and t.confidence < rules.candidate_below)
+            written_by.model is not None and t.confidence < candidate_below)
         writes.append((t, built(Write, {
-            "subject": subject, "predicate": t.predicate, "object": obj,
+            "subject": subject, "predicate": predicate, "object": obj,
             "valid_at": now if t.valid_at is None else t.valid_at, "invalid_at": t.invalid_at,
-            "confidence": t.confidence, "single_valued": (subject, t.predicate) in single and not candidate,
+            "confidence": t.confidence, "single_valued": not candidate and (subject, predicate) in single,
             "provenance": written_by, "status": "candidate" if candidate else t.status, "flag": flag,
-            "confirmations": Write.confirmations, "moved": Write.moved,  # their defaults
+            "confirmations": confirmations, "moved": moved,
         })))
     one_value_each(writes)
     for _, write in writes:

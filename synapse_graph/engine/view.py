@@ -142,7 +142,7 @@ class View:
             self.entity_ids.update(entity_ids(row))
         found.update({k: self._aliases[k] for k in keys if k in self._aliases})
         found.update({k: k for k in keys if k in self.entities.created})
-        canonical = {key: self.canonical(target) for key, target in found.items()}
+        canonical = {key: self.canonical(target) for key, target in found.items()} if self.entities.merged else found
         for name in names:
             if name.key in canonical:
                 self.spoken.setdefault(canonical[name.key], name.display)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import uuid
+from collections import Counter
 from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from operator import attrgetter
@@ -118,12 +119,24 @@ def record_counts(added: Iterable[Record], taken: Iterable[Record]) -> list[list
     about the entity itself counts twice) when the ``added`` records are stored and the ``taken`` ones deleted,
     as the apply statements take it: ``[key, delta]`` (entities whose count does not change left out, in key
     order)."""
-    deltas: dict[str, int] = {}
-    for sign, records in ((1, added), (-1, taken)):
-        for record in records:
-            for key in (record.subject, record.object):
-                deltas[key] = deltas.get(key, 0) + sign
+    deltas = Counter(key for record in added for key in (record.subject, record.object))
+    deltas.subtract(key for record in taken for key in (record.subject, record.object))
     return [[key, delta] for key, delta in sorted(deltas.items()) if delta]
+
+
+def counted_by_id(counts: list[list[Any]], ids: Mapping[str, Any], deleted: Container[str]
+                  ) -> tuple[list[list[Any]], list[list[Any]]]:
+    """:func:`record_counts`' rows apart: those of entities of known node id (not deleted by the write), as
+    ``[key, delta, id]`` (``counts_by_id``: ``apply_plan`` seeks them by id), and the others (``counts``)."""
+    by_key: list[list[Any]] = []
+    by_id: list[list[Any]] = []
+    for row in counts:
+        found = ids.get(row[0])
+        if found is None or row[0] in deleted:
+            by_key.append(row)
+        else:
+            by_id.append([*row, found])
+    return by_key, by_id
 
 
 def counter_params(counts: dict[str, int]) -> dict[str, int]:
@@ -304,9 +317,9 @@ def audit_entry(ctx: Context, mutation: Mutation, now: Instant) -> dict[str, Any
 
 LEFT_OUT: dict[Q, tuple[str, ...]] = {
     Q.APPLY_ADDITIONS: ("retarget", "aliases", "alias_names", "observe", "unobserve", "sessions", "tombstones",
-                        "deletes", "expires", "updates", "creates_by_id"),
+                        "deletes", "expires", "updates", "creates_by_id", "counts_by_id"),
     Q.APPLY_FACTS: ("retarget", "aliases", "alias_names", "observe", "unobserve", "sessions", "tombstones", "deletes",
-                    "creates_by_id"),
+                    "creates_by_id", "counts_by_id"),
 }
 """The slimmer forms of ``apply_plan``, slimmest first, with the parameters (sub-queries) each leaves out: a
 write with none of them is applied by that form. Empty sub-queries are not free: a single-fact upsert of a
@@ -328,6 +341,7 @@ def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> 
         return
     check_quotas(ctx.scope, state, mutation)
     plan, changes = mutation.plan, mutation.entities
+    counts = record_counts(plan.creates, [*changes.removed, *changes.deleted_history])
     params = {
         "scope": ctx.scope, "scope_token": scope_token(ctx.scope), "format": STORE_FORMAT,
         "version": state.version, "batch": uuid.uuid4().hex, "now": now, **counter_params(mutation.counts()),
@@ -347,10 +361,14 @@ def apply(ctx: Context, state: ScopeState, mutation: Mutation, now: Instant) -> 
         "audit": [shared_apart(entry, SHARED_AUDIT_VALUES)
                   for entry in (*mutation.imported_audit, audit_entry(ctx, mutation, now))],
         "deletes": list(changes.merged),
-        "counts": record_counts(plan.creates, [*changes.removed, *changes.deleted_history]),
+        "counts": counts,
+        "counts_by_id": [],
         "grown": grown(ctx.scope, mutation, now),
     }
     name = statement(params)
+    if name == Q.APPLY_PLAN and len(plan.creates) >= SEEK_BY_ID_FROM:
+        # The full form seeks stored entities by id: their counts too (fragments/count_records_by_id).
+        params["counts"], params["counts_by_id"] = counted_by_id(counts, mutation.entity_ids, changes.merged)
     if name in LEFT_OUT:
         params = {k: v for k, v in params.items() if k not in LEFT_OUT[name]}
     observed = [o for o in mutation.observe if o.get("expired_at") is None]

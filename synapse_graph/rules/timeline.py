@@ -18,7 +18,7 @@ from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, field, replace
 
 from synapse_graph.models import TrustState
-from synapse_graph.rules.built import built
+from synapse_graph.rules.built import built, rebuilt
 
 FOREVER = 2**62
 """Stands for an open ``invalid_at`` in comparisons; larger than any storable instant."""
@@ -140,7 +140,7 @@ class Plan:
         updated = {r.id: i for i, r in enumerate(self.updates)}
         for record in later.expires:
             if record.id in created:
-                self.creates[created[record.id]] = replace(self.creates[created[record.id]], expired_at=now)
+                self.creates[created[record.id]] = rebuilt(self.creates[created[record.id]], expired_at=now)
             else:
                 self.expires.append(record)
         for record in later.updates:
@@ -249,7 +249,7 @@ class TimelinePlanner:
             None,
         )
         if holder is not None:
-            holder.record = replace(
+            holder.record = rebuilt(
                 holder.record,
                 confirmations=holder.record.confirmations + write.confirmations,
                 confidence=max(holder.record.confidence, write.confidence),
@@ -331,7 +331,7 @@ class TimelinePlanner:
         if valid_at >= end_of(invalid_at):
             work.alive = False
         else:
-            work.record = replace(work.record, valid_at=valid_at, invalid_at=invalid_at)
+            work.record = rebuilt(work.record, valid_at=valid_at, invalid_at=invalid_at)
 
     def plan(self) -> Plan:
         """The changes that turn the stored records into the planned ones."""
@@ -342,7 +342,7 @@ class TimelinePlanner:
                 if origin is None:
                     if work.alive and work.moved is not None and record != work.moved:
                         # A moved record changed by a later write is a new belief, recorded now.
-                        result.creates.append(replace(record, id=self._new_id(), recorded_at=self._now))
+                        result.creates.append(rebuilt(record, id=self._new_id(), recorded_at=self._now))
                     elif work.alive:
                         result.creates.append(record)
                 elif not work.alive:
@@ -351,7 +351,7 @@ class TimelinePlanner:
                 elif (record.valid_at, record.invalid_at) != (origin.valid_at, origin.invalid_at):
                     result.expires.append(origin)
                     result.closed += 1
-                    result.creates.append(replace(record, id=self._new_id(), recorded_at=self._now))
+                    result.creates.append(rebuilt(record, id=self._new_id(), recorded_at=self._now))
                 elif record != origin:
                     result.updates.append(record)
         return result

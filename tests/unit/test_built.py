@@ -3,14 +3,14 @@ the instances ``__init__`` makes (equal, same hash, same vars), and each builder
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any
 
 from synapse_graph.engine import rows
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.inputs import CheckedTriple, batch
 from synapse_graph.models import Triple
-from synapse_graph.rules.built import built
+from synapse_graph.rules.built import built, rebuilt
 from synapse_graph.rules.timeline import Provenance, Record, TimelinePlanner, Write
 
 PROVENANCE = Provenance(source="notes", client="c")
@@ -57,3 +57,17 @@ def test_read_records_have_every_field() -> None:
     record = rows.record(row)
     _every_field(record)
     _every_field(record.provenance)
+
+
+def test_rebuilt_is_replace() -> None:
+    # The planner's replace of records (timeline closes, confirmations, new ids): the instance replace() makes.
+    values = {"id": "x", "subject": "a", "predicate": "P", "object": "b", "valid_at": 1, "invalid_at": None,
+              "recorded_at": 2, "expired_at": None, "confidence": 0.5, "confirmations": 1, "provenance": PROVENANCE,
+              "status": "believed", "flag": None, "confirmed_at": None, "pinned": False}
+    for made in (Record(**values), built(Record, values)):
+        for changes in ({}, {"invalid_at": 7}, {"id": "y", "recorded_at": 9}, {"confirmations": 2, "flag": "f"}):
+            again = rebuilt(made, **changes)
+            _every_field(again)
+            assert again == replace(made, **changes) and hash(again) == hash(replace(made, **changes))
+            assert repr(again) == repr(replace(made, **changes))
+            assert made == Record(**values)  # the original is unchanged
