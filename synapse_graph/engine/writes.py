@@ -20,6 +20,7 @@ from synapse_graph.engine.view import EntityChanges, View
 from synapse_graph.errors import QuotaExceededError
 from synapse_graph.instants import Instant
 from synapse_graph.models import ScopeRules
+from synapse_graph.rules.changes import verdicts
 from synapse_graph.rules.growth import Changes, kind_of
 from synapse_graph.rules.recall import scope_token
 from synapse_graph.rules.slots import fact_slot, object_slot, predicate_slot
@@ -275,6 +276,7 @@ def audit_entry(ctx: Context, mutation: Mutation, now: Instant) -> dict[str, Any
         "session": written_by.session, "entities": sorted(touched),
         "facts": stored_facts((r.id for r in records), detail),
         "detail": json.dumps(detail, sort_keys=True, separators=(",", ":")), "secrets": sorted(mutation.secrets),
+        **verdicts(mutation.action, now, detail, plan.creates, plan.expires),
     }
 
 

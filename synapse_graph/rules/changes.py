@@ -70,6 +70,48 @@ def _listed(detail: Mapping[str, Any], key: str) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
+VERDICT_ADDED, VERDICT_FEEDBACK, VERDICT_NONE, VERDICT_JUDGE = "a", "f", "-", "?"
+"""What a write stores of each event its entry names (:func:`verdicts`): a fact record it ``added`` (nothing of
+its fact withdrawn, none believed before), a record's ``feedback``, an update that is no change, or a record to be
+judged when read (its timeline and its fact's other records say; rules/changes.py judge)."""
+
+
+def verdicts(action: str, at: int, detail: Mapping[str, Any], creates: Sequence[Any], expires: Sequence[Any]
+             ) -> dict[str, Any]:
+    """What an audit entry stores so that a page of changes need not judge its events when read: ``verdicts``,
+    one code per event of :func:`events` (in its order), and ``verdict_records``, the events' record ids. A
+    record the write created, recorded at its instant and not expired, while it withdrew no record of the same
+    fact (``creates`` and ``expires``: the plan's records), is ``added``, as :func:`judge` finds it: it was
+    planned as a new belief, so no record of its fact with its interval was believed. Anything else is judged when
+    read. Nothing is stored for an entry that names merges or observations (their events are read from its
+    detail), for a rejection (its reasons are in the detail) or when every event would be judged when read."""
+    listed = events(action, detail)
+    if not listed or action == "reject" or any(e.kind not in ("fact", "updated") for e in listed):
+        return {}
+    created = {r.id: r for r in creates}
+    withdrawn = {(r.subject, r.predicate, r.object) for r in expires}
+    codes: list[str] = []
+    for event in listed:
+        record = created.get(event.ref)
+        if event.kind == "updated":
+            codes.append(VERDICT_FEEDBACK if action.startswith("feedback:") else VERDICT_NONE)
+        elif record is not None and record.recorded_at == at and record.expired_at is None and (
+                record.subject, record.predicate, record.object) not in withdrawn:
+            codes.append(VERDICT_ADDED)
+        else:
+            codes.append(VERDICT_JUDGE)
+    if all(code == VERDICT_JUDGE for code in codes):
+        return {}
+    return {"verdicts": "".join(codes), "verdict_records": [e.ref for e in listed]}
+
+
+def stored_events(codes: str, records: Sequence[str]) -> list[tuple[Event, str | None]]:
+    """The events an entry's stored verdicts name, each with its verdict (None: to be judged when read); the same
+    events, in the same order, as :func:`events` finds in the entry's detail."""
+    return [(Event("updated" if code in (VERDICT_FEEDBACK, VERDICT_NONE) else "fact", ref),
+             None if code == VERDICT_JUDGE else code) for code, ref in zip(codes, records, strict=True)]
+
+
 @dataclass(frozen=True)
 class Judged:
     """What a fact record's change is: its kind, the beliefs it replaced, and why."""
