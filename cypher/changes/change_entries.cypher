@@ -12,4 +12,5 @@ LIMIT $limit
 RETURN {id: x.id, at: x.at, action: x.action, client: x.client, source: x.source, model: x.model,
         session: x.session, entities: x.entities, facts: x.facts, secrets: x.secrets,
         detail: CASE WHEN x.verdicts IS NULL THEN x.detail END} AS entry,
-       x.verdicts AS verdicts, x.verdict_records AS verdict_records
+       x.verdicts AS verdicts, x.verdict_records AS verdict_records, x.verdict_before AS verdict_before,
+       x.verdict_by AS verdict_by, x.verdict_why AS verdict_why

@@ -49,7 +49,8 @@ FOREACH (x IN tombstones | DELETE x)
 FOREACH (x IN entries |
   FOREACH (w IN [w IN $rewrites WHERE w.id = x.id] |
     SET x.entities = {{interned_all(w.entities)}}, x.facts = w.facts, x.detail = w.detail,
-        x.verdicts = null, x.verdict_records = null))
+        x.verdicts = null, x.verdict_records = null, x.verdict_before = null, x.verdict_by = null,
+        x.verdict_why = null))
 FOREACH (x IN [x IN entries WHERE NOT x.id IN [w IN $rewrites | w.id]] | DELETE x)
 DETACH DELETE e
 CREATE (note:Audit)

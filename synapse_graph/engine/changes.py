@@ -65,7 +65,7 @@ class _Pending:
     entry: AuditEntry
     offset: int
     event: rules.Event
-    verdict: str | None = None
+    verdict: rules.Stored | None = None
     """What the entry stored of the event (rules/changes.py verdicts); None: judged when read."""
 
 
@@ -145,7 +145,7 @@ def _take(reading: _Reading, room: int) -> list[_Pending]:
         entry = rows.audit(row["entry"])
         at = from_datetime(entry.at)
         start = after[2] if after is not None and (after[0], after[1]) == (at, entry.id) else 0
-        listed = (rules.stored_events(row["verdicts"], row["verdict_records"]) if row["verdicts"] is not None
+        listed = (rules.stored_events(row) if row["verdicts"] is not None
                   else [(event, None) for event in rules.events(entry.action, entry.detail)])
         began = len(taken)
         for offset in range(start, len(listed)):
@@ -171,7 +171,7 @@ def _judged(ctx: Context, taken: list[_Pending], keys: list[str] | None, predica
     by entity keys and predicate. An event with a stored verdict is read as its record alone; if that record is
     gone or not the one its verdict was stored for, the event is judged (one more round trip)."""
     asked = _asked(taken, [p.verdict is None for p in taken])
-    stored = sorted({p.event.ref for p in taken if p.verdict is not None})
+    stored = sorted({i for p in taken if p.verdict is not None for i in (p.event.ref, *p.verdict.names())})
     noted = sorted({p.event.ref for p in taken if p.event.kind in ("observed", "forgotten")})
     merged = sorted({k for p in taken if p.event.kind == "merged" for k in p.event.ref.split("\n")})
     requests = [Read(Q.CHANGED_RECORDS, {"scope": ctx.scope, "asked": asked}),
@@ -188,7 +188,7 @@ def _judged(ctx: Context, taken: list[_Pending], keys: list[str] | None, predica
     if any(stale):
         records.update(_records((yield from read(Q.CHANGED_RECORDS, {"scope": ctx.scope,
                                                                      "asked": _asked(taken, stale)}))))
-    made = [(p, _stored(p, found[p.event.ref], keys, predicate) if p.verdict is not None and not gone
+    made = [(p, _stored(p, found, keys, predicate) if p.verdict is not None and not gone
              else _change(p, records.get(i), observations, names, keys, predicate))
             for i, (p, gone) in enumerate(zip(taken, stale, strict=True))]
     return [(pending, change) for pending, change in made if change is not None]
@@ -208,20 +208,30 @@ def _by_id(found: list[Any]) -> dict[str, tuple[Fact, tuple[str, str]]]:
 
 
 def _stands(pending: _Pending, found: Mapping[str, tuple[Fact, tuple[str, str]]]) -> bool:
-    """True if an event's stored verdict holds: its record is there, and an added one was recorded by the write
-    (an id is the write's own; a record of another scope or an import's is not)."""
-    record = found.get(pending.event.ref)
-    return record is not None and (pending.verdict != rules.VERDICT_ADDED or record[0].recorded_at == pending.entry.at)
+    """True if an event's stored verdict holds: its record and those its verdict names are there, and the record
+    was recorded (added, ended) or withdrawn (no change) by the write (not a record of another scope)."""
+    record, stored = found.get(pending.event.ref), pending.verdict
+    if record is None or stored is None or any(i not in found for i in stored.names()):
+        return False
+    if stored.code in (rules.VERDICT_ADDED, rules.VERDICT_ENDED):
+        return record[0].recorded_at == pending.entry.at
+    return stored.code != rules.VERDICT_NONE or record[0].expired_at == pending.entry.at
 
 
-def _stored(pending: _Pending, record: tuple[Fact, tuple[str, str]], keys: list[str] | None, predicate: str | None
-            ) -> Change | None:
+def _stored(pending: _Pending, found: Mapping[str, tuple[Fact, tuple[str, str]]], keys: list[str] | None,
+            predicate: str | None) -> Change | None:
     """The change an event's stored verdict says, as :func:`_change` judges it."""
-    (fact, ends), entry = record, pending.entry
+    (fact, ends), entry, stored = found[pending.event.ref], pending.entry, pending.verdict
     if (keys is not None and not set(ends) & set(keys)) or (predicate is not None and fact.predicate != predicate):
         return None
-    if pending.verdict == rules.VERDICT_FEEDBACK:
+    assert stored is not None
+    if stored.code == rules.VERDICT_FEEDBACK:
         return _made(entry, "feedback", fact=fact, why=entry.action.split(":", 1)[1])
+    if stored.code == rules.VERDICT_ENDED:
+        return _made(entry, "ended", fact=fact, before=[found[i][0] for i in stored.before], why=stored.why or None,
+                     superseded_by=found[stored.by][0] if stored.by else None)
+    if stored.code == rules.VERDICT_NONE:
+        return None
     return _made(entry, "added", fact=fact, before=[], why=None, superseded_by=None)
 
 

@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from synapse_graph.errors import InvalidInputError
+from synapse_graph.instants import to_datetime
 from synapse_graph.models import Fact
 from synapse_graph.models.changes import Change
 
@@ -70,46 +71,123 @@ def _listed(detail: Mapping[str, Any], key: str) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-VERDICT_ADDED, VERDICT_FEEDBACK, VERDICT_NONE, VERDICT_JUDGE = "a", "f", "-", "?"
-"""What a write stores of each event its entry names (:func:`verdicts`): a fact record it ``added`` (nothing of
-its fact withdrawn, none believed before), a record's ``feedback``, an update that is no change, or a record to be
-judged when read (its timeline and its fact's other records say; rules/changes.py judge)."""
+VERDICT_ADDED, VERDICT_ENDED, VERDICT_NONE, VERDICT_FEEDBACK, VERDICT_SAME, VERDICT_JUDGE = "a", "e", "x", "f", "-", "?"
+"""What a write stores of each event its entry names (:func:`verdicts`): a fact record it ``added`` or ``ended``
+(cut short, in place of the same fact's record it withdrew), one it withdrew that is no change (the same fact
+created again by the write), a record's ``feedback``, an update that is no change, or a record to be judged when
+read."""
 
 
-def verdicts(action: str, at: int, detail: Mapping[str, Any], creates: Sequence[Any], expires: Sequence[Any]
+def verdicts(action: str, at: int, detail: Mapping[str, Any], creates: Sequence[Any], expires: Sequence[Any],
+             read: Mapping[str, Any] | None = None, whole: Mapping[tuple[str, str], int | None] | None = None
              ) -> dict[str, Any]:
     """What an audit entry stores so that a page of changes need not judge its events when read: ``verdicts``,
-    one code per event of :func:`events` (in its order), and ``verdict_records``, the events' record ids. A
-    record the write created, recorded at its instant and not expired, while it withdrew no record of the same
-    fact (``creates`` and ``expires``: the plan's records), is ``added``, as :func:`judge` finds it: it was
-    planned as a new belief, so no record of its fact with its interval was believed. Anything else is judged when
-    read. Nothing is stored for an entry that names merges or observations (their events are read from its
-    detail), for a rejection (its reasons are in the detail) or when every event would be judged when read."""
+    one code per event of :func:`events` (in its order), ``verdict_records``, the events' record ids and, if a
+    record ended or is no change, ``verdict_before`` (the records it replaced, or that make it no change: ids
+    joined by spaces), ``verdict_by`` (what superseded it) and ``verdict_why``, "" for none.
+
+    ``creates`` and ``expires`` are the plan's records (:class:`~synapse_graph.rules.timeline.Record`); ``read``
+    the stored current records the write read, by id, and ``whole`` the timelines it read whole (each from when:
+    the records ending then or later). A record created at the write's instant while nothing of its fact was
+    withdrawn is ``added`` as :func:`judge` finds it (planned as a new belief: no record of its fact with its
+    interval was believed). Other records of a timeline read whole are judged by :func:`judge` over those records
+    as the write leaves them: a record that ended, one that is no change; a record of a timeline read from after
+    its end (what began there may not have been read), or judged anything else, is judged when read. Nothing is
+    stored for an entry that names merges or observations (their events are read from its detail), for a
+    rejection (its reasons are in the detail) or when every event would be judged when read."""
     listed = events(action, detail)
     if not listed or action == "reject" or any(e.kind not in ("fact", "updated") for e in listed):
         return {}
     created = {r.id: r for r in creates}
-    withdrawn = {(r.subject, r.predicate, r.object) for r in expires}
+    withdrawn = {r.id: r for r in expires}
+    touched = {(r.subject, r.predicate, r.object) for r in expires}
     codes: list[str] = []
+    said: list[tuple[str, str, str]] = []
     for event in listed:
         record = created.get(event.ref)
+        code, more = VERDICT_JUDGE, ("", "", "")
         if event.kind == "updated":
-            codes.append(VERDICT_FEEDBACK if action.startswith("feedback:") else VERDICT_NONE)
+            code = VERDICT_FEEDBACK if action.startswith("feedback:") else VERDICT_SAME
         elif record is not None and record.recorded_at == at and record.expired_at is None and (
-                record.subject, record.predicate, record.object) not in withdrawn:
-            codes.append(VERDICT_ADDED)
-        else:
-            codes.append(VERDICT_JUDGE)
+                record.subject, record.predicate, record.object) not in touched:
+            code = VERDICT_ADDED
+        elif whole is not None and read is not None:
+            code, more = _judged_now(action, at, created.get(event.ref) or withdrawn.get(event.ref), created,
+                                     withdrawn, read, whole)
+        codes.append(code)
+        said.append(more)
     if all(code == VERDICT_JUDGE for code in codes):
         return {}
-    return {"verdicts": "".join(codes), "verdict_records": [e.ref for e in listed]}
+    stored: dict[str, Any] = {"verdicts": "".join(codes), "verdict_records": [e.ref for e in listed]}
+    if any(code in (VERDICT_ENDED, VERDICT_NONE) for code in codes):
+        stored.update({"verdict_before": [b for b, _, _ in said], "verdict_by": [by for _, by, _ in said],
+                       "verdict_why": [why for _, _, why in said]})
+    return stored
 
 
-def stored_events(codes: str, records: Sequence[str]) -> list[tuple[Event, str | None]]:
-    """The events an entry's stored verdicts name, each with its verdict (None: to be judged when read); the same
-    events, in the same order, as :func:`events` finds in the entry's detail."""
-    return [(Event("updated" if code in (VERDICT_FEEDBACK, VERDICT_NONE) else "fact", ref),
-             None if code == VERDICT_JUDGE else code) for code, ref in zip(codes, records, strict=True)]
+def _judged_now(action: str, at: int, record: Any, created: Mapping[str, Any], withdrawn: Mapping[str, Any],
+                read: Mapping[str, Any], whole: Mapping[tuple[str, str], int | None]
+                ) -> tuple[str, tuple[str, str, str]]:
+    """A record's verdict judged at the write over its timeline, read whole (:func:`verdicts`)."""
+    none = (VERDICT_JUDGE, ("", "", ""))
+    if record is None or (record.subject, record.predicate) not in whole:
+        return none
+    since = whole[(record.subject, record.predicate)]
+
+    def seen(end: int | None) -> bool:  # what began at ``end`` or has it as its end was read
+        return since is None or end is None or end >= since
+
+    timeline = [r for r in (*read.values(), *created.values()) if (r.subject, r.predicate) == (
+        record.subject, record.predicate)]
+    left = {r.id: r for r in timeline} | {r.id: r for r in withdrawn.values()
+                                           if (r.subject, r.predicate) == (record.subject, record.predicate)}
+    facts = {i: _fact(r, at if i in withdrawn else r.expired_at) for i, r in left.items()}
+    mine = facts[record.id]
+    judged = judge(to_datetime(at), action, mine, [f for i, f in facts.items() if i != record.id])
+    if judged is None and record.id in withdrawn and record.recorded_at != at and seen(record.invalid_at):
+        again = [r for r in created.values() if (r.subject, r.predicate, r.object) == (
+            record.subject, record.predicate, record.object) and r.recorded_at == at and r.expired_at is None]
+        if again and all(seen(r.invalid_at) for r in again):
+            return VERDICT_NONE, (" ".join(sorted(r.id for r in again)), "", "")
+        return none
+    if judged is not None and judged.kind == "ended" and record.id in created and record.recorded_at == at and (
+            record.invalid_at is not None and seen(record.invalid_at)):
+        return VERDICT_ENDED, (" ".join(b.id for b in judged.before),
+                               "" if judged.superseded_by is None else judged.superseded_by.id, judged.why or "")
+    return none
+
+
+def _fact(record: Any, expired_at: int | None) -> Fact:
+    """A plan's record as :func:`judge` reads it (its times, its object's key, its trust state)."""
+    return Fact.model_construct(
+        id=record.id, subject=record.subject, predicate=record.predicate, object=record.object,
+        valid_at=to_datetime(record.valid_at), invalid_at=None if record.invalid_at is None else to_datetime(
+            record.invalid_at), recorded_at=to_datetime(record.recorded_at),
+        expired_at=None if expired_at is None else to_datetime(expired_at), status=record.status)
+
+
+def stored_events(row: Mapping[str, Any]) -> list[tuple[Event, Stored | None]]:
+    """The events an entry's stored verdicts name (``change_entries``'s row), each with its verdict (None: to be
+    judged when read); the same events, in the same order, as :func:`events` finds in the entry's detail."""
+    codes, records = row["verdicts"], row["verdict_records"]
+    said = zip(*(row.get(k) or [""] * len(codes) for k in ("verdict_before", "verdict_by", "verdict_why")),
+               strict=True)
+    return [(Event("updated" if code in (VERDICT_FEEDBACK, VERDICT_SAME) else "fact", ref),
+             None if code == VERDICT_JUDGE else Stored(code, tuple(before.split()), by, why))
+            for code, ref, (before, by, why) in zip(codes, records, said, strict=True)]
+
+
+@dataclass(frozen=True)
+class Stored:
+    """An event's stored verdict: its code, the records it names besides its own (before, by) and why."""
+
+    code: str
+    before: tuple[str, ...] = ()
+    by: str = ""
+    why: str = ""
+
+    def names(self) -> tuple[str, ...]:
+        return (*self.before, *((self.by,) if self.by else ()))
 
 
 @dataclass(frozen=True)
