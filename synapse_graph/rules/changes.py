@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from synapse_graph.errors import InvalidInputError
 from synapse_graph.instants import to_datetime
@@ -29,8 +29,7 @@ SKIPPED_ACTIONS = frozenset({"pin", "unpin", "rules", "session:register", "sessi
 """Actions that change nothing a reader learns or unlearns (an import's records keep the times they had)."""
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):
     """One thing an entry names, in the entry's order: a fact record, an observation, a merge or a purge."""
 
     kind: str
@@ -51,7 +50,7 @@ def events(action: str, detail: Mapping[str, Any]) -> list[Event]:
     seen: set[str] = set()
     for key in EVENT_KEYS:
         for item in _listed(detail, key):
-            ref = item.get("id") if isinstance(item, Mapping) else item
+            ref = item if type(item) is str else item.get("id") if isinstance(item, Mapping) else None
             if isinstance(ref, str) and ref not in seen:
                 seen.add(ref)
                 found.append(Event("updated" if key == "updated" else "fact", ref))
@@ -101,15 +100,16 @@ def verdicts(action: str, at: int, detail: Mapping[str, Any], creates: Sequence[
     created = {r.id: r for r in creates}
     withdrawn = {r.id: r for r in expires}
     touched = {(r.subject, r.predicate, r.object) for r in expires}
+    updated = VERDICT_FEEDBACK if action.startswith("feedback:") else VERDICT_SAME
     codes: list[str] = []
     said: list[tuple[str, str, str]] = []
     for event in listed:
         record = created.get(event.ref)
         code, more = VERDICT_JUDGE, ("", "", "")
         if event.kind == "updated":
-            code = VERDICT_FEEDBACK if action.startswith("feedback:") else VERDICT_SAME
+            code = updated
         elif record is not None and record.recorded_at == at and record.expired_at is None and (
-                record.subject, record.predicate, record.object) not in touched:
+                not touched or (record.subject, record.predicate, record.object) not in touched):
             code = VERDICT_ADDED
         elif whole is not None and read is not None:
             code, more = _judged_now(action, at, created.get(event.ref) or withdrawn.get(event.ref), created,

@@ -133,7 +133,7 @@ def test_a_write_stores_the_verdicts_it_knows_and_leaves_the_others_to_be_judged
     stored = verdicts("upsert", 9, detail, [cut, london, rome], [paris], {"p1": paris}, {("dana", "LIVES_IN"): 7})
     assert stored["verdicts"] == "eaax" and stored["verdict_before"] == ["p1", "", "", "p2"]
     assert (stored["verdict_by"][0], stored["verdict_why"][0]) == ("l1", "superseded")
-    assert [v for _, v in stored_events(stored)][0] == Stored("e", ("p1",), "l1", "superseded")
+    assert stored_events(stored)[0][1] == Stored("e", ("p1",), "l1", "superseded")
     # read from after Paris's new end (what began there may not have been read): judged when read
     assert verdicts("upsert", 9, detail, [cut, london, rome], [paris], {"p1": paris},
                     {("dana", "LIVES_IN"): 8})["verdicts"] == "?aa?"
