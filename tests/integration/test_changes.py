@@ -4,10 +4,7 @@
 from __future__ import annotations
 
 import json
-import uuid
-from collections.abc import Iterator
 from datetime import UTC, datetime
-from typing import Any
 
 import pytest
 
@@ -175,15 +172,6 @@ def test_pages_of_one_change_walk_every_write(memory: Memory) -> None:
         if after is None:
             break
     assert seen == ["Paris", "Tea", "Eli"]
-
-
-@pytest.fixture
-def plain(backend_settings: dict[str, Any]) -> Iterator[Memory]:
-    """A synchronous Memory in a fresh scope (raw statements do not depend on the API)."""
-    settings = dict(backend_settings)
-    with Memory(settings.pop("location"), scope=f"test-{uuid.uuid4().hex[:12]}", **settings) as memory:
-        yield memory
-        memory.purge(scope=memory.scope)
 
 
 def walked(memory: Memory, since: datetime, limit: int) -> list[Change]:
