@@ -103,6 +103,8 @@ def verdicts(action: str, at: int, detail: Mapping[str, Any], creates: Sequence[
     updated = VERDICT_FEEDBACK if action.startswith("feedback:") else VERDICT_SAME
     codes: list[str] = []
     said: list[tuple[str, str, str]] = []
+    timelines: dict[tuple[str, str], dict[str, Any]] | None = None
+    judged: dict[tuple[str, str], dict[str, Fact]] = {}
     for event in listed:
         record = created.get(event.ref)
         code, more = VERDICT_JUDGE, ("", "", "")
@@ -111,9 +113,18 @@ def verdicts(action: str, at: int, detail: Mapping[str, Any], creates: Sequence[
         elif record is not None and record.recorded_at == at and record.expired_at is None and (
                 not touched or (record.subject, record.predicate, record.object) not in touched):
             code = VERDICT_ADDED
-        elif whole is not None and read is not None:
-            code, more = _judged_now(action, at, created.get(event.ref) or withdrawn.get(event.ref), created,
-                                     withdrawn, read, whole)
+        elif whole is not None and read is not None and (event.ref in created or event.ref in withdrawn):
+            if timelines is None:  # once, and only for an entry with a record not simply added
+                timelines = {}
+                for r in (*read.values(), *created.values(), *withdrawn.values()):
+                    if (r.subject, r.predicate) in whole:
+                        timelines.setdefault((r.subject, r.predicate), {})[r.id] = r
+            record = created.get(event.ref) or withdrawn[event.ref]
+            slot = (record.subject, record.predicate)
+            if slot in timelines:
+                facts = judged.get(slot) or judged.setdefault(slot, {
+                    i: _fact(r, at if i in withdrawn else r.expired_at) for i, r in timelines[slot].items()})
+                code, more = _judged_now(action, at, record, created, timelines[slot], facts, whole[slot])
         codes.append(code)
         said.append(more)
     if all(code == VERDICT_JUDGE for code in codes):
@@ -125,28 +136,21 @@ def verdicts(action: str, at: int, detail: Mapping[str, Any], creates: Sequence[
     return stored
 
 
-def _judged_now(action: str, at: int, record: Any, created: Mapping[str, Any], withdrawn: Mapping[str, Any],
-                read: Mapping[str, Any], whole: Mapping[tuple[str, str], int | None]
-                ) -> tuple[str, tuple[str, str, str]]:
-    """A record's verdict judged at the write over its timeline, read whole (:func:`verdicts`)."""
+def _judged_now(action: str, at: int, record: Any, created: Mapping[str, Any], timeline: Mapping[str, Any],
+                facts: Mapping[str, Fact], since: int | None) -> tuple[str, tuple[str, str, str]]:
+    """A record's verdict judged at the write over its ``timeline`` (its records the write read, read whole
+    from ``since``, with those it created and withdrew, and as ``facts`` as the write leaves them:
+    :func:`verdicts`)."""
     none = (VERDICT_JUDGE, ("", "", ""))
-    if record is None or (record.subject, record.predicate) not in whole:
-        return none
-    since = whole[(record.subject, record.predicate)]
 
     def seen(end: int | None) -> bool:  # what began at ``end`` or has it as its end was read
         return since is None or end is None or end >= since
 
-    timeline = [r for r in (*read.values(), *created.values()) if (r.subject, r.predicate) == (
-        record.subject, record.predicate)]
-    left = {r.id: r for r in timeline} | {r.id: r for r in withdrawn.values()
-                                           if (r.subject, r.predicate) == (record.subject, record.predicate)}
-    facts = {i: _fact(r, at if i in withdrawn else r.expired_at) for i, r in left.items()}
     mine = facts[record.id]
     judged = judge(to_datetime(at), action, mine, [f for i, f in facts.items() if i != record.id])
-    if judged is None and record.id in withdrawn and record.recorded_at != at and seen(record.invalid_at):
-        again = [r for r in created.values() if (r.subject, r.predicate, r.object) == (
-            record.subject, record.predicate, record.object) and r.recorded_at == at and r.expired_at is None]
+    if judged is None and record.id not in created and record.recorded_at != at and seen(record.invalid_at):
+        again = [r for i, r in timeline.items() if i in created and r.object == record.object
+                 and r.recorded_at == at and r.expired_at is None]
         if again and all(seen(r.invalid_at) for r in again):
             return VERDICT_NONE, (" ".join(sorted(r.id for r in again)), "", "")
         return none
