@@ -16,10 +16,9 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from synapse_graph.errors import InvalidInputError
-from synapse_graph.instants import to_datetime
 from synapse_graph.models import Fact
 from synapse_graph.models.changes import Change
 
@@ -104,7 +103,7 @@ def verdicts(action: str, at: int, detail: Mapping[str, Any], creates: Sequence[
     codes: list[str] = []
     said: list[tuple[str, str, str]] = []
     timelines: dict[tuple[str, str], dict[str, Any]] | None = None
-    judged: dict[tuple[str, str], dict[str, Fact]] = {}
+    judged: dict[tuple[str, str], dict[str, _Timed]] = {}
     for event in listed:
         record = created.get(event.ref)
         code, more = VERDICT_JUDGE, ("", "", "")
@@ -122,8 +121,11 @@ def verdicts(action: str, at: int, detail: Mapping[str, Any], creates: Sequence[
             record = created.get(event.ref) or withdrawn[event.ref]
             slot = (record.subject, record.predicate)
             if slot in timelines:
-                facts = judged.get(slot) or judged.setdefault(slot, {
-                    i: _fact(r, at if i in withdrawn else r.expired_at) for i, r in timelines[slot].items()})
+                facts = judged.get(slot)
+                if facts is None:
+                    facts = judged[slot] = {i: _Timed(i, r.object, r.valid_at, r.invalid_at, r.recorded_at,
+                                                      at if i in withdrawn else r.expired_at, r.status)
+                                            for i, r in timelines[slot].items()}
                 code, more = _judged_now(action, at, record, created, timelines[slot], facts, whole[slot])
         codes.append(code)
         said.append(more)
@@ -137,7 +139,7 @@ def verdicts(action: str, at: int, detail: Mapping[str, Any], creates: Sequence[
 
 
 def _judged_now(action: str, at: int, record: Any, created: Mapping[str, Any], timeline: Mapping[str, Any],
-                facts: Mapping[str, Fact], since: int | None) -> tuple[str, tuple[str, str, str]]:
+                facts: Mapping[str, _Timed], since: int | None) -> tuple[str, tuple[str, str, str]]:
     """A record's verdict judged at the write over its ``timeline`` (its records the write read, read whole
     from ``since``, with those it created and withdrew, and as ``facts`` as the write leaves them:
     :func:`verdicts`)."""
@@ -147,7 +149,9 @@ def _judged_now(action: str, at: int, record: Any, created: Mapping[str, Any], t
         return since is None or end is None or end >= since
 
     mine = facts[record.id]
-    judged = judge(to_datetime(at), action, mine, [f for i, f in facts.items() if i != record.id])
+    # judge reads a record's id, object, times and trust state only: here as the plan's integers (cast)
+    judged = judge(cast(datetime, at), action, cast(Fact, mine),
+                   cast(list[Fact], [f for i, f in facts.items() if i != record.id]))
     if judged is None and record.id not in created and record.recorded_at != at and seen(record.invalid_at):
         again = [r for i, r in timeline.items() if i in created and r.object == record.object
                  and r.recorded_at == at and r.expired_at is None]
@@ -161,13 +165,16 @@ def _judged_now(action: str, at: int, record: Any, created: Mapping[str, Any], t
     return none
 
 
-def _fact(record: Any, expired_at: int | None) -> Fact:
-    """A plan's record as :func:`judge` reads it (its times, its object's key, its trust state)."""
-    return Fact.model_construct(
-        id=record.id, subject=record.subject, predicate=record.predicate, object=record.object,
-        valid_at=to_datetime(record.valid_at), invalid_at=None if record.invalid_at is None else to_datetime(
-            record.invalid_at), recorded_at=to_datetime(record.recorded_at),
-        expired_at=None if expired_at is None else to_datetime(expired_at), status=record.status)
+class _Timed(NamedTuple):
+    """A plan's record as :func:`judge` reads it, times as integers (:func:`verdicts`)."""
+
+    id: str
+    object: str
+    valid_at: int
+    invalid_at: int | None
+    recorded_at: int
+    expired_at: int | None
+    status: str
 
 
 def stored_events(row: Mapping[str, Any]) -> list[tuple[Event, Stored | None]]:
