@@ -10,7 +10,9 @@ The baseline is an ``engine/changes.py`` and its ``changes/changed_records.cyphe
     python -m benchmarks.changes_side_by_side --size 100k --backend falkordb --workdir /tmp/tr --name=-chg \\
         --base-engine /tmp/base_changes.py --base-statement /tmp/base_changed_records.cypher
 
-The baseline statement is copied into ``cypher/changes/`` for the run (as ``changed_records_base``) and removed.
+The baseline statement is copied into ``cypher/changes/`` for the run (as ``changed_records_base``) and removed;
+so is ``--base-entries``, the baseline's ``changes/change_entries.cypher`` if it differs from this tree's (e.g. a
+store whose entries carry verdicts, read by a baseline that reads every entry's detail).
 """
 
 from __future__ import annotations
@@ -35,15 +37,17 @@ from synapse_graph.catalogue import Q
 from synapse_graph.engine import changes as this_engine
 
 BASE_NAME = "changes/changed_records_base"
+BASE_ENTRIES = "changes/change_entries_base"
 
 
-def _base_engine(path: Path) -> Any:
+def _base_engine(path: Path, entries: bool) -> Any:
     spec = importlib.util.spec_from_file_location("base_changes", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules["base_changes"] = module
     spec.loader.exec_module(module)
-    module.Q = SimpleNamespace(CHANGE_ENTRIES=Q.CHANGE_ENTRIES, CHANGED_OBSERVATIONS=Q.CHANGED_OBSERVATIONS,
+    module.Q = SimpleNamespace(CHANGE_ENTRIES=BASE_ENTRIES if entries else Q.CHANGE_ENTRIES,
+                               CHANGED_OBSERVATIONS=Q.CHANGED_OBSERVATIONS,
                                NAMES_OF_KEYS=Q.NAMES_OF_KEYS, CHANGED_RECORDS=BASE_NAME)
     return module
 
@@ -120,15 +124,21 @@ def main() -> int:
     parser.add_argument("--name", default="")
     parser.add_argument("--base-engine", type=Path, required=True)
     parser.add_argument("--base-statement", type=Path, required=True)
+    parser.add_argument("--base-entries", type=Path, default=None)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args()
-    copy = REPO / "cypher" / f"{BASE_NAME}.cypher"
-    shutil.copy(args.base_statement, copy)
+    copies = {REPO / "cypher" / f"{BASE_NAME}.cypher": args.base_statement}
+    if args.base_entries is not None:
+        copies[REPO / "cypher" / f"{BASE_ENTRIES}.cypher"] = args.base_entries
+    for copy, source in copies.items():
+        shutil.copy(source, copy)
     try:
         size = SIZES[args.size] if args.size in SIZES else int(args.size)
-        found = run(args.backend, size, args.rounds, args.seed, args.workdir, args.name, _base_engine(args.base_engine))
+        found = run(args.backend, size, args.rounds, args.seed, args.workdir, args.name,
+                    _base_engine(args.base_engine, args.base_entries is not None))
     finally:
-        copy.unlink()
+        for copy in copies:
+            copy.unlink()
     out = args.out / f"{datetime.now(UTC).date()}-{machine_tag()}-changes-side-by-side-{args.size}-{args.backend}.json"
     out.write_text(json.dumps(found, indent=2, default=str))
     print(json.dumps({k: found[k] for k in ("reads", "p95_over_pit_p95", "p50_after_over_before", "whole_day",

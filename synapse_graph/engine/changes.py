@@ -3,8 +3,11 @@ how the world differs between two valid times (:func:`diff`).
 
 Changes are read from the audit log (one entry per write: its instant, action and provenance; the scope's
 (scope, at) index finds a period's entries) and from the records the entries name, judged by their own times
-(:mod:`synapse_graph.rules.changes`). A page holds at most ``limit`` changes and costs one read of entries and
-one of the records it shows (more only when entries name nothing a reader learns, or a filter leaves most out).
+(:mod:`synapse_graph.rules.changes`). A write that knows what its events were stores it on its entry (verdicts:
+an added record, a record's feedback); those events are read as their records alone, by id, the others judged.
+A page holds at most ``limit`` changes and costs one read of entries and one of the records it shows (more only
+when entries name nothing a reader learns, a filter leaves most out, or a stored verdict names a record that is
+gone: that event is judged as if nothing was stored).
 """
 
 from __future__ import annotations
@@ -62,6 +65,8 @@ class _Pending:
     entry: AuditEntry
     offset: int
     event: rules.Event
+    verdict: rules.Stored | None = None
+    """What the entry stored of the event (rules/changes.py verdicts); None: judged when read."""
 
 
 @dataclass
@@ -140,18 +145,20 @@ def _take(reading: _Reading, room: int) -> list[_Pending]:
         entry = rows.audit(row["entry"])
         at = from_datetime(entry.at)
         start = after[2] if after is not None and (after[0], after[1]) == (at, entry.id) else 0
-        listed, began = rules.events(entry.action, entry.detail), len(taken)
+        listed = (rules.stored_events(row) if row["verdicts"] is not None
+                  else [(event, None) for event in rules.events(entry.action, entry.detail)])
+        began = len(taken)
         for offset in range(start, len(listed)):
             if len(taken) == room:
                 reading.after = (at, entry.id, offset)
                 return taken
-            event = listed[offset]
+            event, verdict = listed[offset]
             # An entry names a record once per side it touches (a fact from an entity to itself, moved by a
             # merge, twice): its first mention is the change, wherever a page cut falls. An event that is no
             # change whatever its records say is not judged.
             if rules.may_change(entry.action, event) and not any(
-                    (e.kind, e.ref) == (event.kind, event.ref) for e in listed[:offset]):
-                taken.append(_Pending(entry, offset, event))
+                    (e.kind, e.ref) == (event.kind, event.ref) for e, _ in listed[:offset]):
+                taken.append(_Pending(entry, offset, event, verdict))
         after = reading.after = (at, entry.id, len(listed))
         reading.next_row, reading.entries, reading.events = (reading.next_row + 1, reading.entries + 1,
                                                              reading.events + len(taken) - began)
@@ -161,21 +168,71 @@ def _take(reading: _Reading, room: int) -> list[_Pending]:
 def _judged(ctx: Context, taken: list[_Pending], keys: list[str] | None, predicate: str | None
             ) -> Op[list[tuple[_Pending, Change]]]:
     """The changes the taken events are, each with its event, read in one round trip, in their order; filtered
-    by entity keys and predicate."""
-    asked = [{"id": p.event.ref, "at": Instant(from_datetime(p.entry.at)), "i": i,
-              "updated": p.event.kind == "updated"} for i, p in enumerate(taken) if p.event.kind in ("fact", "updated")]
+    by entity keys and predicate. An event with a stored verdict is read as its record alone; if that record is
+    gone or not the one its verdict was stored for, the event is judged (one more round trip)."""
+    asked = _asked(taken, [p.verdict is None for p in taken])
+    stored = sorted({i for p in taken if p.verdict is not None for i in (p.event.ref, *p.verdict.names())})
     noted = sorted({p.event.ref for p in taken if p.event.kind in ("observed", "forgotten")})
     merged = sorted({k for p in taken if p.event.kind == "merged" for k in p.event.ref.split("\n")})
     requests = [Read(Q.CHANGED_RECORDS, {"scope": ctx.scope, "asked": asked}),
+                Read(Q.RECORDS_BY_ID, {"scope": ctx.scope, "ids": stored}),
                 Read(Q.CHANGED_OBSERVATIONS, {"scope": ctx.scope, "ids": noted}),
                 Read(Q.NAMES_OF_KEYS, {"scope": ctx.scope, "keys": merged})]
-    wanted = [r for r, needed in zip(requests, (asked, noted, merged), strict=True) if needed]
+    wanted = [r for r, needed in zip(requests, (asked, stored, noted, merged), strict=True) if needed]
     answers = iter((yield from read_each(*wanted)) if wanted else [])
     records = _records(next(answers)) if asked else {}
+    found = _by_id(next(answers)) if stored else {}
     observations = {row["observation"]["id"]: row["observation"] for row in next(answers)} if noted else {}
     names = {row["key"]: row["name"] for row in next(answers)} if merged else {}
-    made = [(p, _change(p, records.get(i), observations, names, keys, predicate)) for i, p in enumerate(taken)]
+    stale = [p.verdict is not None and not _stands(p, found) for p in taken]
+    if any(stale):
+        records.update(_records((yield from read(Q.CHANGED_RECORDS, {"scope": ctx.scope,
+                                                                     "asked": _asked(taken, stale)}))))
+    made = [(p, _stored(p, found, keys, predicate) if p.verdict is not None and not gone
+             else _change(p, records.get(i), observations, names, keys, predicate))
+            for i, (p, gone) in enumerate(zip(taken, stale, strict=True))]
     return [(pending, change) for pending, change in made if change is not None]
+
+
+def _asked(taken: list[_Pending], judged: list[bool]) -> list[dict[str, Any]]:
+    """``changed_records``'s input: the taken events to be judged that name a fact record, by their place."""
+    return [{"id": p.event.ref, "at": Instant(from_datetime(p.entry.at)), "i": i, "updated": p.event.kind == "updated"}
+            for i, (p, judge) in enumerate(zip(taken, judged, strict=True))
+            if judge and p.event.kind in ("fact", "updated")]
+
+
+def _by_id(found: list[Any]) -> dict[str, tuple[Fact, tuple[str, str]]]:
+    """The records of ``records_by_id``'s one row, by id, each with its entities' keys."""
+    named = (rows.fact_values(values) for values in (found[0]["records"] if found else []))
+    return {r["id"]: (rows.fact(r), (r["subject_key"], r["object_key"])) for r in named}
+
+
+def _stands(pending: _Pending, found: Mapping[str, tuple[Fact, tuple[str, str]]]) -> bool:
+    """True if an event's stored verdict holds: its record and those its verdict names are there, and the record
+    was recorded (added, ended) or withdrawn (no change) by the write (not a record of another scope)."""
+    record, stored = found.get(pending.event.ref), pending.verdict
+    if record is None or stored is None or any(i not in found for i in stored.names()):
+        return False
+    if stored.code in (rules.VERDICT_ADDED, rules.VERDICT_ENDED):
+        return record[0].recorded_at == pending.entry.at
+    return stored.code != rules.VERDICT_NONE or record[0].expired_at == pending.entry.at
+
+
+def _stored(pending: _Pending, found: Mapping[str, tuple[Fact, tuple[str, str]]], keys: list[str] | None,
+            predicate: str | None) -> Change | None:
+    """The change an event's stored verdict says, as :func:`_change` judges it."""
+    (fact, ends), entry, stored = found[pending.event.ref], pending.entry, pending.verdict
+    if (keys is not None and not set(ends) & set(keys)) or (predicate is not None and fact.predicate != predicate):
+        return None
+    assert stored is not None
+    if stored.code == rules.VERDICT_FEEDBACK:
+        return _made(entry, "feedback", fact=fact, why=entry.action.split(":", 1)[1])
+    if stored.code == rules.VERDICT_ENDED:
+        return _made(entry, "ended", fact=fact, before=[found[i][0] for i in stored.before], why=stored.why or None,
+                     superseded_by=found[stored.by][0] if stored.by else None)
+    if stored.code == rules.VERDICT_NONE:
+        return None
+    return _made(entry, "added", fact=fact, before=[], why=None, superseded_by=None)
 
 
 @dataclass(frozen=True)
