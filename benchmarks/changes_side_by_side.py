@@ -1,6 +1,6 @@
 """``Memory.changes`` (first page) of a baseline engine and of this tree's, side by side on one kept
-``time_reads`` store, interleaved round by round with a point-in-time and a during read; every round's two pages
-must be equal, and so must the whole day paged through.
+``time_reads`` store (``--limit`` changes a page, 100 by default), interleaved round by round with a point-in-time
+and a during read; every round's two pages must be equal, and so must the whole day paged through.
 
 The baseline is an ``engine/changes.py`` and its ``changes/changed_records.cypher`` from another commit, e.g.::
 
@@ -10,7 +10,9 @@ The baseline is an ``engine/changes.py`` and its ``changes/changed_records.cyphe
     python -m benchmarks.changes_side_by_side --size 100k --backend falkordb --workdir /tmp/tr --name=-chg \\
         --base-engine /tmp/base_changes.py --base-statement /tmp/base_changed_records.cypher
 
-The baseline statement is copied into ``cypher/changes/`` for the run (as ``changed_records_base``) and removed.
+The baseline statement is copied into ``cypher/changes/`` for the run (as ``changed_records_base``) and removed;
+so is ``--base-entries``, the baseline's ``changes/change_entries.cypher`` if it differs from this tree's (e.g. a
+store whose entries carry verdicts, read by a baseline that reads every entry's detail).
 """
 
 from __future__ import annotations
@@ -35,20 +37,24 @@ from synapse_graph.catalogue import Q
 from synapse_graph.engine import changes as this_engine
 
 BASE_NAME = "changes/changed_records_base"
+BASE_ENTRIES = "changes/change_entries_base"
 
 
-def _base_engine(path: Path) -> Any:
+def _base_engine(path: Path, entries: bool) -> Any:
     spec = importlib.util.spec_from_file_location("base_changes", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules["base_changes"] = module
     spec.loader.exec_module(module)
-    module.Q = SimpleNamespace(CHANGE_ENTRIES=Q.CHANGE_ENTRIES, CHANGED_OBSERVATIONS=Q.CHANGED_OBSERVATIONS,
+    module.Q = SimpleNamespace(CHANGE_ENTRIES=BASE_ENTRIES if entries else Q.CHANGE_ENTRIES,
+                               RECORDS_BY_ID=Q.RECORDS_BY_ID,
+                               CHANGED_OBSERVATIONS=Q.CHANGED_OBSERVATIONS,
                                NAMES_OF_KEYS=Q.NAMES_OF_KEYS, CHANGED_RECORDS=BASE_NAME)
     return module
 
 
-def run(backend: str, size: int, rounds: int, seed: int, workdir: Path, name: str, base: Any) -> dict[str, Any]:
+def run(backend: str, size: int, rounds: int, seed: int, workdir: Path, name: str, base: Any, limit: int = 100
+        ) -> dict[str, Any]:
     run_id = f"time-{size}-{seed}{name}"
     since = datetime.fromisoformat(json.loads((workdir / f"{run_id}-{backend}.json").read_text())["since"])
     dataset = generate(size, seed=seed, questions=300, neighbourhoods=1)
@@ -59,7 +65,7 @@ def run(backend: str, size: int, rounds: int, seed: int, workdir: Path, name: st
         memory = target.memory(f"bench-{run_id}", dataset)
 
         def page(engine: Any, after: str | None = None) -> Any:
-            return memory._read(engine.ask_changes(memory._ctx, since, None, None, None, 100, after))
+            return memory._read(engine.ask_changes(memory._ctx, since, None, None, None, limit, after))
 
         def call(kind: str, i: int) -> Any:
             if kind == "point_in_time":
@@ -98,7 +104,7 @@ def run(backend: str, size: int, rounds: int, seed: int, workdir: Path, name: st
         memory.close()
     reads = {k: summary(v) for k, v in times.items()}
     pit95 = reads["point_in_time"]["p95_ms"]
-    return {"backend": backend, "writes": size, "rounds": rounds, "library": library_info(),
+    return {"backend": backend, "writes": size, "rounds": rounds, "page": limit, "library": library_info(),
             "at": datetime.now(UTC).isoformat(timespec="seconds"), "load_avg_before": load_before,
             "load_avg_after": os.getloadavg(), "reads": reads,
             "p95_over_pit_p95": {k: round(v["p95_ms"] / pit95, 2) for k, v in reads.items()},
@@ -120,16 +126,24 @@ def main() -> int:
     parser.add_argument("--name", default="")
     parser.add_argument("--base-engine", type=Path, required=True)
     parser.add_argument("--base-statement", type=Path, required=True)
+    parser.add_argument("--base-entries", type=Path, default=None)
+    parser.add_argument("--limit", type=int, default=100, help="changes a page holds")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args()
-    copy = REPO / "cypher" / f"{BASE_NAME}.cypher"
-    shutil.copy(args.base_statement, copy)
+    copies = {REPO / "cypher" / f"{BASE_NAME}.cypher": args.base_statement}
+    if args.base_entries is not None:
+        copies[REPO / "cypher" / f"{BASE_ENTRIES}.cypher"] = args.base_entries
+    for copy, source in copies.items():
+        shutil.copy(source, copy)
     try:
         size = SIZES[args.size] if args.size in SIZES else int(args.size)
-        found = run(args.backend, size, args.rounds, args.seed, args.workdir, args.name, _base_engine(args.base_engine))
+        found = run(args.backend, size, args.rounds, args.seed, args.workdir, args.name,
+                    _base_engine(args.base_engine, args.base_entries is not None), args.limit)
     finally:
-        copy.unlink()
-    out = args.out / f"{datetime.now(UTC).date()}-{machine_tag()}-changes-side-by-side-{args.size}-{args.backend}.json"
+        for copy in copies:
+            copy.unlink()
+    out = args.out / (f"{datetime.now(UTC).date()}-{machine_tag()}-changes-side-by-side-{args.size}-{args.backend}"
+                      f"-{args.limit}.json")
     out.write_text(json.dumps(found, indent=2, default=str))
     print(json.dumps({k: found[k] for k in ("reads", "p95_over_pit_p95", "p50_after_over_before", "whole_day",
                                             "load_avg_before", "load_avg_after")}, indent=1))

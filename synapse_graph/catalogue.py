@@ -109,6 +109,7 @@ class Q(StrEnum):
     # changes: what the memory learned and unlearned, read from the audit log and the records' own times
     CHANGE_ENTRIES = "changes/change_entries"
     CHANGED_RECORDS = "changes/changed_records"
+    RECORDS_BY_ID = "changes/records_by_id"
     CHANGED_OBSERVATIONS = "changes/changed_observations"
     NAMES_OF_KEYS = "changes/names_of_keys"
     FACTS_CHANGED_AROUND = "changes/facts_changed_around"

@@ -1,6 +1,13 @@
-// The audit entries of the scope recorded from $since up to $until (null: now), oldest first, from the cursor
-// on ($after_at, $after_id: that entry included; both null on the first page), at most $limit; with $keys,
-// only the entries that touched one of them (engine/changes.py reads them as changes).
+// A page of changes' one read (engine/changes.py): the audit entries of the scope recorded from $since up to
+// $until (null: now), oldest first, from the cursor on ($after_at, $after_id: that entry included; both null on
+// the first page), at most $limit; with $keys, only the entries that touched one of them. Of those, the ones
+// whose events begin before the ($skip + $events)-th a page takes (an entry that stores its verdicts,
+// rules/changes.py verdicts, says how many it names; one that does not counts as none: $limit bounds those),
+// as `entries`: each a list of the values its changes show (id, at, action, client, source, model, session),
+// its detail (only if it stores no verdicts: its events are judged from it) and its stored verdicts; `read`,
+// how many entries were read; and `records`, the fact records (fragments/fact_values) that the stored verdicts
+// in $shown (the ones that show a change) of those events name: each event's record, the ones it replaced and
+// what superseded it. So a page over stored verdicts is one round trip; a record not among them is read by id.
 MATCH (x:Audit {scope: $scope})
 WHERE x.at >= $since AND ($until IS NULL OR x.at < $until)
   AND ($after_at IS NULL OR x.at > $after_at OR (x.at = $after_at AND x.id >= $after_id))
@@ -8,4 +15,33 @@ WHERE x.at >= $since AND ($until IS NULL OR x.at < $until)
 WITH x
 ORDER BY x.at, x.id
 LIMIT $limit
-RETURN {{audit}} AS entry
+WITH collect(x) AS xs
+// where each entry's events begin among the events a page takes (not an update that is no change, stored as
+// '-', nor a withdrawn record that is none, 'x'), and how many of the first entry's a page took before ($skip: the cursor's offset in it)
+WITH xs, reduce(s = [0], x IN xs | s + [s[-1] + coalesce(size(replace(replace(x.verdicts, '-', ''), 'x', '')), 0)])
+     AS starts,
+     CASE WHEN size(xs) = 0 OR xs[0].verdicts IS NULL THEN 0
+          ELSE size(replace(replace(substring(xs[0].verdicts, 0, $skip), '-', ''), 'x', '')) END AS skipped
+// (the entry after the cursor's is kept whatever its guessed start: a page reads on past the cursor)
+WITH size(xs) AS read, [k IN range(0, size(xs) - 1) WHERE k <= 1 OR starts[k] < skipped + $events | xs[k]] AS kept,
+     starts, skipped
+WITH read, kept, starts, skipped, [x IN kept | [x.id, x.at, x.action, x.client, x.source, x.model, x.session,
+                                                CASE WHEN x.verdicts IS NULL THEN x.detail END, x.verdicts,
+                                                x.verdict_records, x.verdict_before, x.verdict_by, x.verdict_why]]
+     AS entries
+{{call(kept, starts, skipped)}}
+  UNWIND range(0, size(kept) - 1) AS k
+  WITH kept[k] AS x, starts[k] AS start, k, skipped
+  WHERE x.verdicts IS NOT NULL
+  UNWIND range(0, size(x.verdict_records) - 1) AS i
+  WITH x, i, k, skipped, start + size(replace(replace(substring(x.verdicts, 0, i), '-', ''), 'x', '')) AS n
+  WHERE (k > 0 OR i >= $skip) AND n < skipped + $events AND substring(x.verdicts, i, 1) IN $shown
+  UNWIND [x.verdict_records[i], coalesce(x.verdict_by[i], '')] + split(coalesce(x.verdict_before[i], ''), ' ') AS id
+  WITH DISTINCT id
+  WITH id WHERE id <> ''
+  MATCH ()-[r:FACT {id: id}]->()
+  WITH r, startNode(r) AS a, endNode(r) AS b
+  WHERE a.scope = $scope
+  RETURN collect({{fact_values}}) AS records
+}
+RETURN read, entries, records

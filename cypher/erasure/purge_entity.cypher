@@ -1,7 +1,8 @@
 // Hard-deletes one entity, every record touching it, its observations, aliases, rejections and every audit
 // entry that names it or one of its aliases (erasure must not leave the data in the log: an alias merge
 // leaves the merged-in name's entries under the alias's key), except those that also log another entity's
-// change: $rewrites gives them without what named the erased entity (engine/erasure.py); keeps the scope's
+// change: $rewrites gives them without what named the erased entity (engine/erasure.py), and without their
+// stored verdicts (a page of changes judges the rewritten entry's events when read); keeps the scope's
 // counters right and moves its version so concurrent plans re-read. A note without the name is added to the log.
 MATCH (e:Entity {scope: $scope, key: $key})
 // The entities at the other end of its records lose them from their count of records (engine/writes.py
@@ -45,7 +46,9 @@ FOREACH (x IN aliases | DELETE x)
 FOREACH (x IN tombstones | DELETE x)
 FOREACH (x IN entries |
   FOREACH (w IN [w IN $rewrites WHERE w.id = x.id] |
-    SET x.entities = {{interned_all(w.entities)}}, x.facts = w.facts, x.detail = w.detail))
+    SET x.entities = {{interned_all(w.entities)}}, x.facts = w.facts, x.detail = w.detail,
+        x.verdicts = null, x.verdict_records = null, x.verdict_before = null, x.verdict_by = null,
+        x.verdict_why = null))
 FOREACH (x IN [x IN entries WHERE NOT x.id IN [w IN $rewrites | w.id]] | DELETE x)
 DETACH DELETE e
 CREATE (note:Audit)

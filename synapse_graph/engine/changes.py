@@ -3,16 +3,22 @@ how the world differs between two valid times (:func:`diff`).
 
 Changes are read from the audit log (one entry per write: its instant, action and provenance; the scope's
 (scope, at) index finds a period's entries) and from the records the entries name, judged by their own times
-(:mod:`synapse_graph.rules.changes`). A page holds at most ``limit`` changes and costs one read of entries and
-one of the records it shows (more only when entries name nothing a reader learns, or a filter leaves most out).
+(:mod:`synapse_graph.rules.changes`). A write that knows what its events were stores it on its entry (verdicts:
+an added record, one that ended, a record's feedback); those events are read as their records alone, by id, with
+the entries that name them (one statement, ``change_entries``), the others judged. A page over stored verdicts
+is one round trip; one with events to judge costs one more (more only when entries name nothing a reader learns,
+a filter leaves most out, or a stored verdict names a record that is gone: that event is judged as if nothing was
+stored).
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import datetime
+from typing import Any, NamedTuple
 
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import inputs, reads, rows
@@ -21,7 +27,7 @@ from synapse_graph.engine.inputs import Name
 from synapse_graph.engine.io import Op, Read, read, read_each
 from synapse_graph.errors import InvalidTimeError
 from synapse_graph.instants import Instant, from_datetime, optional, to_datetime
-from synapse_graph.models import AuditEntry, Fact
+from synapse_graph.models import Fact
 from synapse_graph.models.changes import Change, Changes, Diff
 from synapse_graph.rules import changes as rules
 from synapse_graph.rules.numbers import count
@@ -35,10 +41,12 @@ MARGIN = 1.25
 this. A page of an agent's upserts (~1.1 events a change) is judged in one round, without judging many events
 past it (judging 4x the room, in one round, was measured slower than judging the room in five: 1M writes,
 FalkorDB embedded, first page p50 148 ms against 73 ms)."""
-ENTRY_EVENTS = 4.0
+ENTRY_EVENTS = 2.0
 """Events to be judged an audit entry is guessed to name until a page has read some: the entries a page reads
 are the ones its events need (a page of 100 changes of an agent's upserts reads ~40 entries, not 101: 30 ms
-against 65 on Neo4j at 100k writes, 7 against 10 on FalkorDB)."""
+against 65 on Neo4j at 100k writes, 7 against 10 on FalkorDB). Entries that store their verdicts say how many
+they name: change_entries ships only the ones a page's events need, so this guess only bounds the entries it
+looks at (a guess of 4 read too few of upserts of two facts and needed a second round trip)."""
 MAX_OVERREAD = 4
 """At most this many events are judged per change a page has room for (entries that name little a reader
 learns, a filter that leaves most out)."""
@@ -57,17 +65,60 @@ class ChangeQuery:
     """(entry instant, entry id, event offset) to go on from; None: the first page."""
 
 
+class _Entry(NamedTuple):
+    """An audit entry as a page reads it (``change_entries``): what its changes show, and its detail if it stores
+    no verdicts (its events are judged from it)."""
+
+    id: str
+    at: datetime
+    action: str
+    client: str | None
+    source: str | None
+    model: str | None
+    session: str | None
+    detail: dict[str, Any]
+
+
 @dataclass(frozen=True)
 class _Pending:
-    entry: AuditEntry
+    entry: _Entry
+    at: int
+    """The entry's instant."""
     offset: int
     event: rules.Event
+    verdict: rules.Stored | None = None
+    """What the entry stored of the event (rules/changes.py verdicts); None: judged when read."""
+
+
+class _Found:
+    """Fact records read by id (the ones stored verdicts name), each made a :class:`Fact` once, when first used."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, list[Any]] = {}
+        self.made: dict[str, tuple[Fact, tuple[str, str]]] = {}
+
+    def add(self, found: list[list[Any]]) -> None:
+        self.values.update((values[RECORD_ID], values) for values in found)
+
+    def get(self, record: str) -> tuple[Fact, tuple[str, str]] | None:
+        made = self.made.get(record)
+        if made is None:
+            values = self.values.get(record)
+            if values is None:
+                return None
+            r = rows.fact_values(values)
+            made = self.made[record] = (rows.fact(r), (r["subject_key"], r["object_key"]))
+        return made
+
+
+RECORD_ID = rows.FACT_VALUE_COLUMNS.index("id")
 
 
 @dataclass
 class _Reading:
     """Where a page is in the audit log: the entries read from the cursor on (parsed as their events are taken),
-    the cursor, and whether the log has been read to its end."""
+    the records their stored verdicts name read with them, the cursor, and whether the log has been read to its
+    end."""
 
     after: tuple[int, str, int] | None
     rows: list[Any] = field(default_factory=list)
@@ -79,6 +130,7 @@ class _Reading:
     """The entries taken whole so far, and the events taken of them."""
     done: bool = False
     """Every event up to the end of the log was taken."""
+    found: _Found = field(default_factory=_Found)
 
 
 def changes(ctx: Context, ask: ChangeQuery) -> Op[Changes]:
@@ -98,12 +150,12 @@ def changes(ctx: Context, ask: ChangeQuery) -> Op[Changes]:
         per_change = events / made if made else (1.0 if not events else MAX_OVERREAD)
         taken = yield from _events(ctx, ask, keys, reading, min(math.ceil(room * per_change * MARGIN),
                                                                  room * MAX_OVERREAD))
-        judged = yield from _judged(ctx, taken, keys, ask.predicate)
+        judged = yield from _judged(ctx, taken, reading.found, keys, ask.predicate)
         events, made = events + len(taken), made + len(judged)
         if len(judged) > room:
             # past the room-th change, the page goes on from the event after it
             cut = judged[room - 1][0]
-            reading.after, reading.done = (from_datetime(cut.entry.at), cut.entry.id, cut.offset + 1), False
+            reading.after, reading.done = (cut.at, cut.entry.id, cut.offset + 1), False
             judged = judged[:room]
         shown += [change for _, change in judged]
     after = None if reading.done else reading.after
@@ -123,13 +175,35 @@ def _events(ctx: Context, ask: ChangeQuery, keys: list[str] | None, reading: _Re
             after = reading.after
             per_entry = reading.events / reading.entries if reading.entries else ENTRY_EVENTS
             wanted = min(ask.limit, math.ceil((room - len(taken)) / max(per_entry, 0.01) * MARGIN))
-            reading.rows = yield from read(Q.CHANGE_ENTRIES, {
+            found = yield from read(Q.CHANGE_ENTRIES, {
                 "scope": ctx.scope, "since": Instant(ask.since), "until": optional(ask.until), "keys": keys,
                 "after_at": None if after is None else Instant(after[0]),
                 "after_id": None if after is None else after[1],
-                "limit": wanted + 1})  # one past the cursor's own entry, which is read again to go on inside it
-            reading.next_row, reading.last = 0, len(reading.rows) <= wanted
+                "limit": wanted + 1,  # one past the cursor's own entry, which is read again to go on inside it
+                "skip": 0 if after is None else after[2], "events": room - len(taken),
+                "shown": SHOWN})
+            reading.rows, read_all = found[0]["entries"], found[0]["read"]
+            reading.found.add(found[0]["records"])
+            reading.next_row, reading.last = 0, read_all <= wanted and len(reading.rows) == read_all
     return taken
+
+
+SHOWN = [rules.VERDICT_ADDED, rules.VERDICT_ENDED, rules.VERDICT_FEEDBACK]
+"""The stored verdicts of a change, whose records a page reads (the others show none)."""
+
+
+def _entry(row: list[Any]) -> tuple[_Entry, int, list[tuple[rules.Event, rules.Stored | None]]]:
+    """An entry of ``change_entries``, its instant and its events, each with its stored verdict (None: judged)."""
+    at = row[1]
+    entry = _Entry(row[0], to_datetime(at), row[2], row[3], row[4], row[5], row[6],
+                   {} if row[7] is None else json.loads(row[7]))
+    if row[8] is not None:
+        return entry, at, rules.stored_events(dict(zip(VERDICT_COLUMNS, row[8:], strict=True)))
+    return entry, at, [(event, None) for event in rules.events(entry.action, entry.detail)]
+
+
+VERDICT_COLUMNS = ("verdicts", "verdict_records", "verdict_before", "verdict_by", "verdict_why")
+"""The stored verdicts of an entry of ``change_entries``, in order after its detail."""
 
 
 def _take(reading: _Reading, room: int) -> list[_Pending]:
@@ -137,45 +211,94 @@ def _take(reading: _Reading, room: int) -> list[_Pending]:
     taken: list[_Pending] = []
     after = reading.after
     for row in reading.rows[reading.next_row:]:
-        entry = rows.audit(row["entry"])
-        at = from_datetime(entry.at)
+        entry, at, listed = _entry(row)
         start = after[2] if after is not None and (after[0], after[1]) == (at, entry.id) else 0
-        listed, began = rules.events(entry.action, entry.detail), len(taken)
+        began = len(taken)
         for offset in range(start, len(listed)):
             if len(taken) == room:
                 reading.after = (at, entry.id, offset)
                 return taken
-            event = listed[offset]
+            event, verdict = listed[offset]
             # An entry names a record once per side it touches (a fact from an entity to itself, moved by a
             # merge, twice): its first mention is the change, wherever a page cut falls. An event that is no
-            # change whatever its records say is not judged.
-            if rules.may_change(entry.action, event) and not any(
-                    (e.kind, e.ref) == (event.kind, event.ref) for e in listed[:offset]):
-                taken.append(_Pending(entry, offset, event))
+            # change whatever its records say (or that its write stored as none) is not taken.
+            if (rules.may_change(entry.action, event) and (verdict is None or verdict.code != rules.VERDICT_NONE)
+                    and not any((e.kind, e.ref) == (event.kind, event.ref) for e, _ in listed[:offset])):
+                taken.append(_Pending(entry, at, offset, event, verdict))
         after = reading.after = (at, entry.id, len(listed))
         reading.next_row, reading.entries, reading.events = (reading.next_row + 1, reading.entries + 1,
                                                              reading.events + len(taken) - began)
     return taken
 
 
-def _judged(ctx: Context, taken: list[_Pending], keys: list[str] | None, predicate: str | None
+def _judged(ctx: Context, taken: list[_Pending], found: _Found, keys: list[str] | None, predicate: str | None
             ) -> Op[list[tuple[_Pending, Change]]]:
-    """The changes the taken events are, each with its event, read in one round trip, in their order; filtered
-    by entity keys and predicate."""
-    asked = [{"id": p.event.ref, "at": Instant(from_datetime(p.entry.at)), "i": i,
-              "updated": p.event.kind == "updated"} for i, p in enumerate(taken) if p.event.kind in ("fact", "updated")]
+    """The changes the taken events are, each with its event, in their order; filtered by entity keys and
+    predicate. An event with a stored verdict is read as its record alone (read with the entries, or else by id
+    here); if that record is gone or not the one its verdict was stored for, the event is judged (one more round
+    trip). The other events are judged over their records, read here in one round trip."""
+    asked = _asked(taken, [p.verdict is None for p in taken])
+    stored = sorted({i for p in taken if p.verdict is not None and p.verdict.code in SHOWN
+                     for i in (p.event.ref, *p.verdict.names()) if i not in found.values})
     noted = sorted({p.event.ref for p in taken if p.event.kind in ("observed", "forgotten")})
     merged = sorted({k for p in taken if p.event.kind == "merged" for k in p.event.ref.split("\n")})
     requests = [Read(Q.CHANGED_RECORDS, {"scope": ctx.scope, "asked": asked}),
+                Read(Q.RECORDS_BY_ID, {"scope": ctx.scope, "ids": stored}),
                 Read(Q.CHANGED_OBSERVATIONS, {"scope": ctx.scope, "ids": noted}),
                 Read(Q.NAMES_OF_KEYS, {"scope": ctx.scope, "keys": merged})]
-    wanted = [r for r, needed in zip(requests, (asked, noted, merged), strict=True) if needed]
+    wanted = [r for r, needed in zip(requests, (asked, stored, noted, merged), strict=True) if needed]
     answers = iter((yield from read_each(*wanted)) if wanted else [])
     records = _records(next(answers)) if asked else {}
+    if stored:
+        by_id = next(answers)
+        found.add(by_id[0]["records"] if by_id else [])
     observations = {row["observation"]["id"]: row["observation"] for row in next(answers)} if noted else {}
     names = {row["key"]: row["name"] for row in next(answers)} if merged else {}
-    made = [(p, _change(p, records.get(i), observations, names, keys, predicate)) for i, p in enumerate(taken)]
+    stale = [p.verdict is not None and p.verdict.code in SHOWN and not _stands(p, found) for p in taken]
+    if any(stale):
+        records.update(_records((yield from read(Q.CHANGED_RECORDS, {"scope": ctx.scope,
+                                                                     "asked": _asked(taken, stale)}))))
+    made = [(p, _stored(p, found, keys, predicate) if p.verdict is not None and not gone
+             else _change(p, records.get(i), observations, names, keys, predicate))
+            for i, (p, gone) in enumerate(zip(taken, stale, strict=True))]
     return [(pending, change) for pending, change in made if change is not None]
+
+
+def _asked(taken: list[_Pending], judged: list[bool]) -> list[dict[str, Any]]:
+    """``changed_records``'s input: the taken events to be judged that name a fact record, by their place."""
+    return [{"id": p.event.ref, "at": Instant(p.at), "i": i, "updated": p.event.kind == "updated"}
+            for i, (p, judge) in enumerate(zip(taken, judged, strict=True))
+            if judge and p.event.kind in ("fact", "updated")]
+
+
+def _stands(pending: _Pending, found: _Found) -> bool:
+    """True if an event's stored verdict of a change holds: its record and those its verdict names are there, and
+    the record was recorded (added, ended) by the write (not a record of another scope)."""
+    record, stored = found.get(pending.event.ref), pending.verdict
+    if record is None or stored is None or any(i not in found.values for i in stored.names()):
+        return False
+    return stored.code not in (rules.VERDICT_ADDED, rules.VERDICT_ENDED) or record[0].recorded_at == pending.entry.at
+
+
+def _stored(pending: _Pending, found: _Found, keys: list[str] | None, predicate: str | None) -> Change | None:
+    """The change an event's stored verdict says, as :func:`_change` judges it."""
+    record, entry, stored = found.get(pending.event.ref), pending.entry, pending.verdict
+    assert record is not None and stored is not None
+    fact, ends = record
+    if (keys is not None and not set(ends) & set(keys)) or (predicate is not None and fact.predicate != predicate):
+        return None
+    if stored.code == rules.VERDICT_FEEDBACK:
+        return _made(entry, "feedback", fact=fact, why=entry.action.split(":", 1)[1])
+    if stored.code == rules.VERDICT_ENDED:
+        return _made(entry, "ended", fact=fact, before=[_fact(found, i) for i in stored.before],
+                     why=stored.why or None, superseded_by=_fact(found, stored.by) if stored.by else None)
+    return _made(entry, "added", fact=fact)
+
+
+def _fact(found: _Found, record: str) -> Fact:
+    made = found.get(record)
+    assert made is not None
+    return made[0]
 
 
 @dataclass(frozen=True)
@@ -230,7 +353,7 @@ def _change(pending: _Pending, row: _Record | None, observations: Mapping[str, A
                  superseded_by=judged.superseded_by)
 
 
-def _made(entry: AuditEntry, kind: str, **more: Any) -> Change:
+def _made(entry: _Entry, kind: str, **more: Any) -> Change:
     """A change of the write an entry logs, with its time, action and provenance."""
     return Change(at=entry.at, kind=kind, action=entry.action, client=entry.client,  # type: ignore[arg-type]
                   source=entry.source, model=entry.model, session=entry.session, **more)

@@ -22,6 +22,7 @@ from synapse_graph.instants import Instant
 from synapse_graph.models import ScopeRules
 from synapse_graph.rules.slots import fact_slot
 from synapse_graph.rules.timeline import Plan, Record, end_of
+from synapse_graph.rules.trust import TIMELINE_STATES
 
 SlotKey = tuple[str, str, str | None, int | None]
 """(subject key, predicate, object key or None for every object, since: leave out records that ended before)."""
@@ -99,6 +100,11 @@ class View:
         self.entity_ids: dict[str, Any] = {}
         """Node ids of stored entities the write found by key (the apply seeks them by id: valid while the
         scope's lock is held, as only a write to the scope deletes its entities)."""
+        self.read_records: dict[str, Record] = {}
+        self.whole_slots: dict[tuple[str, str], int | None] = {}
+        """Stored records this write read (current ones, as they were), and the timelines it read whole, in every
+        trust state, each from when (the records ending then or later; None: all): what a write's audit entry
+        judges its changes by (rules/changes.py verdicts)."""
         self.spoken: dict[str, str] = {}
         """How this write names the entities it resolved, by canonical key (the search text of its facts holds
         their words as written: ``billingService`` splits into "billing service", its key does not)."""
@@ -220,6 +226,12 @@ class View:
                                                      "keys": params})
             unique = {row["id"]: row for row in found["records"]}  # a record can answer two keys of one slot
             stored = [rows.record(row) for row in unique.values()]
+        self.read_records.update((r.id, r) for r in stored)
+        if {*TIMELINE_STATES, "candidate"} <= set(allowed):
+            for s, p, o, t in wanted:
+                if o is None:
+                    since = self.whole_slots.get((s, p), t)
+                    self.whole_slots[(s, p)] = None if since is None or t is None else min(since, t)
         pending = [c for c in self.plan.creates if c.expired_at is None and c.status in allowed
                    and any(_answers(c, key) for key in wanted)]
         return self._pending(stored) + pending

@@ -23,6 +23,7 @@ from synapse_graph.engine.view import EntityChanges, View
 from synapse_graph.errors import QuotaExceededError
 from synapse_graph.instants import Instant
 from synapse_graph.models import ScopeRules
+from synapse_graph.rules.changes import verdicts
 from synapse_graph.rules.growth import Changes, kind_of
 from synapse_graph.rules.recall import scope_token
 from synapse_graph.rules.slots import fact_slot, object_slot, predicate_slot
@@ -62,12 +63,17 @@ class Mutation:
     """Node ids of stored entities, by key, that new records may be created between (see View.entity_ids)."""
     spoken: dict[str, str] = field(default_factory=dict)
     """How the write names entities, by key (View.spoken), for the search text and embedding of new facts."""
+    read: dict[str, Record] | None = None
+    whole: dict[tuple[str, str], int | None] | None = None
+    """The stored records the write read and the timelines it read whole (View.read_records, whole_slots): what
+    its audit entry judges its changes by (rules/changes.py verdicts); None: not known."""
 
     @classmethod
     def of(cls, view: View, action: str, provenance: Provenance, **more: Any) -> Mutation:
         """The mutation a view has collected."""
         return cls(action=action, provenance=provenance, plan=view.plan, entities=view.entities,
-                   entity_ids=view.entity_ids, spoken=view.spoken, **more)
+                   entity_ids=view.entity_ids, spoken=view.spoken, read=view.read_records, whole=view.whole_slots,
+                   **more)
 
     def is_empty(self) -> bool:
         e = self.entities
@@ -312,6 +318,7 @@ def audit_entry(ctx: Context, mutation: Mutation, now: Instant) -> dict[str, Any
         "session": written_by.session, "entities": sorted(touched),
         "facts": stored_facts((r.id for r in records), detail),
         "detail": json.dumps(detail, sort_keys=True, separators=(",", ":")), "secrets": sorted(mutation.secrets),
+        **verdicts(mutation.action, now, detail, plan.creates, plan.expires, mutation.read, mutation.whole),
     }
 
 

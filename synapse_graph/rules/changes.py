@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple, cast
 
 from synapse_graph.errors import InvalidInputError
 from synapse_graph.models import Fact
@@ -28,8 +28,7 @@ SKIPPED_ACTIONS = frozenset({"pin", "unpin", "rules", "session:register", "sessi
 """Actions that change nothing a reader learns or unlearns (an import's records keep the times they had)."""
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):
     """One thing an entry names, in the entry's order: a fact record, an observation, a merge or a purge."""
 
     kind: str
@@ -50,7 +49,7 @@ def events(action: str, detail: Mapping[str, Any]) -> list[Event]:
     seen: set[str] = set()
     for key in EVENT_KEYS:
         for item in _listed(detail, key):
-            ref = item.get("id") if isinstance(item, Mapping) else item
+            ref = item if type(item) is str else item.get("id") if isinstance(item, Mapping) else None
             if isinstance(ref, str) and ref not in seen:
                 seen.add(ref)
                 found.append(Event("updated" if key == "updated" else "fact", ref))
@@ -68,6 +67,138 @@ def may_change(action: str, event: Event) -> bool:
 def _listed(detail: Mapping[str, Any], key: str) -> list[Any]:
     value = detail.get(key)
     return value if isinstance(value, list) else []
+
+
+VERDICT_ADDED, VERDICT_ENDED, VERDICT_NONE, VERDICT_FEEDBACK, VERDICT_SAME, VERDICT_JUDGE = "a", "e", "x", "f", "-", "?"
+"""What a write stores of each event its entry names (:func:`verdicts`): a fact record it ``added`` or ``ended``
+(cut short, in place of the same fact's record it withdrew), one it withdrew that is no change (the same fact
+created again by the write), a record's ``feedback``, an update that is no change, or a record to be judged when
+read."""
+
+
+def verdicts(action: str, at: int, detail: Mapping[str, Any], creates: Sequence[Any], expires: Sequence[Any],
+             read: Mapping[str, Any] | None = None, whole: Mapping[tuple[str, str], int | None] | None = None
+             ) -> dict[str, Any]:
+    """What an audit entry stores so that a page of changes need not judge its events when read: ``verdicts``,
+    one code per event of :func:`events` (in its order), ``verdict_records``, the events' record ids and, if a
+    record ended or is no change, ``verdict_before`` (the records it replaced, or that make it no change: ids
+    joined by spaces), ``verdict_by`` (what superseded it) and ``verdict_why``, "" for none.
+
+    ``creates`` and ``expires`` are the plan's records (:class:`~synapse_graph.rules.timeline.Record`); ``read``
+    the stored current records the write read, by id, and ``whole`` the timelines it read whole (each from when:
+    the records ending then or later). A record created at the write's instant while nothing of its fact was
+    withdrawn is ``added`` as :func:`judge` finds it (planned as a new belief: no record of its fact with its
+    interval was believed). Other records of a timeline read whole are judged by :func:`judge` over those records
+    as the write leaves them: a record that ended, one that is no change; a record of a timeline read from after
+    its end (what began there may not have been read), or judged anything else, is judged when read. Nothing is
+    stored for an entry that names merges or observations (their events are read from its detail), for a
+    rejection (its reasons are in the detail) or when every event would be judged when read."""
+    listed = events(action, detail)
+    if not listed or action == "reject" or any(e.kind not in ("fact", "updated") for e in listed):
+        return {}
+    created = {r.id: r for r in creates}
+    withdrawn = {r.id: r for r in expires}
+    touched = {(r.subject, r.predicate, r.object) for r in expires}
+    updated = VERDICT_FEEDBACK if action.startswith("feedback:") else VERDICT_SAME
+    codes: list[str] = []
+    said: list[tuple[str, str, str]] = []
+    timelines: dict[tuple[str, str], dict[str, Any]] | None = None
+    judged: dict[tuple[str, str], dict[str, _Timed]] = {}
+    for event in listed:
+        record = created.get(event.ref)
+        code, more = VERDICT_JUDGE, ("", "", "")
+        if event.kind == "updated":
+            code = updated
+        elif record is not None and record.recorded_at == at and record.expired_at is None and (
+                not touched or (record.subject, record.predicate, record.object) not in touched):
+            code = VERDICT_ADDED
+        elif whole is not None and read is not None and (event.ref in created or event.ref in withdrawn):
+            if timelines is None:  # once, and only for an entry with a record not simply added
+                timelines = {}
+                for r in (*read.values(), *created.values(), *withdrawn.values()):
+                    if (r.subject, r.predicate) in whole:
+                        timelines.setdefault((r.subject, r.predicate), {})[r.id] = r
+            record = created.get(event.ref) or withdrawn[event.ref]
+            slot = (record.subject, record.predicate)
+            if slot in timelines:
+                facts = judged.get(slot)
+                if facts is None:
+                    facts = judged[slot] = {i: _Timed(i, r.object, r.valid_at, r.invalid_at, r.recorded_at,
+                                                      at if i in withdrawn else r.expired_at, r.status)
+                                            for i, r in timelines[slot].items()}
+                code, more = _judged_now(action, at, record, created, timelines[slot], facts, whole[slot])
+        codes.append(code)
+        said.append(more)
+    if all(code == VERDICT_JUDGE for code in codes):
+        return {}
+    stored: dict[str, Any] = {"verdicts": "".join(codes), "verdict_records": [e.ref for e in listed]}
+    if any(code in (VERDICT_ENDED, VERDICT_NONE) for code in codes):
+        stored.update({"verdict_before": [b for b, _, _ in said], "verdict_by": [by for _, by, _ in said],
+                       "verdict_why": [why for _, _, why in said]})
+    return stored
+
+
+def _judged_now(action: str, at: int, record: Any, created: Mapping[str, Any], timeline: Mapping[str, Any],
+                facts: Mapping[str, _Timed], since: int | None) -> tuple[str, tuple[str, str, str]]:
+    """A record's verdict judged at the write over its ``timeline`` (its records the write read, read whole
+    from ``since``, with those it created and withdrew, and as ``facts`` as the write leaves them:
+    :func:`verdicts`)."""
+    none = (VERDICT_JUDGE, ("", "", ""))
+
+    def seen(end: int | None) -> bool:  # what began at ``end`` or has it as its end was read
+        return since is None or end is None or end >= since
+
+    mine = facts[record.id]
+    # judge reads a record's id, object, times and trust state only: here as the plan's integers (cast)
+    judged = judge(cast(datetime, at), action, cast(Fact, mine),
+                   cast(list[Fact], [f for i, f in facts.items() if i != record.id]))
+    if judged is None and record.id not in created and record.recorded_at != at and seen(record.invalid_at):
+        again = [r for i, r in timeline.items() if i in created and r.object == record.object
+                 and r.recorded_at == at and r.expired_at is None]
+        if again and all(seen(r.invalid_at) for r in again):
+            return VERDICT_NONE, (" ".join(sorted(r.id for r in again)), "", "")
+        return none
+    if judged is not None and judged.kind == "ended" and record.id in created and record.recorded_at == at and (
+            record.invalid_at is not None and seen(record.invalid_at)):
+        return VERDICT_ENDED, (" ".join(b.id for b in judged.before),
+                               "" if judged.superseded_by is None else judged.superseded_by.id, judged.why or "")
+    return none
+
+
+class _Timed(NamedTuple):
+    """A plan's record as :func:`judge` reads it, times as integers (:func:`verdicts`)."""
+
+    id: str
+    object: str
+    valid_at: int
+    invalid_at: int | None
+    recorded_at: int
+    expired_at: int | None
+    status: str
+
+
+def stored_events(row: Mapping[str, Any]) -> list[tuple[Event, Stored | None]]:
+    """The events an entry's stored verdicts name (``change_entries``'s row), each with its verdict (None: to be
+    judged when read); the same events, in the same order, as :func:`events` finds in the entry's detail."""
+    codes, records = row["verdicts"], row["verdict_records"]
+    said = zip(*(row.get(k) or [""] * len(codes) for k in ("verdict_before", "verdict_by", "verdict_why")),
+               strict=True)
+    return [(Event("updated" if code in (VERDICT_FEEDBACK, VERDICT_SAME) else "fact", ref),
+             None if code == VERDICT_JUDGE else Stored(code, tuple(before.split()), by, why))
+            for code, ref, (before, by, why) in zip(codes, records, said, strict=True)]
+
+
+@dataclass(frozen=True)
+class Stored:
+    """An event's stored verdict: its code, the records it names besides its own (before, by) and why."""
+
+    code: str
+    before: tuple[str, ...] = ()
+    by: str = ""
+    why: str = ""
+
+    def names(self) -> tuple[str, ...]:
+        return (*self.before, *((self.by,) if self.by else ()))
 
 
 @dataclass(frozen=True)

@@ -5,11 +5,14 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from synapse_graph import Memory
 from synapse_graph.backends.embedded import LINGER_ENV
 from tests.integration.embedded_processes import LINGER_S, Client, servers_in, wait_until
 
@@ -41,3 +44,12 @@ def clients() -> Iterator[list[Client]]:
         if client.process.poll() is None:
             client.process.kill()
             client.process.wait(30)
+
+
+@pytest.fixture
+def plain(backend_settings: dict[str, Any]) -> Iterator[Memory]:
+    """A synchronous Memory in a fresh scope (query plans and raw statements do not depend on the API)."""
+    settings = dict(backend_settings)
+    with Memory(settings.pop("location"), scope=f"test-{uuid.uuid4().hex[:12]}", **settings) as memory:
+        yield memory
+        memory.purge(scope=memory.scope)

@@ -9,7 +9,8 @@ from datetime import UTC, datetime
 import pytest
 
 from synapse_graph import InvalidInputError, InvalidTimeError, Memory, Triple
-from tests.integration.helpers import utc, words
+from synapse_graph.models.changes import Change
+from tests.integration.helpers import raw_cypher, utc, words
 
 
 def now() -> datetime:
@@ -171,3 +172,48 @@ def test_pages_of_one_change_walk_every_write(memory: Memory) -> None:
         if after is None:
             break
     assert seen == ["Paris", "Tea", "Eli"]
+
+
+def walked(memory: Memory, since: datetime, limit: int) -> list[Change]:
+    """Every change since ``since``, page by page."""
+    changes: list[Change] = []
+    after = None
+    while True:
+        page = memory.changes(since, limit=limit, after=after)
+        changes += page.changes
+        if page.next is None:
+            return changes
+        after = page.next
+
+
+def test_a_page_of_verdicts_stored_by_the_writes_is_the_page_judged_when_read(plain: Memory) -> None:
+    """Writes store what their events were on their audit entries (an added fact, a feedback): a page reads those
+    events' records by id and judges the rest. Taken off (as an older library wrote them), every page is judged
+    when read: the same changes, in the same pages. A verdict naming a record that is gone is judged too."""
+    memory = plain
+    start = story(memory)
+    memory.upsert([Triple(subject=f"Guest {i}", predicate="VISITED", object="Paris", valid_at="2021-01-01")
+                   for i in range(40)] + [Triple(subject="Dana", predicate="LIVES_IN", object="Rome",
+                                                 valid_at="2023-01-01")], source="batch")
+    memory.upsert(Triple(subject="D. Smith", predicate="LIVES_IN", object="Berlin", valid_at="2023-05-01"))
+    memory.alias("Dana", "D. Smith")
+    memory.feedback(memory.facts("Dana", "LIVES_IN")[0], "wrong")
+    memory.purge("Bob")
+    [gone] = [f for f in memory.facts("Guest 7") if f.predicate == "VISITED"]
+    raw_cypher(memory, "MATCH ()-[r:FACT {id: $id}]->() DELETE r RETURN count(*) AS n", id=gone.id)
+    stored = raw_cypher(memory, "MATCH (x:Audit {scope: $scope}) WHERE x.verdicts IS NOT NULL "
+                                "RETURN x.verdicts AS verdicts", scope=memory.scope)
+    codes = "".join(row["verdicts"] for row in stored)
+    assert len(stored) >= 5 and {"a", "e", "x", "f"} <= set(codes)  # added, ended, no change, feedback
+    pages = {limit: walked(memory, start, limit) for limit in (1_000, 7, 1)}
+    by_entity = memory.changes(start, entity="Dana").changes
+    by_predicate = memory.changes(start, predicate="VISITED").changes
+    assert len(by_predicate) == 39 and "Guest 7" not in {c.fact.subject for c in by_predicate if c.fact}
+
+    raw_cypher(memory, "MATCH (x:Audit {scope: $scope}) WHERE x.verdicts IS NOT NULL SET x.verdicts = null, "
+                       "x.verdict_records = null, x.verdict_before = null, x.verdict_by = null, x.verdict_why = null "
+                       "RETURN count(x) AS n", scope=memory.scope)
+    assert {limit: walked(memory, start, limit) for limit in pages} == pages
+    assert len(pages[1_000]) > 50 and pages[1] == pages[1_000]
+    assert memory.changes(start, entity="Dana").changes == by_entity
+    assert memory.changes(start, predicate="VISITED").changes == by_predicate

@@ -3,9 +3,7 @@ moment), by subject, by object and by predicate alone, each read served by an in
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable
 
 import pytest
 
@@ -85,15 +83,6 @@ def test_a_period_is_checked_before_anything_is_read(memory: Memory) -> None:
         memory.facts("Dana", during=YEAR_2020, as_of="2020-06-01")
     with pytest.raises(InvalidInputError, match="include_history"):
         memory.facts("Dana", throughout=YEAR_2020, include_history=True)
-
-
-@pytest.fixture
-def plain(backend_settings: dict[str, Any]) -> Iterator[Memory]:
-    """A synchronous Memory in a fresh scope (query plans and raw statements do not depend on the API)."""
-    settings = dict(backend_settings)
-    with Memory(settings.pop("location"), scope=f"test-{uuid.uuid4().hex[:12]}", **settings) as memory:
-        yield memory
-        memory.purge(scope=memory.scope)
 
 
 def test_period_reads_seek_the_slot_indexes(plain: Memory) -> None:

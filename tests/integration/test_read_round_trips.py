@@ -95,3 +95,29 @@ def test_recall_reads_the_scope_its_term_counts_and_whether_it_holds_facts_in_on
     assert [f.object for f in found.facts][:1] == ["Paris"]
     # the state and term counts; names and memories; the facts around and names; links and names
     assert (counted.statements, counted.run) == (4, 7)
+
+
+def test_a_page_of_changes_the_writes_judged_is_one_statement(stored: Memory, monkeypatch: pytest.MonkeyPatch
+                                                               ) -> None:
+    # Each write stored what its events were (rules/changes.py verdicts): a page reads its entries and the
+    # records they show together (changes/change_entries), first page or not. (A page of one change reads two
+    # entries at a time: an entry that names nothing, the alias here, can cost it a second.)
+    since = utc("2000-01-01")
+    for year in range(2010, 2022):
+        stored.upsert([
+            Triple(subject="Eli", predicate="LIVES_IN", object=f"City {year}", valid_at=utc(f"{year}-01-01")),
+            Triple(subject=f"Guest {year}", predicate="VISITED", object="Paris", valid_at=utc("2020-01-01"))])
+    stored.feedback(stored.facts("Eli", "LIVES_IN")[0], "helpful")
+    whole = stored.changes(since, limit=1_000).changes
+    assert len(whole) > 30 and {"added", "ended", "feedback"} <= {c.kind for c in whole}
+    counted = Counted(stored, monkeypatch)
+    for limit in (100, 7):
+        after, pages, seen = None, 0, []
+        while True:
+            page = stored.changes(since, limit=limit, after=after)
+            pages, seen, after = pages + 1, seen + page.changes, page.next
+            if after is None:
+                break
+        assert seen == whole
+        assert counted.statements == pages, limit
+        counted.statements = 0

@@ -36,6 +36,8 @@ NOT_REACHED: dict[Q, str] = {
     Q.VECTOR_INDEX: "run by the backends' ensure_schema, not built by the engine",
     Q.VECTOR_INDEX_DIMENSIONS: "run by the backends' ensure_schema, not built by the engine",
     Q.MEMORY_LEXICAL_EACH: "recall's form for a scope of 1,000 memories or more (recalling.SMALL_SCOPE)",
+    Q.RECORDS_BY_ID: "a page of changes reads the records its stored verdicts name with its entries "
+                     "(changes/change_entries); by id only a record gone since (tests/integration/test_changes.py)",
     Q.MOST_CONNECTED: "the digest's last resort, when more than digest.CANDIDATES busy entities hold mostly history",
     **{name: "runs only when a store of an older format is opened (engine/migrations.py)" for name in (
         Q.SLOTLESS_FACTS, Q.SET_SLOTS, Q.FACTS_WITHOUT_SIDE_SLOTS, Q.SET_SIDE_SLOTS, Q.RECOUNT_SCOPE,

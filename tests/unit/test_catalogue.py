@@ -191,7 +191,8 @@ def test_a_new_fact_record_is_created_with_every_value_the_engine_sends() -> Non
 def test_a_new_audit_entry_is_created_with_every_value_it_is_read_back_with(dialect: str) -> None:
     # The entry is created with its properties (fragments/new_audit_entry): each is the engine's value of
     # the same name (engine/writes.py audit_entry; the repeated ones apart, in x.shared), and together
-    # they are what the one projection of an entry reads back (fragments/audit), and its scope.
+    # they are what the one projection of an entry reads back (fragments/audit), its scope, and the verdicts a
+    # page of changes reads beside it (changes/change_entries).
     from synapse_graph.engine import writes
 
     text = fragment("new_audit_entry", dialect)
@@ -199,4 +200,6 @@ def test_a_new_audit_entry_is_created_with_every_value_it_is_read_back_with(dial
     assert all(key == name for key, _, name in pairs)
     assert {name for _, part, name in pairs if part == "shared"} == set(writes.SHARED_AUDIT_VALUES)
     read_back = set(re.findall(r"(\w+): x\.\w+", fragment("audit", dialect)))
-    assert {key for key, _, _ in pairs} == read_back | {"scope"}
+    beside = set(re.findall(r"x\.(verdict\w*)", (CYPHER / "changes" / "change_entries.cypher").read_text()))
+    assert beside == {"verdicts", "verdict_records", "verdict_before", "verdict_by", "verdict_why"}
+    assert {key for key, _, _ in pairs} == read_back | {"scope"} | beside

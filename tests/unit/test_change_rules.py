@@ -109,3 +109,44 @@ def test_only_a_record_cut_short_or_withdrawn_reads_its_timeline() -> None:
     assert _may_be_superseded(_at(1), withdrawn, [withdrawn])  # removed: what began in its place?
     assert not _may_be_superseded(_at(1), withdrawn, [withdrawn, cut])  # cut short: the record cut says it
     assert not _may_be_superseded(_at(1), cut.model_copy(update={"invalid_at": None}), [cut])  # no end, none cut
+
+
+def test_a_write_stores_the_verdicts_it_knows_and_leaves_the_others_to_be_judged_when_read() -> None:
+    from dataclasses import replace
+
+    from synapse_graph.rules.changes import Stored, events, stored_events, verdicts
+    from synapse_graph.rules.timeline import Record
+
+    def record(rid: str, obj: str, recorded: int, expired: int | None = None, end: int | None = None,
+               start: int = 0) -> Record:
+        return Record(id=rid, subject="dana", predicate="LIVES_IN", object=obj, valid_at=start, invalid_at=end,
+                      recorded_at=recorded, expired_at=expired, confidence=1.0, confirmations=1)
+
+    paris, cut, london = record("p1", "paris", 5), record("p2", "paris", 9, end=7), record("l1", "london", 9, start=7)
+    rome = replace(record("r1", "rome", 9), subject="eli")
+    detail = {"created": ["p2", "l1", "r1"], "expired": ["p1"]}
+    # Without the timeline: Paris cut short and withdrawn are judged when read; London and Eli's Rome are added.
+    stored = verdicts("upsert", 9, detail, [cut, london, rome], [paris])
+    assert stored == {"verdicts": "?aa?", "verdict_records": ["p2", "l1", "r1", "p1"]}
+    assert [e for e, _ in stored_events(stored)] == events("upsert", detail)
+    # Dana's timeline read whole from 7 on: Paris ended, superseded by London; the withdrawn Paris is no change.
+    stored = verdicts("upsert", 9, detail, [cut, london, rome], [paris], {"p1": paris}, {("dana", "LIVES_IN"): 7})
+    assert stored["verdicts"] == "eaax" and stored["verdict_before"] == ["p1", "", "", "p2"]
+    assert (stored["verdict_by"][0], stored["verdict_why"][0]) == ("l1", "superseded")
+    assert stored_events(stored)[0][1] == Stored("e", ("p1",), "l1", "superseded")
+    # read from after Paris's new end (what began there may not have been read): judged when read
+    assert verdicts("upsert", 9, detail, [cut, london, rome], [paris], {"p1": paris},
+                    {("dana", "LIVES_IN"): 8})["verdicts"] == "?aa?"
+    # Recorded at another instant (a merge moved it, a correction known earlier), or created withdrawn: judged.
+    assert verdicts("upsert", 9, {"created": ["l1"]}, [record("l1", "london", 8)], []) == {}
+    assert verdicts("upsert", 9, {"created": ["l1"]}, [record("l1", "london", 9, 9)], []) == {}
+    # A feedback is one; an update that is no change (a confirmation) is none.
+    feedback = verdicts("feedback:wrong", 9, {"updated": [{"id": "l1"}]}, [], [])
+    assert stored_events(feedback) == [(events("feedback:wrong", {"updated": [{"id": "l1"}]})[0], Stored("f"))]
+    assert verdicts("upsert", 9, {"created": ["r1"], "updated": [{"id": "l1"}]}, [rome], [])["verdicts"] == "a-"
+    # Entries whose events are read from their detail store nothing: merges, observations, rejections, imports.
+    assert verdicts("alias", 9, {"created": ["l1"], "entities_merged": [{"from": "d", "into": "dana"}]},
+                    [london], []) == {}
+    assert verdicts("upsert", 9, {"created": ["l1"], "observed": ["o1"]}, [london], []) == {}
+    assert verdicts("reject", 9, {"expired": ["l1"]}, [], [london]) == {}
+    assert verdicts("import", 9, {"created": ["l1"]}, [london], []) == {}
