@@ -6,5 +6,4 @@
 // A row x is [key, delta].
 UNWIND $counts AS x
 MATCH (n:Entity {scope: $scope, key: x[0]})
-MERGE (n)-[c:COUNTED {scope: $scope}]->(n)
-SET c.records = coalesce(c.records, 0) + x[1]
+{{count_increment}}

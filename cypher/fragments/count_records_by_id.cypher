@@ -6,5 +6,4 @@ UNWIND $counts_by_id AS x
 MATCH (n) WHERE {{node_id(n)}} = x[2]
 WITH n, x
 WHERE n:Entity AND n.scope = $scope AND n.key = x[0]
-MERGE (n)-[c:COUNTED {scope: $scope}]->(n)
-SET c.records = coalesce(c.records, 0) + x[1]
+{{count_increment}}
