@@ -242,18 +242,16 @@ def _judged(ctx: Context, taken: list[_Pending], found: _Found, keys: list[str] 
                      for i in (p.event.ref, *p.verdict.names()) if i not in found.values})
     noted = sorted({p.event.ref for p in taken if p.event.kind in ("observed", "forgotten")})
     merged = sorted({k for p in taken if p.event.kind == "merged" for k in p.event.ref.split("\n")})
-    requests = [Read(Q.CHANGED_RECORDS, {"scope": ctx.scope, "asked": asked}),
-                Read(Q.RECORDS_BY_ID, {"scope": ctx.scope, "ids": stored}),
-                Read(Q.CHANGED_OBSERVATIONS, {"scope": ctx.scope, "ids": noted}),
-                Read(Q.NAMES_OF_KEYS, {"scope": ctx.scope, "keys": merged})]
-    wanted = [r for r, needed in zip(requests, (asked, stored, noted, merged), strict=True) if needed]
-    answers = iter((yield from read_each(*wanted)) if wanted else [])
-    records = _records(next(answers)) if asked else {}
+    changed, by_id, observed, named = yield from read_each(
+        Read(Q.CHANGED_RECORDS, {"scope": ctx.scope, "asked": asked}) if asked else None,
+        Read(Q.RECORDS_BY_ID, {"scope": ctx.scope, "ids": stored}) if stored else None,
+        Read(Q.CHANGED_OBSERVATIONS, {"scope": ctx.scope, "ids": noted}) if noted else None,
+        Read(Q.NAMES_OF_KEYS, {"scope": ctx.scope, "keys": merged}) if merged else None)
+    records = _records(changed) if asked else {}
     if stored:
-        by_id = next(answers)
         found.add(by_id[0]["records"] if by_id else [])
-    observations = {row["observation"]["id"]: row["observation"] for row in next(answers)} if noted else {}
-    names = {row["key"]: row["name"] for row in next(answers)} if merged else {}
+    observations = {row["observation"]["id"]: row["observation"] for row in observed}
+    names = {row["key"]: row["name"] for row in named}
     stale = [p.verdict is not None and p.verdict.code in SHOWN and not _stands(p, found) for p in taken]
     if any(stale):
         records.update(_records((yield from read(Q.CHANGED_RECORDS, {"scope": ctx.scope,

@@ -113,9 +113,13 @@ def read_rows(request: Read) -> Op[list[Row]]:
     return (yield from read(request.name, request.params))
 
 
-def read_each(*requests: Read) -> Op[list[list[Row]]]:
-    """Run independent reads together (see :class:`Reads`): the rows of each, in order."""
-    return cast(list[list[Row]], (yield Reads(requests)))
+def read_each(*requests: Read | None) -> Op[list[list[Row]]]:
+    """Run independent reads together (see :class:`Reads`): the rows of each, in order. A request that is None
+    (nothing to ask) is not sent and has no rows, and nothing is sent when none is asked: on Neo4j each statement
+    of a :class:`Reads` is a round trip of its own."""
+    asked = tuple(r for r in requests if r is not None)
+    answers = iter(cast(list[list[Row]], (yield Reads(asked))) if asked else [])
+    return [[] if r is None else next(answers) for r in requests]
 
 
 def write(name: Q, params: Params, *, last: bool = False) -> Op[list[Row]]:

@@ -179,7 +179,7 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
             "scope": ctx.scope, "kinds": sorted(short), "as_of": at,
             "known_at": known_at, "vector": vector, "model": ctx.embedder, "k": DEPTH})))
     if entries and state_rows[0]["facts"] > 0:  # the graph leg, and the names of what the other legs found
-        around, known = yield from _each(
+        around, known = yield from read_each(
             expand_read(ctx, entries, hops=hops, as_of=at, known_at=known_at, limit=limit, vector=vector),
             _names_read(ctx, found, found.rows))
         found.names.update({r["key"]: r["name"] for r in known})
@@ -188,9 +188,10 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
     missing = [k for k in chosen.keys if k.startswith("o:") and found.rows[k][1]["entity_key"] not in found.names]
     facts = [found.rows[k][1]["id"] for k in chosen.keys if k.startswith("f:")]
     if missing or facts:  # what replaced each fact chosen and what it replaced; the names observations lack
-        linked, known = yield from _each(Read(Q.LINKS_OF, {"scope": ctx.scope, "ids": facts, "known_at": known_at,
-                                                           "candidate": "candidate"}) if facts else None,
-                                         _names_read(ctx, found, missing))
+        linked, known = yield from read_each(
+            Read(Q.LINKS_OF, {"scope": ctx.scope, "ids": facts, "known_at": known_at, "candidate": "candidate"})
+            if facts else None,
+            _names_read(ctx, found, missing))
         found.links.update({f"f:{r['id']}": r["links"] for r in linked})
         found.names.update({r["key"]: r["name"] for r in known})
     return _answer(found, chosen, question, entries, named, legs=legs, max_tokens=max_tokens, started=started)
@@ -330,14 +331,6 @@ def _names_read(ctx: Context, found: _Found, keys: Iterable[str]) -> Read | None
     """The names of the entities of observations (by key) whose names no leg read (None: none is missing)."""
     missing = sorted({found.rows[k][1]["entity_key"] for k in keys if k.startswith("o:")} - found.names.keys())
     return Read(Q.ENTITY_NAMES, {"scope": ctx.scope, "keys": missing}) if missing else None
-
-
-def _each(*requests: Read | None) -> Op[list[list[dict[str, Any]]]]:
-    """The rows of each read, run together (``read_each``); a read that is None (nothing to ask) is not sent and
-    has no rows: on Neo4j each statement of a request is a round trip of its own (9-19 ms under load)."""
-    asked = [r for r in requests if r is not None]
-    answers = iter((yield from read_each(*asked)) if asked else [])
-    return [[] if r is None else next(answers) for r in requests]
 
 
 # -- the answer ------------------------------------------------------------------------------------------------

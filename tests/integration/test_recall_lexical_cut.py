@@ -38,7 +38,7 @@ def memories_read(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     def recording(*requests: Any) -> Generator[Any, Any, Any]:
         answers = yield from inner(*requests)
         for request, rows in zip(requests, answers, strict=True):
-            if request.name in (Q.MEMORY_LEXICAL, Q.MEMORY_LEXICAL_EACH):
+            if request is not None and request.name in (Q.MEMORY_LEXICAL, Q.MEMORY_LEXICAL_EACH):
                 counts.append(_memories(rows))
         return answers
 
