@@ -4,10 +4,11 @@
 // whose events begin before the ($skip + $events)-th a page takes (an entry that stores its verdicts,
 // rules/changes.py verdicts, says how many it names; one that does not counts as none: $limit bounds those),
 // as `entries`: each a list of the values its changes show (id, at, action, client, source, model, session),
-// its detail (only if it stores no verdicts: its events are judged from it) and its stored verdicts; `read`,
-// how many entries were read; and `records`, the fact records (fragments/fact_values) that the stored verdicts
-// in $shown (the ones that show a change) of those events name: each event's record, the ones it replaced and
-// what superseded it. So a page over stored verdicts is one round trip; a record not among them is read by id.
+// its detail (only if it stores no verdicts: its events are judged from it) and its stored verdicts, in the order
+// engine/changes.py _entry names them (VERDICT_COLUMNS the verdicts'); `read`, how many entries were read; and
+// `records`, the fact records (fragments/fact_values) that the stored verdicts in $shown (the ones that show a
+// change) of those events name: each event's record, the ones it replaced and what superseded it. So a page over
+// stored verdicts is one round trip; a record not among them is read by id.
 MATCH (x:Audit {scope: $scope})
 WHERE x.at >= $since AND ($until IS NULL OR x.at < $until)
   AND ($after_at IS NULL OR x.at > $after_at OR (x.at = $after_at AND x.id >= $after_id))

@@ -194,11 +194,11 @@ SHOWN = [rules.VERDICT_ADDED, rules.VERDICT_ENDED, rules.VERDICT_FEEDBACK]
 
 def _entry(row: list[Any]) -> tuple[_Entry, int, list[tuple[rules.Event, rules.Stored | None]]]:
     """An entry of ``change_entries``, its instant and its events, each with its stored verdict (None: judged)."""
-    at = row[1]
-    entry = _Entry(row[0], to_datetime(at), row[2], row[3], row[4], row[5], row[6],
-                   {} if row[7] is None else json.loads(row[7]))
-    if row[8] is not None:
-        return entry, at, rules.stored_events(dict(zip(VERDICT_COLUMNS, row[8:], strict=True)))
+    entry_id, at, action, client, source, model, session, detail, *verdicts = row  # as change_entries lists them
+    entry = _Entry(entry_id, to_datetime(at), action, client, source, model, session,
+                   {} if detail is None else json.loads(detail))
+    if verdicts[0] is not None:
+        return entry, at, rules.stored_events(dict(zip(VERDICT_COLUMNS, verdicts, strict=True)))
     return entry, at, [(event, None) for event in rules.events(entry.action, entry.detail)]
 
 
