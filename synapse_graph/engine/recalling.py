@@ -1,7 +1,8 @@
 """Recall: the memories (facts and observations) that answer a question, from four legs fused (issue 28).
 
-The design and its measurements: ``docs/recall-design.md``. Two round trips, three when the scope holds facts
-(reads that do not depend on each other go together: a pipeline on FalkorDB, one read transaction on Neo4j):
+The design and its measurements: ``docs/recall-design.md``. Two requests, three when the scope holds facts (reads
+that do not depend on each other go together: one round trip on FalkorDB, a pipeline; one session on Neo4j, its
+statements a round trip each, auto-commit, no transaction):
 
 1. one statement (``state_and_term_hits``, search's too): the scope's state, whether it holds facts at all and
    how many names each word of the question matches; with an embedder, the question less the words that name an
