@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from enum import StrEnum
 from functools import cache
 from importlib import resources
@@ -34,7 +35,10 @@ FRAGMENTS = "fragments"
 PHRASES = "phrases"
 _FRAGMENT = re.compile(r"\{\{([a-z_]+)(?:\((.*?)\))?\}\}")
 """``{{name}}``, a fragment, or ``{{name(arguments)}}``, a phrase (arguments may hold brackets, not ``)}}``)."""
-_PHRASE = re.compile(r"([a-z_]+)\(([a-z_, ]*)\) =(?: (.*))?")
+_PHRASE = re.compile(r"([a-z_]+)\(([a-z_, ]*(?:\.\.\.)?)\) =(?: (.*))?")
+_EACH = "..."
+"""After a phrase's last parameter (``present(node, property...)``): the phrase is said once for each of the
+arguments that parameter takes (``{{present(t, subject, object)}}``), joined by a space."""
 
 
 class Q(StrEnum):
@@ -224,7 +228,8 @@ def _fragment(name: str, dialect: str) -> str:
 @cache
 def phrases(dialect: str) -> dict[tuple[str, int], tuple[tuple[str, ...], str]]:
     """A dialect's phrases, ``(name, number of parameters) -> (parameters, text)``, from its ``phrases.cypher``:
-    one ``name(parameters) = text`` a line (a phrase may be defined without parameters and with)."""
+    one ``name(parameters) = text`` a line (a phrase may be defined without parameters and with; the last
+    parameter may be marked :data:`_EACH`)."""
     found: dict[tuple[str, int], tuple[tuple[str, ...], str]] = {}
     for number, line in enumerate(_read(PHRASES, dialect).splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("//"):
@@ -252,8 +257,18 @@ def _phrase(name: str, arguments: str, dialect: str) -> str:
         raise LookupError(f"phrase {name} takes {arity} arguments ({', '.join(parameters)}), given {arguments!r}")
     if not parameters:
         return text
+    if parameters[-1].endswith(_EACH):  # said once for each argument the last parameter takes
+        *fixed, each = values
+        names = (*parameters[:-1], parameters[-1].removesuffix(_EACH))
+        return " ".join(_put(names, (*fixed, value.strip()), text) for value in each.split(","))
+    return _put(parameters, values, text)
+
+
+def _put(parameters: tuple[str, ...], values: Sequence[str], text: str) -> str:
+    """The phrase's text with the arguments in for its parameters: whole words, after a dot too (``node.property``),
+    never a ``$parameter``."""
     by_name = dict(zip(parameters, values, strict=True))
-    pattern = r"(?<![\w$.])(" + "|".join(parameters) + r")(?!\w)"
+    pattern = r"(?<![\w$])(" + "|".join(parameters) + r")(?!\w)"
     return re.sub(pattern, lambda m: by_name[m.group(1)], text)
 
 

@@ -16,7 +16,7 @@ WITH {{micros(e.created_at)}} - $since AS made
 RETURN 'entities' AS kind, CASE WHEN made <= 0 THEN 0 ELSE (made + $width - 1) / $width END AS made,
        null AS gone, count(*) AS n
 UNION ALL
-MATCH (o:Observation {scope: $scope}) {{observation_seek(o)}} true
+MATCH (o:Observation {scope: $scope}) {{scope_seek(o, Observation, id)}} true
 WITH {{micros(o.recorded_at)}} - $since AS made, {{micros(o.expired_at)}} - $since AS gone
 RETURN 'observations' AS kind,
        CASE WHEN made <= 0 THEN 0 ELSE (made + $width - 1) / $width END AS made,

@@ -12,7 +12,7 @@
          OR any(a IN coalesce(e.aliases, []) WHERE toLower(a) CONTAINS $matching))
   RETURN e
   UNION
-  MATCH (o:Observation {scope: $scope}) {{observation_seek(o)}}
+  MATCH (o:Observation {scope: $scope}) {{scope_seek(o, Observation, id)}}
   (($known_at IS NULL AND o.expired_at IS NULL)
          OR (o.recorded_at <= $known_at AND (o.expired_at IS NULL OR o.expired_at > $known_at)))
     AND toLower(o.text) CONTAINS $matching

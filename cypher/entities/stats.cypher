@@ -17,9 +17,9 @@ WHERE d.status = $disputed AND d.expired_at IS NULL AND startNode(d).scope = $sc
 WITH s, ahead, ahead_valid, count(d) AS disputed,
      sum(CASE WHEN d IS NOT NULL AND d.valid_at <= as_of AND (d.invalid_at IS NULL OR d.invalid_at > as_of)
               THEN 1 ELSE 0 END) AS disputed_valid
-OPTIONAL MATCH (al:Alias {scope: $scope}) {{alias_seek(al)}} true
+OPTIONAL MATCH (al:Alias {scope: $scope}) {{scope_seek(al, Alias, key)}} true
 WITH s, ahead, ahead_valid, disputed, disputed_valid, count(al) AS aliases
-OPTIONAL MATCH (o:Observation {scope: $scope}) {{observation_seek(o)}} o.expired_at IS NULL
+OPTIONAL MATCH (o:Observation {scope: $scope}) {{scope_seek(o, Observation, id)}} o.expired_at IS NULL
 WITH s, ahead, ahead_valid, disputed, disputed_valid, aliases, count(o) AS observations
 RETURN s.format AS format, coalesce(s.entities, 0) AS entities, aliases, observations,
        coalesce(s.facts, 0) - observations AS facts,

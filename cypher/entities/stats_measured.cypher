@@ -3,9 +3,9 @@
 {{read_clock}}
 OPTIONAL MATCH (e:Entity {scope: $scope})
 WITH as_of, count(e) AS entities
-OPTIONAL MATCH (al:Alias {scope: $scope}) {{alias_seek(al)}} true
+OPTIONAL MATCH (al:Alias {scope: $scope}) {{scope_seek(al, Alias, key)}} true
 WITH as_of, entities, count(al) AS aliases
-OPTIONAL MATCH (o:Observation {scope: $scope}) {{observation_seek(o)}} o.expired_at IS NULL
+OPTIONAL MATCH (o:Observation {scope: $scope}) {{scope_seek(o, Observation, id)}} o.expired_at IS NULL
 WITH as_of, entities, aliases, count(o) AS observations
 OPTIONAL MATCH (:Entity {scope: $scope})-[r:FACT]->()
 RETURN entities, aliases, observations,

@@ -8,5 +8,5 @@ WITH e, [e.key] + collect(al.key) AS keys
 OPTIONAL MATCH (o:Observation {scope: $scope})
 WHERE o.entity = e.key
 WITH keys, collect(o.id) AS observations
-OPTIONAL MATCH (x:Audit {scope: $scope}) {{audit_seek(x)}} any(k IN x.entities WHERE k IN keys)
+OPTIONAL MATCH (x:Audit {scope: $scope}) {{scope_seek(x, Audit, at)}} any(k IN x.entities WHERE k IN keys)
 RETURN keys, observations, collect(CASE WHEN x IS NULL THEN null ELSE {{audit}} END) AS entries

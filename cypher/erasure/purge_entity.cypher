@@ -22,9 +22,9 @@ OPTIONAL MATCH (al:Alias {scope: $scope})
 WHERE al.target = e.key
 WITH e, records, observations, collect(al) AS aliases
 WITH e, records, observations, aliases, [e.key] + [x IN aliases | x.key] AS keys
-OPTIONAL MATCH (t:Tombstone {scope: $scope}) {{tombstone_seek(t)}} (t.subject IN keys OR t.object IN keys)
+OPTIONAL MATCH (t:Tombstone {scope: $scope}) {{scope_seek(t, Tombstone, subject, predicate, object)}} (t.subject IN keys OR t.object IN keys)
 WITH e, records, observations, aliases, keys, collect(t) AS tombstones
-OPTIONAL MATCH (entry:Audit {scope: $scope}) {{audit_seek(entry)}} any(k IN entry.entities WHERE k IN keys)
+OPTIONAL MATCH (entry:Audit {scope: $scope}) {{scope_seek(entry, Audit, at)}} any(k IN entry.entities WHERE k IN keys)
 WITH e, records, observations, aliases, tombstones, collect(entry) AS entries
 MATCH (s:Scope {scope: $scope})-[st:STATE]->(s)
 // Counters read into variables first (see writes/apply_plan.cypher).

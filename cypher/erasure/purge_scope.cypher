@@ -4,15 +4,15 @@
 OPTIONAL MATCH (e:Entity {scope: $scope})
 OPTIONAL MATCH (e)-[r:FACT]->(b:Entity)
 WITH collect(DISTINCT e) AS entities, count(r) AS records, count(DISTINCT CASE WHEN r IS NULL THEN null ELSE [e.key, r.predicate, b.key] END) AS facts
-OPTIONAL MATCH (al:Alias {scope: $scope}) {{alias_seek(al)}} true
+OPTIONAL MATCH (al:Alias {scope: $scope}) {{scope_seek(al, Alias, key)}} true
 WITH entities, records, facts, collect(al) AS aliases
-OPTIONAL MATCH (o:Observation {scope: $scope}) {{observation_seek(o)}} true
+OPTIONAL MATCH (o:Observation {scope: $scope}) {{scope_seek(o, Observation, id)}} true
 WITH entities, records, facts, aliases, collect(o) AS observations
 FOREACH (x IN observations | DELETE x)
 WITH entities, records + size(observations) AS records, facts, aliases
-OPTIONAL MATCH (t:Tombstone {scope: $scope}) {{tombstone_seek(t)}} true
+OPTIONAL MATCH (t:Tombstone {scope: $scope}) {{scope_seek(t, Tombstone, subject, predicate, object)}} true
 WITH entities, records, facts, aliases, collect(t) AS tombstones
-OPTIONAL MATCH (entry:Audit {scope: $scope}) {{audit_seek(entry)}} true
+OPTIONAL MATCH (entry:Audit {scope: $scope}) {{scope_seek(entry, Audit, at)}} true
 WITH entities, records, facts, aliases, tombstones, collect(entry) AS entries
 FOREACH (x IN entities | DETACH DELETE x)
 FOREACH (x IN aliases | DELETE x)

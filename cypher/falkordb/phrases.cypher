@@ -1,7 +1,8 @@
 // How FalkorDB says the phrases the dialects say differently (see ../neo4j/phrases.cypher). A statement
 // writes {{name(arguments)}}; synapse_graph/catalogue.py puts the arguments in for the parameters
-// (whole words; the last parameter takes the rest of the arguments, commas included). Every dialect
-// defines every phrase (tests/unit/test_catalogue.py). A phrase's text holds no user value.
+// (whole words; the last parameter takes the rest of the arguments, commas included; marked `...`, the phrase
+// is said once for each of them); a phrase may say another. Every dialect defines every phrase
+// (tests/unit/test_catalogue.py). A phrase's text holds no user value.
 
 // A sub-query: with no variables, or importing the given variables with a leading WITH.
 call() = CALL {
@@ -20,13 +21,10 @@ node_ids(node) = collect(id(node))
 key_hint(node) =
 // The planner reads a slot through its relationship index unhinted.
 slot_hint(rel, property) =
-// The planner seeks a scope's observations by its scope index unhinted: the phrase only opens the WHERE clause.
-observation_seek(node) = WHERE
-// The same for a scope's audit entries, aliases, sessions and rejections (see ../neo4j/phrases.cypher).
-audit_seek(node) = WHERE
-alias_seek(node) = WHERE
-session_seek(node) = WHERE
-tombstone_seek(node) = WHERE
+// The planner seeks a scope's nodes of a label by its scope index unhinted: the phrase only opens the WHERE clause.
+scope_seek(node, label, properties) = WHERE
+// node.property IS NOT NULL AND, for each property given (see ../neo4j/phrases.cypher).
+present(node, property...) = node.property IS NOT NULL AND
 
 // A string many records repeat, interned: FalkorDB keeps one copy of it however many records hold it
 // (intern(null) is null: an absent value stays absent). It must be interned as it is first set: a SET to

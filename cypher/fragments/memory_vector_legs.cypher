@@ -20,7 +20,7 @@ WITH count(o) AS fetched, collect(CASE WHEN o.scope = $scope AND o.expired_at IS
 WITH kept, $fetch > 0 AND size(kept) < $k AND fetched >= $fetch AS crowded
 {{call(crowded)}}
   UNWIND CASE WHEN crowded THEN [true] ELSE [] END AS counting
-  MATCH (o:Observation {scope: $scope}) {{observation_seek(o)}}
+  MATCH (o:Observation {scope: $scope}) {{scope_seek(o, Observation, id)}}
   o.expired_at IS NULL AND o.embedding_model = $model AND ($known_at IS NULL OR o.recorded_at <= $known_at)
   WITH o LIMIT $k
   RETURN count(o) AS held

@@ -5,7 +5,7 @@
 // than the vector indexes, which other scopes' memories may crowd); a larger one only when the indexes' answer
 // held too few of its memories (recall/memory_vector_scan) or hold vectors of another dimension.
 WITH $vector AS v WHERE v IS NOT NULL AND 'observation' IN $kinds
-MATCH (o:Observation {scope: $scope}) {{observation_seek(o)}}
+MATCH (o:Observation {scope: $scope}) {{scope_seek(o, Observation, id)}}
 o.expired_at IS NULL AND o.embedding_model = $model AND ($known_at IS NULL OR o.recorded_at <= $known_at)
 WITH o, {{cosine(o.embedding, $vector)}} AS cosine
 ORDER BY cosine DESC, o.id

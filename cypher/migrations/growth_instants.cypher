@@ -7,5 +7,5 @@ UNION ALL
 MATCH (e:Entity {scope: $scope})
 RETURN 'entities' AS kind, {{micros(e.created_at)}} AS made, null AS gone, count(*) AS n
 UNION ALL
-MATCH (o:Observation {scope: $scope}) {{observation_seek(o)}} true
+MATCH (o:Observation {scope: $scope}) {{scope_seek(o, Observation, id)}} true
 RETURN 'observations' AS kind, {{micros(o.recorded_at)}} AS made, {{micros(o.expired_at)}} AS gone, count(*) AS n

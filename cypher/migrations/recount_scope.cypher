@@ -11,12 +11,12 @@ WITH st, sum(CASE WHEN r IS NOT NULL AND r.expired_at IS NULL AND {{state}} <> $
      sum(CASE WHEN r IS NOT NULL AND r.expired_at IS NULL AND {{state}} <> $candidate AND r.invalid_at IS NOT NULL
                    AND r.ahead IS NULL THEN 1 ELSE 0 END) AS ended
 // Current observations count with the facts, as writes count them (engine/writes.py Mutation.counts).
-OPTIONAL MATCH (o:Observation {scope: $scope}) {{observation_seek(o)}} o.expired_at IS NULL
+OPTIONAL MATCH (o:Observation {scope: $scope}) {{scope_seek(o, Observation, id)}} o.expired_at IS NULL
 WITH st, facts, candidates, expired, ended, count(o) AS observations
 WITH st, facts + observations AS facts, candidates, expired, ended
 OPTIONAL MATCH (e:Entity {scope: $scope})
 WITH st, facts, candidates, expired, ended, count(e) AS entities
-OPTIONAL MATCH (t:Tombstone {scope: $scope}) {{tombstone_seek(t)}} true
+OPTIONAL MATCH (t:Tombstone {scope: $scope}) {{scope_seek(t, Tombstone, subject, predicate, object)}} true
 WITH st, facts, candidates, expired, ended, entities, count(t) AS tombstones
 WITH st, facts, candidates, expired, ended, entities, tombstones, st.version AS version  // read first (apply_plan)
 SET st.format = $format, st.facts = facts, st.candidates = candidates, st.entities = entities,

@@ -4,10 +4,10 @@ OPTIONAL MATCH (n:Entity {scope: $scope})
 WHERE coalesce(n.scope_token, '') <> coalesce($scope_token, '')
 SET n.scope_token = $scope_token
 WITH count(n) AS entities
-OPTIONAL MATCH (al:Alias {scope: $scope}) {{alias_seek(al)}} coalesce(al.scope_token, '') <> coalesce($scope_token, '')
+OPTIONAL MATCH (al:Alias {scope: $scope}) {{scope_seek(al, Alias, key)}} coalesce(al.scope_token, '') <> coalesce($scope_token, '')
 SET al.scope_token = $scope_token
 WITH entities, count(al) AS aliases
-OPTIONAL MATCH (o:Observation {scope: $scope}) {{observation_seek(o)}} o.expired_at IS NULL AND coalesce(o.scope_token, '') <> coalesce($scope_token, '')
+OPTIONAL MATCH (o:Observation {scope: $scope}) {{scope_seek(o, Observation, id)}} o.expired_at IS NULL AND coalesce(o.scope_token, '') <> coalesce($scope_token, '')
 SET o.scope_token = $scope_token
 WITH entities, aliases, count(o) AS observations
 RETURN entities + aliases + observations AS updated

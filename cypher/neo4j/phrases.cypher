@@ -26,19 +26,15 @@ key_hint(node) = USING INDEX node:Entity(scope, key)
 // The hint keeps a read of one slot on that slot's relationship index: the planner would otherwise seek the
 // entity by key and walk all its facts (every fact of a busy object such as an employer).
 slot_hint(rel, property) = USING INDEX rel:FACT(property)
-// A scope's observations read with no other property to seek them by (recall's vector scan): the hint and the
-// id's existence keep the planner on the (scope, id) index, which it would otherwise pass over for a scan of
-// the label, every scope's observations (21,144 read on the dev server for a LoCoMo conversation's 184). The
-// phrase opens the WHERE clause; the caller's predicates follow it.
-observation_seek(node) = USING INDEX node:Observation(scope, id) WHERE node.id IS NOT NULL AND
-// The same for the scope's audit entries, aliases, sessions and rejections (issue 28: a statement that finds
-// them by the scope alone scanned the label, every tenant's, although each label has an index that leads with
-// the scope): each phrase seeks its label's index that leads with the scope, whose other properties every node
-// holds, and opens the WHERE clause.
-audit_seek(node) = USING INDEX node:Audit(scope, at) WHERE node.at IS NOT NULL AND
-alias_seek(node) = USING INDEX node:Alias(scope, key) WHERE node.key IS NOT NULL AND
-session_seek(node) = USING INDEX node:Session(scope, id) WHERE node.id IS NOT NULL AND
-tombstone_seek(node) = USING INDEX node:Tombstone(scope, subject, predicate, object) WHERE node.subject IS NOT NULL AND node.predicate IS NOT NULL AND node.object IS NOT NULL AND
+// A scope's nodes of a label read by the scope alone (recall's vector scan of observations, a purge, an export,
+// the stats): the hint keeps the planner on the label's index that leads with the scope, which it would otherwise
+// pass over for a scan of the label, every scope's (21,144 observations read on the dev server for a LoCoMo
+// conversation's 184; issue 28). Neo4j uses a composite index only with a predicate on each of its properties:
+// the phrase says each of the others (which every node of the label holds) is not null, and opens the WHERE
+// clause; the caller's predicates follow it ({{scope_seek(t, Tombstone, subject, predicate, object)}}).
+scope_seek(node, label, properties) = USING INDEX node:label(scope, properties) WHERE {{present(node, properties)}}
+// node.property IS NOT NULL AND, for each property given.
+present(node, property...) = node.property IS NOT NULL AND
 
 // Neo4j has no interned strings: the value as it is.
 interned(value) = value

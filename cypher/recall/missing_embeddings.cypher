@@ -5,7 +5,7 @@ WHERE e.embedding IS NULL OR e.embedding_model IS NULL OR e.embedding_model <> $
 WITH e ORDER BY e.key LIMIT $limit
 RETURN 'entity' AS kind, e.key AS id, e.name AS text, null AS predicate, null AS object
 UNION ALL
-MATCH (o:Observation {scope: $scope}) {{observation_seek(o)}} o.expired_at IS NULL AND (o.embedding_model IS NULL OR o.embedding_model <> $model)
+MATCH (o:Observation {scope: $scope}) {{scope_seek(o, Observation, id)}} o.expired_at IS NULL AND (o.embedding_model IS NULL OR o.embedding_model <> $model)
 WITH o ORDER BY o.id LIMIT $limit
 RETURN 'observation' AS kind, o.id AS id, o.text AS text, null AS predicate, null AS object
 UNION ALL

@@ -1,3 +1,3 @@
 // The id of every audit entry of the scope (an import adds the entries of its export not held already).
-MATCH (x:Audit {scope: $scope}) {{audit_seek(x)}} true
+MATCH (x:Audit {scope: $scope}) {{scope_seek(x, Audit, at)}} true
 RETURN x.id AS id

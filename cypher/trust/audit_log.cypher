@@ -2,7 +2,7 @@
 // touched one of these keys), $action (that action, or a kind of it: 'feedback' matches 'feedback:wrong'),
 // $client, $session, $since <= at < $until, and after the entry ($after_at, $after_id) of a page before.
 // $brief: each entry in brief (fragments/audit_brief), else whole.
-MATCH (x:Audit {scope: $scope}) {{audit_seek(x)}} ($entities IS NULL OR any(k IN $entities WHERE k IN x.entities))
+MATCH (x:Audit {scope: $scope}) {{scope_seek(x, Audit, at)}} ($entities IS NULL OR any(k IN $entities WHERE k IN x.entities))
   AND ($action IS NULL OR x.action = $action OR x.action STARTS WITH ($action + ':'))
   AND ($client IS NULL OR x.client = $client)
   AND ($session IS NULL OR x.session = $session)

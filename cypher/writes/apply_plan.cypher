@@ -32,7 +32,7 @@ WITH s, st
 }
 {{call(s)}}
   UNWIND $retarget AS x
-  MATCH (t:Tombstone {scope: $scope}) {{tombstone_seek(t)}} (t.subject = x.from OR t.object = x.from)
+  MATCH (t:Tombstone {scope: $scope}) {{scope_seek(t, Tombstone, subject, predicate, object)}} (t.subject = x.from OR t.object = x.from)
   SET t.subject = CASE WHEN t.subject = x.from THEN x.to ELSE t.subject END,
       t.object = CASE WHEN t.object = x.from THEN x.to ELSE t.object END
 }

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from synapse_graph import shapes
+from synapse_graph import catalogue, shapes
 from synapse_graph.catalogue import (
     DIALECT_ONLY,
     DIALECTS,
@@ -134,10 +134,18 @@ def test_each_dialect_defines_every_phrase_with_the_same_parameters() -> None:
 
 def test_every_phrase_is_used_and_every_use_is_defined() -> None:
     texts = [*(re.sub(r"//[^\n]*", "", path.read_text(encoding="utf-8")) for path in CYPHER.rglob("*.cypher")
-               if path.name != "phrases.cypher"), *shapes.FRAGMENTS.values()]
+               if path.name != "phrases.cypher"), *shapes.FRAGMENTS.values(),
+             *(text for dialect in DIALECTS for _, text in phrases(dialect).values())]  # a phrase says another
     used = {(name, 0 if not arguments.strip() else 1)
             for text in texts for name, arguments in re.findall(r"\{\{([a-z_]+)\((.*?)\)\}\}", text)}
     assert used == {(name, min(arity, 1)) for name, arity in phrases(DIALECTS[0])}
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_a_phrase_whose_last_parameter_is_marked_each_is_said_once_for_each_argument_it_takes(dialect: str) -> None:
+    said = catalogue._expand("{{present(x, at)}} / {{present(t, subject, predicate, object)}}", dialect)
+    assert said == ("x.at IS NOT NULL AND / "
+                    "t.subject IS NOT NULL AND t.predicate IS NOT NULL AND t.object IS NOT NULL AND")
 
 
 def test_neo4j_apply_plan_converts_every_instant_of_its_rows() -> None:
