@@ -164,12 +164,19 @@ def run(size: int, backend: str, baseline_src: Path, probes: int, workroot: Path
     for name in rows:
         sides[name]["raw_over_ours_wall"] = statistics.median(r["raw_wall"] / r["ours_wall"] for r in rows[name])
     per_batch = [n["ours_cpu"] / o["ours_cpu"] for o, n in zip(rows["old"], rows["new"], strict=True)]
-    return {"size": size, "backend": backend, "old_src": str(baseline_src), "new_src": str(new_src or here),
-            "batch": BATCH, "probes": probes, "load_s": load_s,
+    return {"size": size, "backend": backend, **sources(baseline_src, new_src or here), "batch": BATCH,
+            "probes": probes, "load_s": load_s,
             "old": sides["old"], "new": sides["new"], "counts": counts,
             "client_cpu_ratio_new_over_old": sides["new"]["ours_cpu_ms_median"] / sides["old"]["ours_cpu_ms_median"],
             "client_cpu_ratio_per_batch_median": statistics.median(per_batch),
             "load_average": {"min": min(loads), "max": max(loads)}, "cpus": os.cpu_count(), "rows": rows}
+
+
+def sources(old: Path, new: Path) -> dict[str, str]:
+    """The two trees compared, as the results name them: by commit, never by folder (``measure.tree_commit``)."""
+    from benchmarks.measure import tree_commit
+
+    return {"old_src": tree_commit(old), "new_src": tree_commit(new)}
 
 
 def main(argv: list[str] | None = None) -> int:

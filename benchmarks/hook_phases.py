@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.measure import shown_path, tree_commit
 from benchmarks.warm_open import SCOPE, extractor, reported, summary, transcript, wait_for_job
 from synapse_graph.testing import FakeModelServer
 
@@ -147,6 +148,11 @@ def once(tree: Tree, mode: str, work: Path, kept: dict[str, str]) -> None:
         tree.add(label, seconds)
 
 
+def described(store: Path, before_src: Path) -> dict[str, str]:
+    """The store and the trees compared, as the results name them: never by the machine's folders."""
+    return {"store": shown_path(store), "before_src": tree_commit(before_src), "after_src": tree_commit(THIS)}
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--store", type=Path, required=True)
@@ -161,7 +167,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     trees: list[Tree] = []
     loads: list[float] = []
     kept: dict[str, str] = {}
-    result: dict[str, Any] = {"store": str(store), "mode": args.mode, "runs": args.runs}
+    result: dict[str, Any] = {**described(store, args.before_src), "mode": args.mode, "runs": args.runs}
     try:
         with FakeModelServer(extractor) as model:
             for name, source in (("before", args.before_src.resolve()), ("after", THIS)):

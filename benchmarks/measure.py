@@ -8,6 +8,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
@@ -250,13 +251,14 @@ def cpu_per_1000(cpu: dict[str, float], before: dict[str, float], writes: int) -
     return {k: round(1000 * (cpu[k] - before.get(k, 0.0)) / max(writes, 1), 4) for k in CPU_KEYS}
 
 
+def _git(tree: Path, *args: str) -> str:
+    done = subprocess.run(["git", "-C", str(tree), *args], capture_output=True, text=True, check=False)
+    return done.stdout.strip()
+
+
 def library_info() -> dict[str, Any]:
     """Which synapse-graph was measured: its folder, the repository's commit and whether the tree differs."""
     import synapse_graph
-
-    def git(*args: str) -> str:
-        done = subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True, check=False)
-        return done.stdout.strip()
 
     module = Path(synapse_graph.__file__).resolve().parent
     # Named without the machine's folders: the repository's own copy, or another checkout or snapshot.
@@ -264,9 +266,33 @@ def library_info() -> dict[str, Any]:
     snapshot = module.parent / "SNAPSHOT"  # a `git archive <commit>` copy measured while the tree changes
     if snapshot.is_file():
         return {"module": shown, "commit": snapshot.read_text().strip(), "source": "git archive snapshot"}
-    changed = git("status", "--porcelain", "--", "synapse_graph", "cypher").splitlines()
-    return {"module": shown, "commit": git("rev-parse", "--short", "HEAD"),
+    changed = _git(REPO, "status", "--porcelain", "--", "synapse_graph", "cypher").splitlines()
+    return {"module": shown, "commit": _git(REPO, "rev-parse", "--short", "HEAD"),
             "source": f"working tree, {len(changed)} library files differ from the commit"}
+
+
+def tree_commit(tree: Path) -> str:
+    """A checkout of the code (one a harness compares with) as results name it, never by its folder (the
+    machine's): its commit (``git rev-parse``; a ``git archive`` copy's SNAPSHOT file), ``+N changed`` when N of
+    its library files differ from it; another folder by :func:`shown_path`."""
+    snapshot = tree / "SNAPSHOT"
+    if snapshot.is_file():
+        return snapshot.read_text().strip()
+    commit = _git(tree, "rev-parse", "--short", "HEAD")
+    if not commit:
+        return f"{shown_path(tree)} (no commit: not a git checkout)"
+    changed = _git(tree, "status", "--porcelain", "--", "synapse_graph", "cypher").splitlines()
+    return f"{commit} +{len(changed)} changed" if changed else commit
+
+
+def shown_path(path: Path | str) -> str:
+    """A path as results show it, without the machine's folders: relative to the repository, ``<tmp>/...`` under
+    the temporary directory, ``~/...`` under the home directory, else its last folder and name."""
+    resolved = Path(path).expanduser().resolve()
+    for root, shown in ((REPO, ""), (Path(tempfile.gettempdir()).resolve(), "<tmp>/"), (Path.home().resolve(), "~/")):
+        if resolved.is_relative_to(root) and resolved != root:
+            return shown + resolved.relative_to(root).as_posix()
+    return "/".join(resolved.parts[-2:]) if len(resolved.parts) > 2 else resolved.name
 
 
 def machine_tag() -> str:

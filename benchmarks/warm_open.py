@@ -258,7 +258,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="warm-open-", dir=args.work))
-    result: dict[str, Any] = {"store": str(args.store), "runs": args.runs}
+    result: dict[str, Any] = {**described(args.store, args.baseline_src), "runs": args.runs}
     try:
         found = variants(args.store.resolve(), work, args.baseline_src)
         by_name = {v.name: v for v in found}
@@ -292,6 +292,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                        check=False)
         shutil.rmtree(work, ignore_errors=True)
     return reported(result, args.out)
+
+
+def described(store: Path, baseline_src: Path | None) -> dict[str, str]:
+    """The store and the trees compared, as the results name them: never by the machine's folders."""
+    from benchmarks.measure import REPO, shown_path, tree_commit
+
+    trees = {"src": tree_commit(REPO)}
+    if baseline_src is not None:
+        trees["baseline_src"] = tree_commit(baseline_src)
+    return {"store": shown_path(store), **trees}
 
 
 def reported(result: dict[str, Any], out: Path | None) -> dict[str, Any]:
