@@ -13,7 +13,6 @@ scope node's write lock, held until commit.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator, Mapping
@@ -116,11 +115,20 @@ again after 0.1, 0.2, 0.4 ... s (2 s at most between two) for as long as the dri
 retry it (their ``max_transaction_retry_time``, 30 s by default)."""
 
 
-def _retry_after(exc: Exception, attempt: int, started: float) -> float | None:
-    """Seconds to wait before running a failed read again, or None to raise its error."""
-    retryable = isinstance(exc, neo4j_errors.Neo4jError | neo4j_errors.DriverError) and exc.is_retryable()
-    wait = min(0.1 * 2**attempt, 2.0)
-    return wait if retryable and time.monotonic() - started + wait <= READ_RETRY_SECONDS else None
+class _ReadRetries:
+    """The attempts of one request's reads, sync or async: after a failed attempt, :meth:`wait` says how long to
+    wait before the next (longer each time), or raises the failure as the library's error when the driver does not
+    call it retryable or :data:`READ_RETRY_SECONDS` would pass."""
+
+    def __init__(self, location: str) -> None:
+        self._location, self._started, self._attempt = location, time.monotonic(), 0
+
+    def wait(self, exc: neo4j_errors.Neo4jError | neo4j_errors.DriverError) -> float:
+        wait = min(0.1 * 2.0**self._attempt, 2.0)
+        if not exc.is_retryable() or time.monotonic() - self._started + wait > READ_RETRY_SECONDS:
+            raise query_error(exc, self._location) from exc
+        self._attempt += 1
+        return wait
 
 
 @cache
@@ -250,19 +258,15 @@ class Neo4jBackend(Backend):
         where a read transaction adds a BEGIN and a COMMIT of their own (the driver waits for the BEGIN's answer
         before it sends the first statement), retried as :data:`READ_RETRY_SECONDS` says."""
         statements_ = [(*read_text(name), encode(params)) for name, params in requests]
-        started = time.monotonic()
-        for attempt in itertools.count():
+        retries = _ReadRetries(self.location)
+        while True:
             try:
                 with self._driver.session(database=self._database, default_access_mode=neo4j.READ_ACCESS,
                                           bookmark_manager=self._driver.execute_query_bookmark_manager) as session:
                     return [_read_rows(list(session.run(text, params)), is_collected)
                             for text, is_collected, params in statements_]
             except (neo4j_errors.Neo4jError, neo4j_errors.DriverError) as exc:
-                wait = _retry_after(exc, attempt, started)
-                if wait is None:
-                    raise query_error(exc, self.location) from exc
-                time.sleep(wait)
-        raise AssertionError("unreachable")  # pragma: no cover
+                time.sleep(retries.wait(exc))
 
     @contextmanager
     def locked(self, scope: str, init: Params, timeout: float) -> Iterator[_TxRunner]:
@@ -375,8 +379,8 @@ class AsyncNeo4jBackend(AsyncBackend):
     async def _reads(self, requests: Requests) -> list[list[Row]]:
         """Reads in one session, each an auto-commit statement (see :meth:`Neo4jBackend._reads`)."""
         statements_ = [(*read_text(name), encode(params)) for name, params in requests]
-        started = time.monotonic()
-        for attempt in itertools.count():
+        retries = _ReadRetries(self.location)
+        while True:
             try:
                 async with self._driver.session(database=self._database, default_access_mode=neo4j.READ_ACCESS,
                                                 bookmark_manager=self._driver.execute_query_bookmark_manager
@@ -384,11 +388,7 @@ class AsyncNeo4jBackend(AsyncBackend):
                     return [_read_rows([record async for record in await session.run(text, params)], is_collected)
                             for text, is_collected, params in statements_]
             except (neo4j_errors.Neo4jError, neo4j_errors.DriverError) as exc:
-                wait = _retry_after(exc, attempt, started)
-                if wait is None:
-                    raise query_error(exc, self.location) from exc
-                await asyncio.sleep(wait)
-        raise AssertionError("unreachable")  # pragma: no cover
+                await asyncio.sleep(retries.wait(exc))
 
     @asynccontextmanager
     async def locked(self, scope: str, init: Params, timeout: float) -> AsyncIterator[_AsyncTxRunner]:
