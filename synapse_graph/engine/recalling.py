@@ -159,21 +159,25 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
     small = state.facts < SMALL_SCOPE  # believed records and observations: at most this many match
     scanned = state.facts < INDEXED_FROM or not ctx.indexed  # the vector leg by a scan (INDEXED_FROM)
     corpus_size = max(state.facts, 1)
-    names, legged = yield from read_each(search_read(ctx, terms, hits), Read(
-        Q.MEMORY_LEXICAL if small else Q.MEMORY_LEXICAL_EACH, {
-            "scope": ctx.scope, "scope_token": scope_token(ctx.scope), "stems": question.stems,
-            "index": {s: i for i, s in enumerate(question.stems)}, "corpus": corpus_size,
-            "pool": SMALL_SCOPE if small else POOL, "as_of": at, "known_at": known_at, "vector": vector,
-            "model": ctx.embedder, "k": DEPTH, "fetch": 0 if scanned else DEPTH * OVERSAMPLE,
-            "kinds": ["fact", "observation"] if scanned and vector is not None else [],
-            "start": None if window is None else window[0],
-            "end": None if window is None else window[1]}))
+    searched = search_read(ctx, terms, hits)
+    memories = {
+        "scope": ctx.scope, "scope_token": scope_token(ctx.scope), "stems": question.stems,
+        "index": {s: i for i, s in enumerate(question.stems)}, "corpus": corpus_size,
+        "pool": SMALL_SCOPE if small else POOL, "as_of": at, "known_at": known_at, "vector": vector,
+        "model": ctx.embedder, "k": DEPTH, "fetch": 0 if scanned else DEPTH * OVERSAMPLE,
+        "kinds": ["fact", "observation"] if scanned and vector is not None else [],
+        "start": None if window is None else window[0], "end": None if window is None else window[1]}
+    if small:  # the names and the memories in one statement: its first rows are search_lexical's (leg 'names')
+        legged = yield from read(Q.MEMORY_LEXICAL, {**searched.params, **memories})
+        names = [{"found": r["memory"]} for r in legged if r["leg"] == "names"]
+    else:
+        names, legged = yield from read_each(searched, Read(Q.MEMORY_LEXICAL_EACH, memories))
     entries = entries_of(terms, names, corpus_size=state.entities)
     named = _named(entries, terms)
     found = _Found(names={e.key: e.name for e in entries})
     _lexical(found, [r for r in legged if r["leg"] == "lexical"], question, corpus_size=corpus_size,
              window=window if ctx.embedder is None else None)
-    short = _vectors(found, [r for r in legged if r["leg"] != "lexical"])
+    short = _vectors(found, [r for r in legged if r["leg"] not in ("lexical", "names")])
     if vector is not None and short:  # the indexes' answer was crowded by other scopes': a scan of the scope's
         _vectors(found, (yield from read(Q.MEMORY_VECTOR_SCAN, {
             "scope": ctx.scope, "kinds": sorted(short), "as_of": at,
