@@ -109,6 +109,11 @@ STREAMED = frozenset({Q.EXPORT_ENTITIES, Q.EXPORT_ALIASES, Q.EXPORT_FACTS, Q.EXP
 the scope in its heap at once)."""
 
 
+COLLECTED_UNIONS = frozenset({Q.STATE_AND_TERM_HITS, Q.MEMORY_LEXICAL, Q.MEMORY_LEXICAL_EACH, Q.MEMORY_VECTOR_SCAN})
+"""Recall's reads: unions of legs whose rows are bounded (a leg's best, a row a term), collected in one record
+(neo4j_rows._union); other unions stream (some read as many rows as a scope holds)."""
+
+
 READ_RETRY_SECONDS = 30.0
 """Reads run as auto-commit statements (see :meth:`Neo4jBackend.read_many`), which the driver does not retry: a
 read that fails with an error the driver calls retryable (a cluster's leader changed, a transient error) is run
@@ -127,7 +132,7 @@ def _retry_after(exc: Exception, attempt: int, started: float) -> float | None:
 def read_text(name: str) -> tuple[str, bool]:
     """A read statement's text, and whether it returns its rows collected in one record (see neo4j_rows)."""
     text = query(name, DIALECT)
-    form = None if name in STREAMED else collected(text)
+    form = None if name in STREAMED else collected(text, union=name in COLLECTED_UNIONS)
     return (text, False) if form is None else (form, True)
 
 
