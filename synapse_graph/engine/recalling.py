@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
@@ -286,9 +286,7 @@ def _lexical(found: _Found, lexical: list[dict[str, Any]], question: _Question, 
                       dict(zip(question.stems, (int(f) for f in read["frequency"]), strict=True)))
     scores = bm25(question.stems, {key: (m["stems"] or "").split() for key, m in pool.items()},
                   corpus_size=corpus_size, matches=matches)
-    # Equal scores are cut by what the memories say, never by their ids (each database has its own).
-    best = sorted(scores.items(), key=lambda item: (-item[1], _said(pool[item[0]]["kind"], pool[item[0]]["memory"]),
-                                                    item[0]))
+    best = _by_score(scores, lambda key: _said(pool[key]["kind"], pool[key]["memory"]))
     legs = [("lexical", best[:DEPTH])]
     if window is not None:
         legs.append(("window", [(k, s) for k, s in best
@@ -298,6 +296,22 @@ def _lexical(found: _Found, lexical: list[dict[str, Any]], question: _Question, 
             m = pool[key]
             cosine = None if m["cosine"] is None else float(m["cosine"])
             found.add(key, leg, m["kind"], m["memory"], m["stems"], lexical=score, vector=cosine)
+
+
+def _by_score(scores: Mapping[str, float], said: Callable[[str], str]) -> list[tuple[str, float]]:
+    """Keys by score, best first; equal scores by what the memories say (``said``), never by their ids (each
+    database has its own), then by key. What a memory says is built only where scores tie (most do not)."""
+    ordered = sorted(scores.items(), key=lambda item: -item[1])
+    best: list[tuple[str, float]] = []
+    start = 0
+    while start < len(ordered):
+        end = start + 1
+        while end < len(ordered) and ordered[end][1] == ordered[start][1]:
+            end += 1
+        tied = ordered[start:end]
+        best.extend(tied if len(tied) == 1 else sorted(tied, key=lambda item: (said(item[0]), item[0])))
+        start = end
+    return best
 
 
 def _within(instant: int | None, window: tuple[Instant, Instant]) -> bool:
