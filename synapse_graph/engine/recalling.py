@@ -6,7 +6,8 @@ The design and its measurements: ``docs/recall-design.md``. Two round trips, thr
 1. one statement (``state_and_term_hits``, search's too): the scope's state, whether it holds facts at all and
    how many names each word of the question matches; with an embedder, the question less the words that name an
    entity is embedded next (a name weighs on an embedding more than what is asked about it);
-2. the entities the words name (``search_lexical``), and one request for the memories: those holding the
+2. the entities the words name (``search_lexical``; in a small scope the first rows of ``memory_lexical``, one
+   statement), and one request for the memories: those holding the
    question's stems (``memory_lexical``; stem by stem in a larger scope, ``memory_lexical_each``) with their
    cosines, ranked by BM25 in Python (the lexical leg: the database sends back only the matches that can make
    its cut, with what BM25 needs of them all); the best by cosine (the vector leg) and among those valid in the
