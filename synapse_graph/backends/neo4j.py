@@ -59,15 +59,19 @@ _DRIVER_OPTIONS: dict[str, Any] = {"notifications_disabled_classifications": ["U
 def encode(value: Any, *, in_list: bool = False) -> Any:
     """Parameters for Neo4j: instants become datetimes (ISO-8601 text inside lists)."""
     kind = type(value)
-    if kind is str or value is None:
+    if kind in _PASSED:
         return value
     if kind is Instant:
         return to_iso(value) if in_list else to_datetime(value)
     if isinstance(value, Mapping):
         return {k: v if type(v) is str or v is None else encode(v, in_list=in_list) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [v if type(v) is str else encode(v, in_list=True) for v in value]
+    if isinstance(value, list | tuple):  # an embedding: 384 floats, each passed as it is (no call per value)
+        return [v if type(v) in _PASSED else encode(v, in_list=True) for v in value]
     return value
+
+
+_PASSED = frozenset({str, float, int, bool, type(None)})
+"""Parameter values sent as they are, checked by exact type (an Instant is an int of a type of its own)."""
 
 
 _PLAIN = frozenset({str, int, float, bool, type(None)})
@@ -108,6 +112,11 @@ STREAMED = frozenset({Q.EXPORT_ENTITIES, Q.EXPORT_ALIASES, Q.EXPORT_FACTS, Q.EXP
 the scope in its heap at once)."""
 
 
+COLLECTED_UNIONS = frozenset({Q.STATE_AND_TERM_HITS, Q.MEMORY_LEXICAL, Q.MEMORY_LEXICAL_EACH, Q.MEMORY_VECTOR_SCAN})
+"""Recall's reads: unions of legs whose rows are bounded (a leg's best, a row a term), collected in one record
+(neo4j_rows._union); other unions stream (some read as many rows as a scope holds)."""
+
+
 READ_RETRY_SECONDS = 30.0
 """Reads run as auto-commit statements (see :meth:`Neo4jBackend.read_many`), which the driver does not retry: a
 read that fails with an error the driver calls retryable (a cluster's leader changed, a transient error) is run
@@ -135,7 +144,7 @@ class _ReadRetries:
 def read_text(name: str) -> tuple[str, bool]:
     """A read statement's text, and whether it returns its rows collected in one record (see neo4j_rows)."""
     text = query(name, DIALECT)
-    form = None if name in STREAMED else collected(text)
+    form = None if name in STREAMED else collected(text, union=name in COLLECTED_UNIONS)
     return (text, False) if form is None else (form, True)
 
 

@@ -7,7 +7,8 @@ statements a round trip each, auto-commit, no transaction):
 1. one statement (``state_and_term_hits``, search's too): the scope's state, whether it holds facts at all and
    how many names each word of the question matches; with an embedder, the question less the words that name an
    entity is embedded next (a name weighs on an embedding more than what is asked about it);
-2. the entities the words name (``search_lexical``), and one request for the memories: those holding the
+2. the entities the words name (``search_lexical``; in a small scope the first rows of ``memory_lexical``, one
+   statement), and one request for the memories: those holding the
    question's stems (``memory_lexical``; stem by stem in a larger scope, ``memory_lexical_each``) with their
    cosines, ranked by BM25 in Python (the lexical leg: the database sends back only the matches that can make
    its cut, with what BM25 needs of them all); the best by cosine (the vector leg) and among those valid in the
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
@@ -160,21 +161,25 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
     small = state.facts < SMALL_SCOPE  # believed records and observations: at most this many match
     scanned = state.facts < INDEXED_FROM or not ctx.indexed  # the vector leg by a scan (INDEXED_FROM)
     corpus_size = max(state.facts, 1)
-    names, legged = yield from read_each(search_read(ctx, terms, hits), Read(
-        Q.MEMORY_LEXICAL if small else Q.MEMORY_LEXICAL_EACH, {
-            "scope": ctx.scope, "scope_token": scope_token(ctx.scope), "stems": question.stems,
-            "index": {s: i for i, s in enumerate(question.stems)}, "corpus": corpus_size,
-            "pool": SMALL_SCOPE if small else POOL, "as_of": at, "known_at": known_at, "vector": vector,
-            "model": ctx.embedder, "k": DEPTH, "fetch": 0 if scanned else DEPTH * OVERSAMPLE,
-            "kinds": ["fact", "observation"] if scanned and vector is not None else [],
-            "start": None if window is None else window[0],
-            "end": None if window is None else window[1]}))
+    searched = search_read(ctx, terms, hits)
+    memories = {
+        "scope": ctx.scope, "scope_token": scope_token(ctx.scope), "stems": question.stems,
+        "index": {s: i for i, s in enumerate(question.stems)}, "corpus": corpus_size,
+        "pool": SMALL_SCOPE if small else POOL, "as_of": at, "known_at": known_at, "vector": vector,
+        "model": ctx.embedder, "k": DEPTH, "fetch": 0 if scanned else DEPTH * OVERSAMPLE,
+        "kinds": ["fact", "observation"] if scanned and vector is not None else [],
+        "start": None if window is None else window[0], "end": None if window is None else window[1]}
+    if small:  # the names and the memories in one statement: its first rows are search_lexical's (leg 'names')
+        legged = yield from read(Q.MEMORY_LEXICAL, {**searched.params, **memories})
+        names = [{"found": r["memory"]} for r in legged if r["leg"] == "names"]
+    else:
+        names, legged = yield from read_each(searched, Read(Q.MEMORY_LEXICAL_EACH, memories))
     entries = entries_of(terms, names, corpus_size=state.entities)
     named = _named(entries, terms)
     found = _Found(names={e.key: e.name for e in entries})
     _lexical(found, [r for r in legged if r["leg"] == "lexical"], question, corpus_size=corpus_size,
              window=window if ctx.embedder is None else None)
-    short = _vectors(found, [r for r in legged if r["leg"] != "lexical"])
+    short = _vectors(found, [r for r in legged if r["leg"] not in ("lexical", "names")])
     if vector is not None and short:  # the indexes' answer was crowded by other scopes': a scan of the scope's
         _vectors(found, (yield from read(Q.MEMORY_VECTOR_SCAN, {
             "scope": ctx.scope, "kinds": sorted(short), "as_of": at,
@@ -284,9 +289,7 @@ def _lexical(found: _Found, lexical: list[dict[str, Any]], question: _Question, 
                       dict(zip(question.stems, (int(f) for f in read["frequency"]), strict=True)))
     scores = bm25(question.stems, {key: (m["stems"] or "").split() for key, m in pool.items()},
                   corpus_size=corpus_size, matches=matches)
-    # Equal scores are cut by what the memories say, never by their ids (each database has its own).
-    best = sorted(scores.items(), key=lambda item: (-item[1], _said(pool[item[0]]["kind"], pool[item[0]]["memory"]),
-                                                    item[0]))
+    best = _by_score(scores, lambda key: _said(pool[key]["kind"], pool[key]["memory"]))
     legs = [("lexical", best[:DEPTH])]
     if window is not None:
         legs.append(("window", [(k, s) for k, s in best
@@ -296,6 +299,22 @@ def _lexical(found: _Found, lexical: list[dict[str, Any]], question: _Question, 
             m = pool[key]
             cosine = None if m["cosine"] is None else float(m["cosine"])
             found.add(key, leg, m["kind"], m["memory"], m["stems"], lexical=score, vector=cosine)
+
+
+def _by_score(scores: Mapping[str, float], said: Callable[[str], str]) -> list[tuple[str, float]]:
+    """Keys by score, best first; equal scores by what the memories say (``said``), never by their ids (each
+    database has its own), then by key. What a memory says is built only where scores tie (most do not)."""
+    ordered = sorted(scores.items(), key=lambda item: -item[1])
+    best: list[tuple[str, float]] = []
+    start = 0
+    while start < len(ordered):
+        end = start + 1
+        while end < len(ordered) and ordered[end][1] == ordered[start][1]:
+            end += 1
+        tied = ordered[start:end]
+        best.extend(tied if len(tied) == 1 else sorted(tied, key=lambda item: (said(item[0]), item[0])))
+        start = end
+    return best
 
 
 def _within(instant: int | None, window: tuple[Instant, Instant]) -> bool:

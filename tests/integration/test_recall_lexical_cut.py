@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from synapse_graph import Memory
+from synapse_graph import Memory, Triple
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import recalling
 from synapse_graph.models import RecalledObservation
@@ -42,7 +42,15 @@ def memories_read(monkeypatch: pytest.MonkeyPatch) -> list[int]:
                 counts.append(_memories(rows))
         return answers
 
+    def recording_one(name: Any, params: Any) -> Generator[Any, Any, Any]:  # a small scope's one statement
+        rows = yield from inner_one(name, params)
+        if name in (Q.MEMORY_LEXICAL, Q.MEMORY_LEXICAL_EACH):
+            counts.append(_memories(rows))
+        return rows
+
+    inner_one = recalling.read
     monkeypatch.setattr(recalling, "read_each", recording)
+    monkeypatch.setattr(recalling, "read", recording_one)
     return counts
 
 
@@ -93,3 +101,21 @@ def test_the_best_valid_in_the_time_asked_come_back_beside_the_best(memory: Memo
     expected = expected_scores(TEXTS, "Who played chess in 2021?")
     for m in found.memories:
         assert m.why is not None and m.why.lexical == expected[m.text] and "window" in m.why.legs
+
+
+def test_a_small_scope_finds_the_entities_the_question_names_as_a_larger_one_does(
+        memory: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A small scope reads the entities the question's words name (by name and by alias) in the memories' own
+    statement (recall/memory_lexical's first rows); a larger one with recall/search_lexical: the same entities."""
+    memory.upsert([Triple(subject="Dana Scully", predicate="WORKS_AT", object="FBI"),
+                   Triple(subject="Fox Mulder", predicate="WORKS_AT", object="FBI")])
+    memory.alias("Dana Scully", "Starbuck")
+    memory.observe("Dana Scully", ["Dana plays chess on Sundays"])
+    for question in ("Where does Starbuck work?", "Who plays chess with Mulder?"):
+        small = memory.recall(question, limit=5)
+        monkeypatch.setattr(recalling, "SMALL_SCOPE", 0)
+        larger = memory.recall(question, limit=5)
+        monkeypatch.undo()
+        assert small.entities and small.entities == larger.entities, question
+        assert [m.model_dump(exclude={"usage"}) for m in small.memories] == [
+            m.model_dump(exclude={"usage"}) for m in larger.memories], question

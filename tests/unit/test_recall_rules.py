@@ -144,3 +144,23 @@ def test_some_matches_scored_with_what_bm25_needs_of_all_score_as_among_all(
                       {stem: sum(1 for doc in matching.values() if stem in doc) for stem in asked})
     scored = bm25(asked, {key: matching[key] for key in some}, corpus_size=corpus_size, matches=matches)
     assert scored == {key: whole[key] for key in some}
+
+
+
+@given(st.dictionaries(st.text("abc:0123", min_size=1, max_size=4), st.sampled_from([0.0, 0.5, 1.25, 2.0, 3.5]),
+                       max_size=30),
+       st.dictionaries(st.text("abc:0123", min_size=1, max_size=4), st.text("xyz", max_size=2)))
+def test_memories_are_ordered_by_score_then_what_they_say_as_a_full_sort_orders_them(
+        scores: dict[str, float], says: dict[str, str]) -> None:
+    # engine/recalling.py builds what a memory says only where scores tie: the order is the full sort's.
+    from synapse_graph.engine.recalling import _by_score
+
+    said_for: list[str] = []
+
+    def said(key: str) -> str:
+        said_for.append(key)
+        return says.get(key, "")
+
+    expected = sorted(scores.items(), key=lambda item: (-item[1], says.get(item[0], ""), item[0]))
+    assert _by_score(scores, said) == expected
+    assert all(sum(s == scores[k] for s in scores.values()) > 1 for k in said_for)
