@@ -219,16 +219,20 @@ def _take(reading: _Reading, room: int) -> list[_Pending]:
         entry, at, listed = _entry(row)
         start = after[2] if after is not None and (after[0], after[1]) == (at, entry.id) else 0
         began = len(taken)
-        for offset in range(start, len(listed)):
-            if len(taken) == room:
-                reading.after = (at, entry.id, offset)
-                return taken
-            event, verdict = listed[offset]
+        seen: set[rules.Event] = set()
+        for offset, (event, verdict) in enumerate(listed):
             # An entry names a record once per side it touches (a fact from an entity to itself, moved by a
             # merge, twice): its first mention is the change, wherever a page cut falls. An event that is no
             # change whatever its records say (or that its write stored as none) is not taken.
-            if (rules.may_change(entry.action, event) and (verdict is None or verdict.code != rules.VERDICT_NONE)
-                    and not any((e.kind, e.ref) == (event.kind, event.ref) for e, _ in listed[:offset])):
+            first = event not in seen
+            seen.add(event)
+            if offset < start:
+                continue
+            if len(taken) == room:
+                reading.after = (at, entry.id, offset)
+                return taken
+            if (first and rules.may_change(entry.action, event)
+                    and (verdict is None or verdict.code != rules.VERDICT_NONE)):
                 taken.append(_Pending(entry, at, offset, event, verdict))
         after = reading.after = (at, entry.id, len(listed))
         reading.next_row, reading.entries, reading.events = (reading.next_row + 1, reading.entries + 1,
