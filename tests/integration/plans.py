@@ -84,14 +84,6 @@ def plan(memory: Memory, name: str, params: dict[str, Any]) -> list[str]:
     return [(line.decode() if isinstance(line, bytes) else str(line)).strip() for line in reply]
 
 
-def profile(memory: Memory, name: str, params: dict[str, Any]) -> list[str]:
-    """FalkorDB's profile of a statement run with its parameters: each operator with the records it produced."""
-    backend: Any = memory.backend
-    reply = backend._client.execute_command("GRAPH.PROFILE", backend.graph,
-                                            params_header(params) + query(name, backend.dialect))
-    return [(line.decode() if isinstance(line, bytes) else str(line)).strip() for line in reply]
-
-
 def plans_of(memory: Memory, call: Callable[[], Any]) -> dict[str, list[str]]:
     """The plan of each statement ``call`` reads with, by statement name."""
     return {name: plan(memory, name, params) for name, params in statements_of(memory, call)}

@@ -19,11 +19,6 @@ CREATE INDEX FOR ()-[r:FACT]-() ON (r.pinned);
 CREATE INDEX FOR ()-[r:FACT]-() ON (r.status);
 // Records whose validity starts or ends after they were recorded (few): the scope's count of facts valid now.
 CREATE INDEX FOR ()-[r:FACT]-() ON (r.ahead);
-// A record's validity ends: what replaced a record and what it replaced (fragments/links) are the records of its
-// slot that begin where it ends or end where it begins; with these the slot's index seek takes only those (one
-// index query: slot and ends together), not every record of the slot (a subject that follows 2,500 services).
-CREATE INDEX FOR ()-[r:FACT]-() ON (r.valid_at);
-CREATE INDEX FOR ()-[r:FACT]-() ON (r.invalid_at);
 CALL db.idx.fulltext.createNodeIndex({label: 'Entity', stopwords: []}, {field: 'search_text', nostem: true});
 CALL db.idx.fulltext.createNodeIndex({label: 'Alias', stopwords: []}, {field: 'search_text', nostem: true})
 ;
