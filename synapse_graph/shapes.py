@@ -12,7 +12,7 @@ keeps them equal to the tables (``tests/unit/test_shapes.py``). This module impo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, LiteralString
 
@@ -160,12 +160,18 @@ class Reader:
     datetimes, as the models show them), prepared once: a read of thousands of rows copies the columns that
     need nothing done and converts only the others."""
 
-    def __init__(self, table: tuple[Field, ...], *, by_key: bool, datetimes: bool) -> None:
-        each = [(f.name, projected(f) if by_key else f.name, _converter(f, datetimes)) for f in table]
+    def __init__(self, table: tuple[Field, ...], *, by_key: bool, datetimes: bool,
+                 columns: tuple[str, ...] | None = None) -> None:
+        """With ``columns``, rows are lists of values in that order (a statement that returns many records flat),
+        each field read by its place."""
+        each: list[tuple[str, Any, Callable[[Any], Any] | None]] = [
+            (f.name, projected(f) if by_key else f.name, _converter(f, datetimes)) for f in table]
+        if columns is not None:
+            each = [(name, columns.index(column), convert) for name, column, convert in each]
         self._plain = tuple((name, column) for name, column, convert in each if convert is None)
         self._converted = tuple((name, column, convert) for name, column, convert in each if convert is not None)
 
-    def __call__(self, row: Mapping[str, Any]) -> dict[str, Any]:
+    def __call__(self, row: Mapping[str, Any] | Sequence[Any]) -> dict[str, Any]:
         values = {name: row[column] for name, column in self._plain}
         for name, column, convert in self._converted:
             values[name] = convert(row[column])

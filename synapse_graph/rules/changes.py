@@ -188,9 +188,9 @@ def stored_events(row: Mapping[str, Any]) -> list[tuple[Event, Stored | None]]:
             for code, ref, (before, by, why) in zip(codes, records, said, strict=True)]
 
 
-@dataclass(frozen=True)
-class Stored:
-    """An event's stored verdict: its code, the records it names besides its own (before, by) and why."""
+class Stored(NamedTuple):
+    """An event's stored verdict: its code, the records it names besides its own (before, by) and why (a tuple:
+    a page reads ~120)."""
 
     code: str
     before: tuple[str, ...] = ()

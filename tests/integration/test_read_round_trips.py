@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from synapse_graph import Memory, Triple
+from synapse_graph.engine.changes import RECORD_ID
 from tests.integration.helpers import utc
 
 pytestmark = pytest.mark.integration
@@ -97,6 +98,33 @@ def test_recall_reads_the_scope_its_term_counts_and_whether_it_holds_facts_in_on
     # scope (on Neo4j each statement is a round trip of its own); the facts around; links (the names of the
     # entities the legs found are all known here: no read is sent for them)
     assert (counted.statements, counted.run) == (4, 4)
+
+
+def test_a_first_page_of_changes_reads_the_records_of_its_changes_and_of_one_event_more(
+        stored: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Stored verdicts say which events are changes: a first page without a filter reads the records of the
+    # changes it shows and of the next event (to know where the next page begins), not of a quarter more.
+    since = utc("2000-01-01")
+    for year in range(2010, 2040):
+        stored.upsert([
+            Triple(subject="Eli", predicate="LIVES_IN", object=f"City {year}", valid_at=utc(f"{year}-01-01")),
+            Triple(subject=f"Guest {year}", predicate="VISITED", object="Paris", valid_at=utc("2020-01-01"))])
+    backend, shipped = stored.backend, []
+    inner = backend.read
+
+    def read(name: Any, params: Any) -> Any:
+        found = inner(name, params)
+        if str(name) == "changes/change_entries":
+            shipped.extend(values[RECORD_ID] for values in found[0]["records"])
+        return found
+
+    monkeypatch.setattr(backend, "read", read)
+    for limit in (8, 20, 40):
+        shipped.clear()
+        page = stored.changes(since, limit=limit)
+        shown = {f.id for c in page.changes for f in (c.fact, c.superseded_by, *c.before) if f is not None}
+        assert len(page.changes) == limit and page.next is not None
+        assert set(shipped) >= shown and len(set(shipped) - shown) <= 3, (limit, len(set(shipped) - shown))
 
 
 def test_a_page_of_changes_the_writes_judged_is_one_statement(stored: Memory, monkeypatch: pytest.MonkeyPatch
