@@ -56,26 +56,23 @@ DIALECT = "neo4j"
 _DRIVER_OPTIONS: dict[str, Any] = {"notifications_disabled_classifications": ["UNRECOGNIZED"]}
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+"""Values sent and read back as they are, checked by exact type (no isinstance chain; an Instant is an int of a
+type of its own, so it is not one of them)."""
+
+
 def encode(value: Any, *, in_list: bool = False) -> Any:
     """Parameters for Neo4j: instants become datetimes (ISO-8601 text inside lists)."""
     kind = type(value)
-    if kind in _PASSED:
+    if kind in _PLAIN:
         return value
     if kind is Instant:
         return to_iso(value) if in_list else to_datetime(value)
     if isinstance(value, Mapping):
-        return {k: v if type(v) is str or v is None else encode(v, in_list=in_list) for k, v in value.items()}
+        return {k: v if type(v) in _PLAIN else encode(v, in_list=in_list) for k, v in value.items()}
     if isinstance(value, list | tuple):  # an embedding: 384 floats, each passed as it is (no call per value)
-        return [v if type(v) in _PASSED else encode(v, in_list=True) for v in value]
+        return [v if type(v) in _PLAIN else encode(v, in_list=True) for v in value]
     return value
-
-
-_PASSED = frozenset({str, float, int, bool, type(None)})
-"""Parameter values sent as they are, checked by exact type (an Instant is an int of a type of its own)."""
-
-
-_PLAIN = frozenset({str, int, float, bool, type(None)})
-"""Values that come back as they are (the common case: checked by exact type, no isinstance chain)."""
 
 
 def decode(value: Any) -> Any:
