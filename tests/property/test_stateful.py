@@ -62,7 +62,7 @@ from synapse_graph import ConflictingValuesError, Fact, Memory, Triple
 from synapse_graph.aio import AsyncMemory
 from synapse_graph.engine import reads
 from tests.adapters import Blocking, EventLoopThread
-from tests.integration.helpers import raw_cypher
+from tests.integration.helpers import wrong_record_keys
 from tests.property import time_reference as timeref
 from tests.property.time_reference import Beliefs, Step
 
@@ -723,15 +723,7 @@ class MemoryMachine(RuleBasedStateMachine):
         expired records too; and each fact's links (what it replaced, what replaced it), which are sought by those
         keys, are the records of its timeline that meet it (the walk of its slot)."""
         if self.runner is None:  # the raw statement runs on a Memory's own backend
-            neo4j = self.memory.backend.dialect == "neo4j"
-            micros = "{0}.epochSeconds * 1000000 + {0}.microsecond" if neo4j else "{0}"
-            stored = raw_cypher(self.memory, "MATCH (:Entity {scope: $scope})-[r:FACT]->() RETURN r.slot AS slot, "
-                                f"{micros.format('r.valid_at')} AS valid_at, {micros.format('r.invalid_at')} AS "
-                                "invalid_at, r.starts AS starts, r.ends AS ends", scope=self.memory.scope)
-            for row in stored:
-                wanted = (f"{row['slot']}@{row['valid_at']}",
-                          None if row["invalid_at"] is None else f"{row['slot']}@{row['invalid_at']}")
-                assert (row["starts"], row["ends"]) == wanted, row
+            assert wrong_record_keys(self.memory) == []
         every = self.memory.facts(include_history=True, include_candidates=True, include_disputed=True)
         for f in every:
             line = [p for p in every if (p.subject, p.predicate) == (f.subject, f.predicate) and p.object != f.object
