@@ -24,8 +24,9 @@ GRAMS_FORMAT = 11
 COUNTED_ON_ITSELF_FORMAT = 12
 RECORD_KEYS_FORMAT = 13
 PAGE = 5_000
-KEY_PAGE = 1_000
-"""Entities a page of store format 13's keys covers (with their records: a hub's are thousands)."""
+KEY_PAGE = 10_000
+"""Entities a page of store format 13's keys covers (with their records: ~46,000 at 1M facts). FalkorDB sorts the
+scope's entities by key for each page (0.86 s at 216k entities): fewer, larger pages."""
 
 
 def needed(state: ScopeState) -> bool:

@@ -14,6 +14,7 @@ import pytest
 
 from synapse_graph import Memory, Triple
 from synapse_graph.catalogue import Q
+from synapse_graph.engine import migrations
 from synapse_graph.engine.migrations import RECORD_KEYS_FORMAT
 from synapse_graph.engine.scope import STORE_FORMAT
 from synapse_graph.instants import Instant
@@ -79,14 +80,18 @@ def test_the_links_are_those_of_the_timeline_as_the_slot_walk_found_them(memory:
 
 
 @pytest.mark.parametrize("api", ["sync"])
-def test_a_scope_of_format_12_gets_its_record_keys_when_opened(make_memory: Callable[..., Memory]) -> None:
+def test_a_scope_of_format_12_gets_its_record_keys_when_opened(make_memory: Callable[..., Memory],
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(migrations, "KEY_PAGE", 7)  # pages of a few entities: the paging is exercised
     old = make_memory()
     hub(old)
+    old.upsert([Triple(subject=f"City {i}", predicate="NEAR", object=f"City {i + 1}", valid_at=START)
+                for i in range(30)])
     before = links(old)
     raw_cypher(old, "MATCH (:Entity {scope: $scope})-[r:FACT]->() SET r.starts = null, r.ends = null", scope=old.scope)
     old.backend.write(Q.RECOUNT_SCOPE, {"scope": old.scope, "format": RECORD_KEYS_FORMAT - 1,
                                         "candidate": "candidate", "now": Instant(now_micros())})
-    assert len(wrong_record_keys(old)) == HUB + HUB // 50
+    assert len(wrong_record_keys(old)) == HUB + HUB // 50 + 30
     upgraded = make_memory(scope=old.scope)
     assert upgraded.backend.read(Q.SCOPE_STATE, {"scope": old.scope})[0]["state"]["format"] == STORE_FORMAT
     assert wrong_record_keys(upgraded) == []
