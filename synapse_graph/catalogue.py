@@ -146,6 +146,7 @@ class Q(StrEnum):
     SET_AHEAD = "migrations/set_ahead"
     SET_RECORD_COUNTS = "migrations/set_record_counts"
     MOVE_RECORD_COUNTS = "migrations/move_record_counts"
+    SET_RECORD_KEYS = "migrations/set_record_keys"
     DROP_GROWTH = "migrations/drop_growth"
     COUNT_GROWTH = "migrations/count_growth"
     GROWTH_INSTANTS = "migrations/growth_instants"

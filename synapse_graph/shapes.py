@@ -257,6 +257,9 @@ def _new_fact_record() -> str:
 
     fields = [f"{f.name}: {_writing(f, '', value=value(f.name))}" for f in FACT if f.kind != "end"]
     extra = [f"{name}: {value(name)}" for name in ("slot", "object_slot", "predicate_slot", "search_text", "ahead")]
+    # Its ends' exact keys (store format 13; fragments/links seeks them): its slot and each instant, as text.
+    extra += [f"{key}: {{{{new_record_key({value('slot')}, {value(end)})}}}}"
+              for key, end in (("starts", "valid_at"), ("ends", "invalid_at"))]
     # The scope's search token too while the record is current, where the dialect stores one (token_entry).
     searched = "{{token_entry(CASE WHEN k.expired_at IS NULL THEN $scope_token END)}}"
     return "{" + ", ".join([*fields, *extra]) + searched + "}"

@@ -13,6 +13,13 @@ instant(value) = value
 // A stored instant, read back (epoch microseconds).
 micros(value) = value
 
+// A fact record's exact key of one end (store format 13: fragments/links seeks `starts` and `ends` by equality):
+// its slot and the instant (epoch microseconds) as text, null for an absent instant. Text, not a number: FalkorDB's
+// range index compares numbers as doubles, which lose instants past 2^53 microseconds. Of a stored instant, and of
+// an instant a write's row carries (stored as it is here).
+record_key(slot, instant) = toString(slot) + '@' + toString(instant)
+new_record_key(slot, instant) = {{record_key(slot, instant)}}
+
 // A node's id (id(): FalkorDB finds a node by its id without an index).
 node_id(node) = id(node)
 // The ids of the entities a write found (writes/resolve_keys): later statements of the write seek them by id.

@@ -1,11 +1,20 @@
 // What replaced a record r (of subject a and object b) and what it replaced, as `links`: the records of its
 // timeline (its slot: the same subject and predicate) with another object that begin where r ends or end
 // where r begins, in the same belief ($known_at) and timeline (candidates apart), each with its id, object and
-// validity. Found through the slot's index for the rows a read returns only (after its LIMIT).
+// validity. Found by two exact seeks of the records' end keys (store format 13: `ends`, its slot and where it
+// ends, equal to r's `starts`; `starts` equal to r's `ends`), which read only the records that meet r, however
+// many its slot holds (a hub subject's: thousands); for the rows a read returns only (after its LIMIT). A record
+// both seeks find (r and it of no length, at one instant) counts once. The keys are sought only here: by
+// equality, on a directed pattern (FalkorDB's edge index scan of an undirected one returns one direction only).
 // The edge is sought alone, its ends read after (a labelled end first would scan every entity on FalkorDB).
 {{call(r, a, b)}}
-  MATCH ()-[p:FACT]->()
-  WHERE p.slot = r.slot AND (p.invalid_at = r.valid_at OR p.valid_at = r.invalid_at)
+  OPTIONAL MATCH ()-[p:FACT]->()
+  WHERE p.ends = r.starts
+  WITH r, a, b, collect(p) AS before
+  OPTIONAL MATCH ()-[q:FACT]->()
+  WHERE q.starts = r.ends
+  WITH r, a, b, before, collect(q) AS after
+  UNWIND before + [x IN after WHERE NOT x IN before] AS p
   WITH r, a, b, p, endNode(p) AS pb
   WHERE startNode(p) = a AND pb <> b
     AND (($known_at IS NULL AND p.expired_at IS NULL)

@@ -13,6 +13,11 @@ instant(value) = datetime(value)
 // Python driver costs more than the query.
 micros(value) = value.epochSeconds * 1000000 + value.microsecond
 
+// A fact record's exact key of one end (see ../falkordb/phrases.cypher): its slot and the instant's epoch
+// microseconds as text; of an instant a write's row carries (ISO-8601 text), as stored (a DATETIME).
+record_key(slot, instant) = toString(slot) + '@' + toString({{micros(instant)}})
+new_record_key(slot, instant) = {{record_key(slot, datetime(instant))}}
+
 // A node's id: its element id (Neo4j 5 deprecates id()).
 node_id(node) = elementId(node)
 // No node ids: Neo4j finds an entity by its (scope, key) index as fast as by element id (which it parses

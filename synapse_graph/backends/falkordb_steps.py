@@ -59,6 +59,8 @@ Step = Send | Pipeline | Sleep
 type Steps[T] = Generator[Step, Any, T]
 """A procedure: yields steps, receives their replies, returns its result."""
 VECTOR_INDEX_WAITS = 500
+INDEX_WAIT_S = 600.0
+"""How long :func:`ensure_schema` waits for the other indexes to be built (those a schema change added)."""
 """Times :func:`ensure_schema` looks whether the vector indexes are built, 10 ms apart."""
 LEASE_S = 10.0
 """How long a writer's lease lives without being renewed (a dead writer blocks its scope at most this long)."""
@@ -186,11 +188,12 @@ def ensure_schema(graph: str, dialect: str, vector_dimensions: int | None, locat
     which FalkorDB creates by command and builds in the background: wait until they hold. With
     ``vector_dimensions``, the vector indexes too; returns the dimension of the memories' (built ones only:
     :func:`~synapse_graph.backends.base.indexed_dimensions`)."""
-    schema: list[tuple[str, dict[str, Any]]] = [(s, {}) for s in statements(Q.SCHEMA, dialect)]
-    if vector_dimensions is not None:
-        schema += [(s, {"dimensions": vector_dimensions}) for s in statements(Q.VECTOR_INDEX, dialect)]
-    for text, params in schema:
-        reply = yield Send(command(graph, text, params, read_only=False))
+    for text in statements(Q.SCHEMA, dialect):
+        reply = yield Send(command(graph, text, {}, read_only=False))
+        _tolerate(reply, location, "already indexed", "creating the schema")
+    yield from _indexes_built(graph, location)
+    for text in statements(Q.VECTOR_INDEX, dialect) if vector_dimensions is not None else ():
+        reply = yield Send(command(graph, text, {"dimensions": vector_dimensions}, read_only=False))
         _tolerate(reply, location, "already indexed", "creating the schema")
     existing = yield Send(command(graph, "CALL db.constraints()", {}, read_only=True))
     have = {(row[1], tuple(row[2])) for row in _table(existing, location)}
@@ -214,6 +217,20 @@ def ensure_schema(graph: str, dialect: str, vector_dimensions: int | None, locat
     if vector_dimensions is None:
         return None
     return (yield from _vector_indexes(graph, dialect, location))
+
+
+def _indexes_built(graph: str, location: str) -> Steps[None]:
+    """Waits (at most :data:`INDEX_WAIT_S`) for the indexes FalkorDB builds in the background: those a schema change
+    added to a label that already holds many entities (store format 13's FACT end keys on a store of 1M records).
+    Until one is built, a statement that would seek it scans the label: a record's links took 40 s at 1M. An index
+    of a store opened as it was is built as the store loads, so this looks once."""
+    deadline = time.monotonic() + INDEX_WAIT_S
+    while True:
+        found = _table((yield Send(command(graph, "CALL db.indexes() YIELD status RETURN status", {},
+                                           read_only=True))), location)
+        if all(row[0] == "OPERATIONAL" for row in found) or time.monotonic() > deadline:
+            return
+        yield Sleep(0.5)
 
 
 def _vector_indexes(graph: str, dialect: str, location: str) -> Steps[int | None]:

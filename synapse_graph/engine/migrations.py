@@ -22,7 +22,11 @@ RECORD_COUNTS_FORMAT = 9
 GROWTH_FORMAT = 10
 GRAMS_FORMAT = 11
 COUNTED_ON_ITSELF_FORMAT = 12
+RECORD_KEYS_FORMAT = 13
 PAGE = 5_000
+KEY_PAGE = 10_000
+"""Entities a page of store format 13's keys covers (with their records: ~46,000 at 1M facts). FalkorDB sorts the
+scope's entities by key for each page (0.86 s at 216k entities): fewer, larger pages."""
 
 
 def needed(state: ScopeState) -> bool:
@@ -48,7 +52,8 @@ def upgrade(ctx: Context, state: ScopeState) -> Op[None]:
     Format 10: count the scope's growth per slice of recorded time (rules/growth.py).
     Format 11: store the grams of entities, aliases and observations (the substring index: rules/grams.py).
     Format 12: move each entity's count of records from its node to a COUNTED relationship of it to itself
-    (fragments/count_records)."""
+    (fragments/count_records). Format 13: give every fact record its ends' exact keys (`starts`, `ends`: its slot
+    and instants as text), which fragments/links seeks."""
     if not needed(state):
         return
     if (state.format or 0) < SLOT_FORMAT:
@@ -75,6 +80,8 @@ def upgrade(ctx: Context, state: ScopeState) -> Op[None]:
     if (state.format or 0) < COUNTED_ON_ITSELF_FORMAT:
         while (yield from write(Q.MOVE_RECORD_COUNTS, {"scope": ctx.scope, "limit": PAGE}))[0]["moved"]:
             pass
+    if (state.format or 0) < RECORD_KEYS_FORMAT:
+        yield from key_records(ctx)
     yield from write(Q.RECOUNT_SCOPE, {"scope": ctx.scope, "format": STORE_FORMAT, "candidate": "candidate",
                                   "now": Instant(now_micros())})
 
@@ -113,3 +120,12 @@ def store_grams(ctx: Context) -> Op[None]:
             yield from write(set_query, {"scope": ctx.scope, "rows": [
                 {"key": r["key"], "grams": grams(*r["texts"])} for r in found]})
             after = found[-1]["key"]
+
+
+def key_records(ctx: Context) -> Op[None]:
+    """Store format 13: the exact end keys of every fact record of the scope (fragments/links), a page of entities
+    (by key) at a time, each with the records it is the subject of."""
+    after: str | None = ""
+    while after is not None:  # the last page's last key; none once no entity is left
+        [page] = yield from write(Q.SET_RECORD_KEYS, {"scope": ctx.scope, "after": after, "limit": KEY_PAGE})
+        after = page["last"]

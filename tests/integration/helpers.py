@@ -118,3 +118,18 @@ def raw_cypher(memory: Memory, text: str, **params: Any) -> list[dict[str, Any]]
     from synapse_graph.backends.falkordb_wire import command, rows
 
     return rows(backend._client.execute_command(*command(backend.graph, text, params, read_only=False)))
+
+
+def wrong_record_keys(memory: Memory) -> list[dict[str, Any]]:
+    """The fact records of the memory's scope (expired ones too) whose end keys (store format 13: ``starts``,
+    ``ends``, which fragments/links seeks) are not what their slot and times say: the slot and the instant's epoch
+    microseconds as text, ``ends`` absent while the record is open."""
+    micros = "{0}.epochSeconds * 1000000 + {0}.microsecond" if memory.backend.dialect == "neo4j" else "{0}"
+    stored = raw_cypher(memory, "MATCH (:Entity {scope: $scope})-[r:FACT]->() RETURN r.slot AS slot, "
+                        f"{micros.format('r.valid_at')} AS valid_at, {micros.format('r.invalid_at')} AS invalid_at, "
+                        "r.starts AS starts, r.ends AS ends", scope=memory.scope)
+
+    def key(row: dict[str, Any], instant: str) -> str | None:
+        return None if row[instant] is None else f"{row['slot']}@{row[instant]}"
+
+    return [row for row in stored if (row["starts"], row["ends"]) != (key(row, "valid_at"), key(row, "invalid_at"))]

@@ -7,6 +7,7 @@ planner, not of the query's text.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -82,6 +83,30 @@ def plan(memory: Memory, name: str, params: dict[str, Any]) -> list[str]:
         return lines
     reply = backend._client.execute_command("GRAPH.EXPLAIN", backend.graph, params_header(params) + text)
     return [(line.decode() if isinstance(line, bytes) else str(line)).strip() for line in reply]
+
+
+def rows_read(memory: Memory, name: str, params: dict[str, Any]) -> int:
+    """How many rows the operators of a statement's plan produced, all together, as the database profiles it
+    running (Neo4j ``PROFILE``: each operator's rows; FalkorDB ``GRAPH.PROFILE``: each one's records produced): what
+    a statement read, whatever its text says."""
+    backend: Any = memory.backend
+    text = query(name, backend.dialect)
+    if backend.dialect == "neo4j":
+        with backend._driver.session(database=backend._database) as session:
+            summary = session.run("PROFILE " + text, encode(params)).consume()
+        total = 0
+
+        def walk(step: Any) -> None:
+            nonlocal total
+            total += int(step.get("rows", 0) if isinstance(step, dict) else step.rows)
+            for child in (step.get("children", []) if isinstance(step, dict) else step.children):
+                walk(child)
+
+        walk(summary.profile)
+        return total
+    reply = backend._client.execute_command("GRAPH.PROFILE", backend.graph, params_header(params) + text)
+    lines = [(line.decode() if isinstance(line, bytes) else str(line)) for line in reply]
+    return sum(int(found) for line in lines for found in re.findall(r"Records produced: (\d+)", line))
 
 
 def plans_of(memory: Memory, call: Callable[[], Any]) -> dict[str, list[str]]:

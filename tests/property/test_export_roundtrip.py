@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from synapse_graph import ConflictingValuesError, Memory, Triple
 from synapse_graph.catalogue import Q
+from tests.integration.helpers import wrong_record_keys
 
 pytestmark = pytest.mark.integration
 
@@ -136,6 +137,9 @@ def test_import_of_an_export_gives_the_same_export(make_memory: Callable[..., Me
             assert (target.history(name, known_at=earliest + timedelta(microseconds=1))
                     == source.history(name, known_at=earliest + timedelta(microseconds=1)))
 
+        # The end keys the links seek (store format 13) are derived, not exported: the import sets them.
+        if isinstance(source, Memory):  # the raw statement runs on a Memory's own backend
+            assert wrong_record_keys(source) == [] and wrong_record_keys(target) == []
         again = target.import_(exported)
         assert (again.created, again.entities_created) == (0, 0)
         assert [x for x in lines_of(target) if x["kind"] != "audit"] == [x for x in copied if x["kind"] != "audit"]

@@ -62,6 +62,7 @@ from synapse_graph import ConflictingValuesError, Fact, Memory, Triple
 from synapse_graph.aio import AsyncMemory
 from synapse_graph.engine import reads
 from tests.adapters import Blocking, EventLoopThread
+from tests.integration.helpers import wrong_record_keys
 from tests.property import time_reference as timeref
 from tests.property.time_reference import Beliefs, Step
 
@@ -715,6 +716,22 @@ class MemoryMachine(RuleBasedStateMachine):
     def intervals_agree(self) -> None:
         every = self.memory.facts(include_history=True, include_candidates=True, include_disputed=True)
         assert store_rows(every) == self.model.history()
+
+    @invariant()
+    def record_keys_and_links_agree(self) -> None:
+        """Every record's end keys (store format 13: its slot and instants as text) are what its slot and times say,
+        expired records too; and each fact's links (what it replaced, what replaced it), which are sought by those
+        keys, are the records of its timeline that meet it (the walk of its slot)."""
+        if self.runner is None:  # the raw statement runs on a Memory's own backend
+            assert wrong_record_keys(self.memory) == []
+        every = self.memory.facts(include_history=True, include_candidates=True, include_disputed=True)
+        for f in every:
+            line = [p for p in every if (p.subject, p.predicate) == (f.subject, f.predicate) and p.object != f.object
+                    and (p.status == "candidate") == (f.status == "candidate")]
+            links = {"replaces": sorted(p.id for p in line if p.invalid_at == f.valid_at),
+                     "replaced_by": sorted(p.id for p in line if p.valid_at == f.invalid_at)}
+            assert {"replaces": sorted(x.id for x in f.replaces),
+                    "replaced_by": sorted(x.id for x in f.replaced_by)} == links, f
 
     @invariant()
     def facts_at_instants_agree(self) -> None:

@@ -19,6 +19,9 @@ CREATE INDEX FOR ()-[r:FACT]-() ON (r.pinned);
 CREATE INDEX FOR ()-[r:FACT]-() ON (r.status);
 // Records whose validity starts or ends after they were recorded (few): the scope's count of facts valid now.
 CREATE INDEX FOR ()-[r:FACT]-() ON (r.ahead);
+// Each record's exact end keys (store format 13), which fragments/links seeks by equality only.
+CREATE INDEX FOR ()-[r:FACT]-() ON (r.starts);
+CREATE INDEX FOR ()-[r:FACT]-() ON (r.ends);
 CALL db.idx.fulltext.createNodeIndex({label: 'Entity', stopwords: []}, {field: 'search_text', nostem: true});
 CALL db.idx.fulltext.createNodeIndex({label: 'Alias', stopwords: []}, {field: 'search_text', nostem: true})
 ;

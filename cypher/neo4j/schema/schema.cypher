@@ -19,6 +19,9 @@ CREATE INDEX fact_pinned IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.pinned);
 CREATE INDEX fact_status IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.status);
 // Records whose validity starts or ends after they were recorded (few): the scope's count of facts valid now.
 CREATE INDEX fact_ahead IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.ahead);
+// Each record's exact end keys (store format 13), which fragments/links seeks by equality only.
+CREATE INDEX fact_starts IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.starts);
+CREATE INDEX fact_ends IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.ends);
 CREATE INDEX fact_predicate IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.predicate, r.valid_at);
 CREATE INDEX fact_valid IF NOT EXISTS FOR ()-[r:FACT]-() ON (r.valid_at, r.invalid_at)
 ;
