@@ -10,7 +10,8 @@ A file at the same path under ``cypher/<dialect>/`` holds a statement only one b
 that differs beyond phrases (its first comment says why). ``{{name}}`` stands for a fragment: a file
 ``cypher/fragments/<name>.cypher`` (the one projection of an audit entry, the scope's state), or one
 :mod:`synapse_graph.shapes` renders from its table of a record's fields (a fact's, an observation's, an
-entity's); a fragment may include others and phrases.
+entity's), or ``cypher/<dialect>/fragments/<name>.cypher``, lines a dialect's statements share (recall's search
+of names); a name has one of these sources; a fragment may include others and phrases.
 Queries take user values only as parameters: phrase arguments and fragments are catalogue text.
 Installed wheels carry the folder as ``synapse_graph/cypher``; a source checkout reads the top-level
 ``cypher/`` folder.
@@ -221,6 +222,16 @@ def _expand(text: str, dialect: str) -> str:
 
 
 def _fragment(name: str, dialect: str) -> str:
+    """A fragment is the dialects' shared (rendered from a table, or a file of ``cypher/fragments/``) or their own
+    (a file of ``cypher/<dialect>/fragments/`` in each dialect that says it): one name, one of these sources."""
+    if dialect not in DIALECTS:
+        raise ValueError(f"unknown dialect {dialect!r}; expected one of {DIALECTS}")
+    root, file = cypher_root(), f"{name}.cypher"
+    shared = [source for source, found in (("shapes.FRAGMENTS", name in shapes.FRAGMENTS),
+                                           (f"{FRAGMENTS}/{file}", root.joinpath(FRAGMENTS, file).is_file())) if found]
+    own = [f"{d}/{FRAGMENTS}/{file}" for d in DIALECTS if root.joinpath(d, FRAGMENTS, file).is_file()]
+    if len(shared) + bool(own) > 1:
+        raise ValueError(f"fragment {name!r} is defined twice: {', '.join(shared + own)}")
     if name in shapes.FRAGMENTS:
         return shapes.FRAGMENTS[name]
     return _without_comments(_read(f"{FRAGMENTS}/{name}", dialect))

@@ -4,6 +4,7 @@ and queries take values only as parameters."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -58,7 +59,66 @@ def test_fragments_resolve_and_are_all_used() -> None:
     for text in (*(path.read_text(encoding="utf-8") for path in CYPHER.rglob("*.cypher")), *shapes.FRAGMENTS.values()):
         used.update(re.findall(r"\{\{([a-z_]+)\}\}", text))
     assert used == fragment_names()
-    assert not set(shapes.FRAGMENTS) & {p.stem for p in (CYPHER / FRAGMENTS).iterdir()}, "a fragment has one source"
+    for name in fragment_names():  # one source each: shared (a table or a file) or the dialects' own files
+        for dialect in DIALECTS:
+            try:
+                fragment(name, dialect)
+            except LookupError:  # another dialect's own
+                assert any((CYPHER / other / FRAGMENTS / f"{name}.cypher").is_file() for other in DIALECTS)
+
+
+@pytest.fixture
+def catalogue_at(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[dict[str, str]], None]]:
+    """A catalogue of the given files (path under cypher/ -> text) in place of the real one."""
+    def write(files: dict[str, str]) -> None:
+        for path, text in files.items():
+            (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / path).write_text(text, encoding="utf-8")
+
+    monkeypatch.setattr(catalogue, "cypher_root", lambda: tmp_path)
+    query.cache_clear()
+    yield write
+    query.cache_clear()
+
+
+def test_a_dialects_own_fragment_serves_its_statements_beside_the_shared_ones(
+        catalogue_at: Callable[[dict[str, str]], None]) -> None:
+    catalogue_at({"fragments/scoped.cypher": "MATCH (e:Entity {scope: $scope})",
+                  "falkordb/fragments/matched.cypher": "// FalkorDB's\nWITH e WHERE e.a = $a",
+                  "neo4j/fragments/matched.cypher": "WITH e WHERE e.b = $b",
+                  "falkordb/fragments/falkordb_only.cypher": "WITH e LIMIT 1",
+                  "recall/found.cypher": "{{scoped}}\n{{matched}}\nRETURN e.key AS key"})
+    assert query("recall/found", "falkordb").split("\n") == [
+        "MATCH (e:Entity {scope: $scope})", "WITH e WHERE e.a = $a", "RETURN e.key AS key"]
+    assert query("recall/found", "neo4j").split("\n") == [
+        "MATCH (e:Entity {scope: $scope})", "WITH e WHERE e.b = $b", "RETURN e.key AS key"]
+    assert fragment("falkordb_only", "falkordb") == "WITH e LIMIT 1"
+    with pytest.raises(LookupError):  # a dialect's own fragment is no other dialect's
+        fragment("falkordb_only", "neo4j")
+
+
+@pytest.mark.parametrize("second", ["neo4j/fragments/scoped.cypher", "fragments/fact_fields.cypher",
+                                    "falkordb/fragments/fact_fields.cypher"])
+def test_a_fragment_defined_twice_is_refused_in_every_dialect(
+        catalogue_at: Callable[[dict[str, str]], None], second: str) -> None:
+    # Shared and a dialect's own, or a file beside the one rendered from a table: which a statement says
+    # would depend on where it is read.
+    catalogue_at({"fragments/scoped.cypher": "MATCH (e:Entity {scope: $scope})", second: "MATCH (e:Entity)",
+                  "recall/found.cypher": f"{{{{{Path(second).stem}}}}}\nRETURN e.key AS key"})
+    for dialect in DIALECTS:
+        with pytest.raises(ValueError, match="defined twice"):
+            query("recall/found", dialect)
+
+
+def test_an_unknown_fragment_is_refused(catalogue_at: Callable[[dict[str, str]], None]) -> None:
+    catalogue_at({"neo4j/fragments/matched.cypher": "WITH e", "recall/found.cypher": "{{no_such}}\nRETURN 1"})
+    for dialect in DIALECTS:
+        with pytest.raises(LookupError):
+            query("recall/found", dialect)
+        with pytest.raises(LookupError):
+            fragment("no_such", dialect)
+    with pytest.raises(ValueError):
+        fragment("matched", "sqlite")
 
 
 def test_falkordb_constraints_are_data_beside_the_schema() -> None:
@@ -121,7 +181,6 @@ def test_a_dialect_folder_holds_only_the_statements_that_truly_differ() -> None:
     for dialect, name in DIALECT_FORMS:
         first = (CYPHER / dialect / f"{name}.cypher").read_text(encoding="utf-8").splitlines()[0]
         assert first.startswith("// "), f"{dialect}/{name}.cypher: say first why it is a dialect's own"
-    assert not any((CYPHER / dialect / FRAGMENTS).exists() for dialect in DIALECTS), "a fragment is written once"
 
 
 def test_each_dialect_defines_every_phrase_with_the_same_parameters() -> None:

@@ -7,23 +7,10 @@
 // row: what BM25 needs of every match, and the matches that can make the cut, whole). Its first rows (leg 'names')
 // are recall/search_lexical's, as their memory: the entities and aliases the question's words match, in the same
 // statement (a round trip fewer; the larger scope's memory_lexical_each goes with search_lexical).
-WITH reduce(q = '', t IN $entity_terms | q + CASE WHEN q = '' THEN '' ELSE ' | ' END
-            + t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) AS q
-CALL db.idx.fulltext.queryNodes('Entity', q) YIELD node, score
-WITH node, score WHERE node.scope = $scope
-WITH node.key AS key, node.search_text AS text, node.name AS name, score
-ORDER BY score DESC, key
-LIMIT $limit
+{{entities_matched}}
 RETURN 'names' AS leg, null AS stem, null AS kind, null AS stems, collect([key, text, name]) AS memory, null AS cosine
 UNION ALL
-WITH reduce(q = '', t IN $terms | q + CASE WHEN q = '' THEN '' ELSE ' | ' END
-            + t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) AS q
-CALL db.idx.fulltext.queryNodes('Alias', q) YIELD node, score
-WITH node, score WHERE node.scope = $scope
-WITH node.target AS key, node.search_text AS text, score
-ORDER BY score DESC, key
-LIMIT $limit
-MATCH (e:Entity {scope: $scope, key: key})
+{{aliases_matched}}
 RETURN 'names' AS leg, null AS stem, null AS kind, null AS stems, collect([key, text, e.name]) AS memory, null AS cosine
 UNION ALL
 WITH reduce(q = '', t IN $stems | q + CASE WHEN q = '' THEN '' ELSE ' | ' END + t) AS q

@@ -7,21 +7,8 @@
 // for $entity_terms: the question's terms, less those too common to find anything the rarer ones do
 // not (rules/recall.py searched_terms), as this index lists every match before it can sort them.
 // (Observations are memories of their own: recall searches them apart, recall/memory_lexical.)
-WITH reduce(q = '', t IN $entity_terms | q + CASE WHEN q = '' THEN '' ELSE ' | ' END
-            + t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) AS q
-CALL db.idx.fulltext.queryNodes('Entity', q) YIELD node, score
-WITH node, score WHERE node.scope = $scope
-WITH node.key AS key, node.search_text AS text, node.name AS name, score
-ORDER BY score DESC, key
-LIMIT $limit
+{{entities_matched}}
 RETURN collect([key, text, name]) AS found
 UNION ALL
-WITH reduce(q = '', t IN $terms | q + CASE WHEN q = '' THEN '' ELSE ' | ' END
-            + t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) AS q
-CALL db.idx.fulltext.queryNodes('Alias', q) YIELD node, score
-WITH node, score WHERE node.scope = $scope
-WITH node.target AS key, node.search_text AS text, score
-ORDER BY score DESC, key
-LIMIT $limit
-MATCH (e:Entity {scope: $scope, key: key})
+{{aliases_matched}}
 RETURN collect([key, text, e.name]) AS found

@@ -3,10 +3,7 @@
 // the entities a question names only then: the first one found ends the search) in one row whose term is null,
 // then how many of the scope's names each term of the question matches (up to $cap), a row a term that matches
 // any: recall's and search's first round trip, in one statement.
-{{scope_state_for_read}}
-OPTIONAL MATCH (:Entity {scope: $scope})-[r:FACT]->()
-WITH s, r LIMIT 1
-RETURN {{scope_state_map}} AS state, count(r) AS facts, null AS term, null AS hits
+{{state_and_facts_row}}
 UNION ALL
 WITH $terms[0] AS t WHERE t IS NOT NULL
 CALL db.idx.fulltext.queryNodes('Entity', t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) YIELD node

@@ -8,16 +8,7 @@
 // Its first row (leg 'names') is recall/search_lexical's, as its memory: the entities and aliases the question's
 // words match, in the same statement (on Neo4j each statement is a round trip of its own; the larger scope's
 // memory_lexical_each goes with search_lexical).
-WITH '+scope_token:' + $scope_token + '^0 +search_text:('
-     + reduce(q = '', t IN $entity_terms | q + CASE WHEN q = '' THEN '' ELSE ' OR ' END
-              + t + CASE WHEN size(t) >= 3 THEN '*' ELSE '' END) + ')' AS q
-CALL db.index.fulltext.queryNodes('entity_scoped_search', q, {limit: $limit}) YIELD node, score
-WITH node, score WHERE node.scope = $scope
-WITH coalesce(node.target, node.key) AS key, node.search_text AS text, node.name AS name, node.target IS NULL AS own,
-     score
-ORDER BY score DESC, key
-LIMIT $limit
-OPTIONAL MATCH (e:Entity {scope: $scope, key: key}) WHERE NOT own
+{{names_matched}}
 RETURN 'names' AS leg, null AS stem, null AS kind, null AS stems,
        collect([key, text, CASE WHEN own THEN name ELSE e.name END]) AS memory, null AS cosine
 UNION ALL
