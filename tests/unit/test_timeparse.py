@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from synapse_graph.errors import InvalidTimeError
+from synapse_graph.instants import from_datetime, to_datetime
 from synapse_graph.rules.timeparse import MAX_MICROS, MIN_MICROS, from_micros, now_micros, to_micros
 
 FIRST = datetime(1, 1, 1, tzinfo=UTC)
@@ -46,6 +47,13 @@ def test_round_trip_is_exact_to_the_microsecond(when: datetime) -> None:
 @given(st.integers(min_value=MIN_MICROS, max_value=MAX_MICROS))
 def test_micros_round_trip(value: int) -> None:
     assert to_micros(from_micros(value)) == value
+
+
+@given(st.integers(min_value=MIN_MICROS, max_value=MAX_MICROS))
+def test_instants_read_back_exactly(value: int) -> None:
+    """What reads return (instants.to_datetime) is the instant stored, to the microsecond, all years 1-9999."""
+    when = to_datetime(value)
+    assert when == from_micros(value) and when.tzinfo is not None and from_datetime(when) == value
 
 
 @given(aware)
