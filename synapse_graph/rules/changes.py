@@ -236,12 +236,27 @@ def _net(at: datetime, records: Sequence[Fact]) -> tuple[list[Fact], list[Fact]]
     """The records of one fact a write at ``at`` really created and withdrew: a record it withdrew while the same
     interval stays believed (taken out and put back, or absorbed by a merge) is no change, nor one it created
     while the same interval was believed already."""
-    created = [r for r in records if r.recorded_at == at and r.expired_at != at]
-    expired = [r for r in records if r.expired_at == at and r.recorded_at != at]
-    before = [r for r in records if r.recorded_at < at and (r.expired_at is None or r.expired_at >= at)]
-    after = [r for r in records if r.recorded_at <= at and (r.expired_at is None or r.expired_at > at)]
-    return ([c for c in created if not any(_same_span(c, b) for b in before)],
-            [e for e in expired if not any(_same_span(e, a) for a in after)])
+    created: list[Fact] = []
+    expired: list[Fact] = []
+    before: set[tuple[Any, Any, bool]] = set()  # spans (_same_span's) believed before the write, and after it
+    after: set[tuple[Any, Any, bool]] = set()
+    for r in records:  # one pass (a batch's entry judges ~400 records when written): the same lists as four
+        recorded, ended = r.recorded_at, r.expired_at
+        if recorded == at:
+            if ended != at:
+                created.append(r)
+        elif ended == at:
+            expired.append(r)
+        if recorded <= at and (ended is None or ended >= at):
+            span = (r.valid_at, r.invalid_at, r.status == "candidate")
+            if recorded < at:
+                before.add(span)
+            if ended is None or ended > at:
+                after.add(span)
+    return ([c for c in created if (c.valid_at, c.invalid_at, c.status == "candidate") not in before] if before
+            else created,
+            [e for e in expired if (e.valid_at, e.invalid_at, e.status == "candidate") not in after] if after
+            else expired)
 
 
 def judge(at: datetime, action: str, record: Fact, mates: Sequence[Fact], rejected: str | None = None
