@@ -107,15 +107,15 @@ def facts(view: View, batch: Batch) -> Op[Plan]:
         candidate = t.status == "candidate" or flag is not None or (
             written_by.model is not None and t.confidence < candidate_below)
         valid_at, status = now if t.valid_at is None else t.valid_at, "candidate" if candidate else t.status
-        single_valued = not candidate and (subject, predicate) in single
-        if single_valued:
+        one_valued = not candidate and (subject, predicate) in single
+        if one_valued:
             singles.append((t, subject, predicate, valid_at, obj))
         planner = candidates if candidate else believed
         # The first write of a timeline that holds nothing yet (most of a batch) is planned without a Write.
         if not planner.first(subject, predicate, obj, valid_at, t.invalid_at, t.confidence, written_by, status, flag):
             planner.add(built(Write, {
                 "subject": subject, "predicate": predicate, "object": obj, "valid_at": valid_at,
-                "invalid_at": t.invalid_at, "confidence": t.confidence, "single_valued": single_valued,
+                "invalid_at": t.invalid_at, "confidence": t.confidence, "single_valued": one_valued,
                 "provenance": written_by, "status": status, "flag": flag, "confirmations": confirmations,
                 "moved": moved,
             }))
