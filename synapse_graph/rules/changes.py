@@ -16,6 +16,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import chain
 from typing import Any, NamedTuple, cast
 
 from synapse_graph.errors import InvalidInputError
@@ -104,21 +105,22 @@ def verdicts(action: str, at: int, detail: Mapping[str, Any], creates: Sequence[
     said: list[tuple[str, str, str]] = []
     timelines: dict[tuple[str, str], dict[str, Any]] | None = None
     judged: dict[tuple[str, str], dict[str, _Timed]] = {}
-    for event in listed:
-        record = created.get(event.ref)
-        code, more = VERDICT_JUDGE, ("", "", "")
-        if event.kind == "updated":
+    nothing = ("", "", "")
+    for kind, ref in listed:
+        record = created.get(ref)
+        code, more = VERDICT_JUDGE, nothing
+        if kind == "updated":
             code = updated
         elif record is not None and record.recorded_at == at and record.expired_at is None and (
                 not touched or (record.subject, record.predicate, record.object) not in touched):
             code = VERDICT_ADDED
-        elif whole is not None and read is not None and (event.ref in created or event.ref in withdrawn):
+        elif whole is not None and read is not None and (ref in created or ref in withdrawn):
             if timelines is None:  # once, and only for an entry with a record not simply added
                 timelines = {}
-                for r in (*read.values(), *created.values(), *withdrawn.values()):
+                for r in chain(read.values(), created.values(), withdrawn.values()):
                     if (r.subject, r.predicate) in whole:
                         timelines.setdefault((r.subject, r.predicate), {})[r.id] = r
-            record = created.get(event.ref) or withdrawn[event.ref]
+            record = created.get(ref) or withdrawn[ref]
             slot = (record.subject, record.predicate)
             if slot in timelines:
                 facts = judged.get(slot)
@@ -129,10 +131,11 @@ def verdicts(action: str, at: int, detail: Mapping[str, Any], creates: Sequence[
                 code, more = _judged_now(action, at, record, created, timelines[slot], facts, whole[slot])
         codes.append(code)
         said.append(more)
-    if all(code == VERDICT_JUDGE for code in codes):
+    joined = "".join(codes)  # one letter each
+    if joined.count(VERDICT_JUDGE) == len(joined):
         return {}
-    stored: dict[str, Any] = {"verdicts": "".join(codes), "verdict_records": [e.ref for e in listed]}
-    if any(code in (VERDICT_ENDED, VERDICT_NONE) for code in codes):
+    stored: dict[str, Any] = {"verdicts": joined, "verdict_records": [ref for _, ref in listed]}
+    if VERDICT_ENDED in joined or VERDICT_NONE in joined:
         stored.update({"verdict_before": [b for b, _, _ in said], "verdict_by": [by for _, by, _ in said],
                        "verdict_why": [why for _, _, why in said]})
     return stored
