@@ -13,7 +13,7 @@ instant (``mates``), which say what kind of change it was.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import chain
@@ -147,25 +147,24 @@ def _judged_now(action: str, at: int, record: Any, created: Mapping[str, Any], t
     from ``since``, with those it created and withdrew, and as ``facts`` as the write leaves them:
     :func:`verdicts`)."""
     none = (VERDICT_JUDGE, ("", "", ""))
-
-    def seen(end: int | None) -> bool:  # what began at ``end`` or has it as its end was read
-        return since is None or end is None or end >= since
-
     mine = facts[record.id]
-    # judge reads a record's id, object, times and trust state only: here as the plan's integers (cast)
-    judged = judge(cast(datetime, at), action, cast(Fact, mine),
-                   cast(list[Fact], [f for i, f in facts.items() if i != record.id]))
-    if judged is None and record.id not in created and record.recorded_at != at and seen(record.invalid_at):
+    judged = _judge_timed(at, action, mine, [f for i, f in facts.items() if i != record.id])
+    if judged is None and record.id not in created and record.recorded_at != at and _seen(since, record.invalid_at):
         again = [r for i, r in timeline.items() if i in created and r.object == record.object
                  and r.recorded_at == at and r.expired_at is None]
-        if again and all(seen(r.invalid_at) for r in again):
+        if again and all(_seen(since, r.invalid_at) for r in again):
             return VERDICT_NONE, (" ".join(sorted(r.id for r in again)), "", "")
         return none
     if judged is not None and judged.kind == "ended" and record.id in created and record.recorded_at == at and (
-            record.invalid_at is not None and seen(record.invalid_at)):
+            record.invalid_at is not None and _seen(since, record.invalid_at)):
         return VERDICT_ENDED, (" ".join(b.id for b in judged.before),
                                "" if judged.superseded_by is None else judged.superseded_by.id, judged.why or "")
     return none
+
+
+def _seen(since: int | None, end: int | None) -> bool:
+    """Whether what began at ``end`` or has it as its end was read, by a read of a timeline whole from ``since``."""
+    return since is None or end is None or end >= since
 
 
 class _Timed(NamedTuple):
@@ -271,8 +270,11 @@ def judge(at: datetime, action: str, record: Fact, mates: Sequence[Fact], reject
     with nothing of the same fact in its place: ``rejected`` or ``removed``. ``mates``: the records of its
     timeline that changed at ``at``, that begin where it ends, and the records of its fact believed around ``at``.
     """
-    created, expired = _net(at, [record, *(m for m in mates if m.object == record.object and m.id != record.id)])
-    if any(c.id == record.id for c in created):
+    same = [record]
+    same += [m for m in mates if m.object == record.object and m.id != record.id]
+    created, expired = _net(at, same)
+    # _net keeps the order it is given: the record (the only one of its id) comes first if it is kept
+    if created and created[0].id == record.id:
         # one per interval: a merge can withdraw the same interval of the fact from both entities
         spans = {(m.valid_at, m.invalid_at, _candidate(m)): m for m in sorted(expired, key=lambda m: m.id)}
         before = tuple(sorted(spans.values(), key=lambda m: (m.valid_at, m.id)))
@@ -284,7 +286,7 @@ def judge(at: datetime, action: str, record: Fact, mates: Sequence[Fact], reject
             why, successor = _why_ended(at, action, record, mates)
             return Judged("ended", before, why, successor)
         return Judged("corrected", before)
-    if not any(e.id == record.id for e in expired) or created:
+    if created or not (expired and expired[0].id == record.id):
         return None  # not this write's change, or one a record of the same fact it created says
     if any(e.id < record.id and _same_span(e, record) for e in expired):
         return None  # one change per interval: a merge can withdraw one held by two records (the first says it)
@@ -307,6 +309,11 @@ def _why_ended(at: datetime, action: str, record: Fact, mates: Sequence[Fact]) -
     if successors:
         return "superseded", min(successors, key=lambda m: (m.object, m.id))
     return ("retracted" if action == "retract" else None), None
+
+
+_judge_timed = cast(Callable[[int, str, _Timed, list[_Timed]], Judged | None], judge)
+""":func:`judge` of a plan's records (:func:`verdicts`): it reads a record's id, object, times and trust state only,
+here as the plan's integers."""
 
 
 def rejection_reason(detail: Mapping[str, Any], record: Fact, keys: tuple[str, str]) -> str | None:
