@@ -96,7 +96,7 @@ def facts(view: View, batch: Batch) -> Op[Plan]:
     # Believed facts and candidates live in separate timelines: a candidate never closes a believed value.
     believed = TimelinePlanner([r for r in current if r.status != "candidate"], now=now)
     candidates = TimelinePlanner([r for r in current if r.status == "candidate"], now=now)
-    writes: list[tuple[CheckedTriple, Write]] = []
+    singles: list[tuple[CheckedTriple, str, str, int, str]] = []  # the single-valued believed writes, in order
     provenance, candidate_below = batch.provenance, rules.candidate_below
     confirmations, moved = Write.confirmations, Write.moved  # their defaults
     for subject, t, obj in keyed:
@@ -106,31 +106,35 @@ def facts(view: View, batch: Batch) -> Op[Plan]:
         # Facts a model extracted are believed only from `candidate_below` up; direct writes always are.
         candidate = t.status == "candidate" or flag is not None or (
             written_by.model is not None and t.confidence < candidate_below)
-        writes.append((t, built(Write, {
-            "subject": subject, "predicate": predicate, "object": obj,
-            "valid_at": now if t.valid_at is None else t.valid_at, "invalid_at": t.invalid_at,
-            "confidence": t.confidence, "single_valued": not candidate and (subject, predicate) in single,
-            "provenance": written_by, "status": "candidate" if candidate else t.status, "flag": flag,
-            "confirmations": confirmations, "moved": moved,
-        })))
-    one_value_each(writes)
-    for _, write in writes:
-        (believed if write.status != "candidate" else candidates).add(write)
+        valid_at, status = now if t.valid_at is None else t.valid_at, "candidate" if candidate else t.status
+        one_valued = not candidate and (subject, predicate) in single
+        if one_valued:
+            singles.append((t, subject, predicate, valid_at, obj))
+        planner = candidates if candidate else believed
+        # The first write of a timeline that holds nothing yet (most of a batch) is planned without a Write.
+        if not planner.first(subject, predicate, obj, valid_at, t.invalid_at, t.confidence, written_by, status, flag):
+            planner.add(built(Write, {
+                "subject": subject, "predicate": predicate, "object": obj, "valid_at": valid_at,
+                "invalid_at": t.invalid_at, "confidence": t.confidence, "single_valued": one_valued,
+                "provenance": written_by, "status": status, "flag": flag, "confirmations": confirmations,
+                "moved": moved,
+            }))
+    one_value_each(singles)
     return Plan.joined(believed.plan(), candidates.plan())
 
 
-def one_value_each(writes: list[tuple[CheckedTriple, Write]]) -> None:
+def one_value_each(writes: list[tuple[CheckedTriple, str, str, int, str]]) -> None:
     """Refuse a batch giving an entity two believed values of a single-valued predicate from one instant
     (:class:`ConflictingValuesError` naming both): written together the first would hold for no time and
     leave no trace. Values from different instants are a timeline (the earlier is closed where the later
-    begins); candidates keep a timeline of their own, where values never close each other."""
+    begins); candidates keep a timeline of their own, where values never close each other. ``writes``: the
+    batch's single-valued believed writes, in order, as (triple, subject key, predicate, valid_at, object key)."""
     first: dict[tuple[str, str, int], tuple[CheckedTriple, str]] = {}
     clashes: list[tuple[CheckedTriple, CheckedTriple]] = []
-    for t, write in writes:
-        if write.single_valued:
-            held, value = first.setdefault((write.subject, write.predicate, write.valid_at), (t, write.object))
-            if value != write.object:
-                clashes.append((held, t))
+    for t, subject, predicate, valid_at, obj in writes:
+        held, value = first.setdefault((subject, predicate, valid_at), (t, obj))
+        if value != obj:
+            clashes.append((held, t))
     if not clashes:
         return
     held, t = clashes[0]

@@ -301,6 +301,22 @@ class TimelinePlanner:
         self._slots.setdefault((write.subject, write.predicate), []).append(_Work(merged, None))
         self._created += 1
 
+    def first(self, subject: str, predicate: str, obj: str, valid_at: int, invalid_at: int | None, confidence: float,
+              provenance: Provenance, status: TrustState, flag: str | None) -> bool:
+        """:meth:`add` of a write (one confirmation, moving nothing) in a timeline that holds nothing yet, given by its
+        values: a batch's common case, without a :class:`Write` made for it. False, and nothing done, when its
+        timeline holds something (the caller adds it as a :class:`Write`)."""
+        if not self.shortcuts or (subject, predicate) in self._slots:
+            return False
+        self._slots[(subject, predicate)] = [_Work(built(Record, {
+            "id": self._new_id(), "subject": subject, "predicate": predicate, "object": obj,
+            "valid_at": valid_at, "invalid_at": invalid_at, "recorded_at": self._now, "expired_at": None,
+            "confidence": confidence, "confirmations": 1, "provenance": provenance,
+            "status": status, "flag": flag or None, "confirmed_at": None, "pinned": False,
+        }), None)]
+        self._created += 1
+        return True
+
     def _first(self, write: Write) -> None:
         """The common case of a batch: a new fact in a timeline that holds nothing yet (no stored record read,
         no earlier write): recorded as written, what :meth:`add` makes of it with nothing to unite or close."""

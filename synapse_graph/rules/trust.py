@@ -94,8 +94,8 @@ def stored_facts(facts: Iterable[str], detail: Mapping[str, Any]) -> list[str] |
     log keeps one copy and reads the list back from the detail (:func:`logged_facts`); an imported
     entry whose list says more than its detail keeps its own.
     """
-    kept = sorted(set(facts))
-    return None if kept == logged_facts(detail) else kept
+    kept = set(facts)
+    return None if kept == _named_facts(detail) else sorted(kept)  # equal sets: equal sorted lists, unsorted
 
 
 LOGGED_CHANGES = ("created", "expired", "updated", "observed", "forgotten", "entities_merged", "aliases", "rejected")

@@ -38,6 +38,11 @@ def test_planner_records_and_writes_have_every_field() -> None:
     planner.add(write)
     [record] = planner.plan().creates
     _every_field(record)
+    by_values = TimelinePlanner([], now=5)  # the first write of a timeline as planning.facts gives it
+    assert by_values.first("a", "P", "b", 1, None, 1.0, PROVENANCE, "believed", None)
+    [made] = by_values.plan().creates
+    _every_field(made)
+    assert list(vars(made).items()) == list(vars(replace(record, id=made.id)).items())
 
 
 def test_checked_triples_have_every_field() -> None:
