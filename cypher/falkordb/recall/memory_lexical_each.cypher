@@ -5,15 +5,18 @@
 // current memories holding it, observations and fact records apart (believed, valid at $as_of; recorded by
 // $known_at if given), scored and cut by fragments/lexical_cut (one row: what BM25 needs of every match, and
 // the matches that can make the cut, whole). A stem matching more memories than $pool gives $pool of them, and
-// its count tells BM25 it is common: FalkorDB's index lists every match of a query before it can sort them, so
-// a stem is asked for alone and cut, never sorted (a common one would cost a pass over thousands: 120-430 ms
-// for a word 100,000 memories hold, against 0.35 cut at 200). One branch per stem slot, holding a sub-query per
-// kind (FalkorDB applies a LIMIT inside CALL {} once, not per row: one row enters each, the slot's stem or
-// null); the stems past the eighth are asked for together in a ninth ("a | b | ...": range() indexes them, as
-// a list slice past the list's end, $stems[9..], hangs FalkorDB 4.x's server). Eight slots cover 95% of
-// LoCoMo's questions: every branch costs even when its slot is empty (32 flat branches took 11 ms where 8
-// nested ones take 1). An empty slot is left out inside each sub-query: FalkorDB 4.x's server crashes when no
-// row enters a sub-query of branches inside another sub-query.
+// its count tells BM25 it is common. Which $pool: the shortest (the size of their search text; BM25 ranks the
+// shorter of the memories holding a stem once higher), then the smallest id: a function of the memories alone,
+// never the index's order (a memory re-indexed by a write that changes none of its words moves to the end of
+// FalkorDB's; an imported store has its own: the answer changed with them, issue 28). The cost: a pass over
+// every match of a common stem (FalkorDB's index lists every match of a query before it can sort them: 120-430
+// ms for a word 100,000 memories hold, against 0.35 cut in the index's order at 200). One branch per stem slot,
+// holding a sub-query per kind (FalkorDB applies a LIMIT inside CALL {} once, not per row: one row enters each,
+// the slot's stem or null); the stems past the eighth are asked for together in a ninth ("a | b | ...": range()
+// indexes them, as a list slice past the list's end, $stems[9..], hangs FalkorDB 4.x's server). Eight slots
+// cover 95% of LoCoMo's questions: every branch costs even when its slot is empty (32 flat branches took 11 ms
+// where 8 nested ones take 1). An empty slot is left out inside each sub-query: FalkorDB 4.x's server crashes
+// when no row enters a sub-query of branches inside another sub-query.
 CALL {
   UNWIND [$stems[0]] AS t
   CALL { WITH t
@@ -21,7 +24,7 @@ CALL {
     CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
     WITH node AS o, t
     WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-    WITH o, t LIMIT $pool
+    WITH o, t ORDER BY size(o.search_text), o.id LIMIT $pool
     RETURN t AS stem, 'observation' AS kind, o AS m, o.search_text AS stems
     UNION ALL
     WITH t
@@ -31,7 +34,7 @@ CALL {
     WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
       AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
     WITH r, t, startNode(r) AS a WHERE a.scope = $scope
-    WITH r, t LIMIT $pool
+    WITH r, t ORDER BY size(r.search_text), r.id LIMIT $pool
     RETURN t AS stem, 'fact' AS kind, r AS m, r.search_text AS stems
   }
   RETURN stem, kind, m, stems
@@ -42,7 +45,7 @@ CALL {
     CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
     WITH node AS o, t
     WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-    WITH o, t LIMIT $pool
+    WITH o, t ORDER BY size(o.search_text), o.id LIMIT $pool
     RETURN t AS stem, 'observation' AS kind, o AS m, o.search_text AS stems
     UNION ALL
     WITH t
@@ -52,7 +55,7 @@ CALL {
     WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
       AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
     WITH r, t, startNode(r) AS a WHERE a.scope = $scope
-    WITH r, t LIMIT $pool
+    WITH r, t ORDER BY size(r.search_text), r.id LIMIT $pool
     RETURN t AS stem, 'fact' AS kind, r AS m, r.search_text AS stems
   }
   RETURN stem, kind, m, stems
@@ -63,7 +66,7 @@ CALL {
     CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
     WITH node AS o, t
     WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-    WITH o, t LIMIT $pool
+    WITH o, t ORDER BY size(o.search_text), o.id LIMIT $pool
     RETURN t AS stem, 'observation' AS kind, o AS m, o.search_text AS stems
     UNION ALL
     WITH t
@@ -73,7 +76,7 @@ CALL {
     WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
       AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
     WITH r, t, startNode(r) AS a WHERE a.scope = $scope
-    WITH r, t LIMIT $pool
+    WITH r, t ORDER BY size(r.search_text), r.id LIMIT $pool
     RETURN t AS stem, 'fact' AS kind, r AS m, r.search_text AS stems
   }
   RETURN stem, kind, m, stems
@@ -84,7 +87,7 @@ CALL {
     CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
     WITH node AS o, t
     WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-    WITH o, t LIMIT $pool
+    WITH o, t ORDER BY size(o.search_text), o.id LIMIT $pool
     RETURN t AS stem, 'observation' AS kind, o AS m, o.search_text AS stems
     UNION ALL
     WITH t
@@ -94,7 +97,7 @@ CALL {
     WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
       AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
     WITH r, t, startNode(r) AS a WHERE a.scope = $scope
-    WITH r, t LIMIT $pool
+    WITH r, t ORDER BY size(r.search_text), r.id LIMIT $pool
     RETURN t AS stem, 'fact' AS kind, r AS m, r.search_text AS stems
   }
   RETURN stem, kind, m, stems
@@ -105,7 +108,7 @@ CALL {
     CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
     WITH node AS o, t
     WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-    WITH o, t LIMIT $pool
+    WITH o, t ORDER BY size(o.search_text), o.id LIMIT $pool
     RETURN t AS stem, 'observation' AS kind, o AS m, o.search_text AS stems
     UNION ALL
     WITH t
@@ -115,7 +118,7 @@ CALL {
     WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
       AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
     WITH r, t, startNode(r) AS a WHERE a.scope = $scope
-    WITH r, t LIMIT $pool
+    WITH r, t ORDER BY size(r.search_text), r.id LIMIT $pool
     RETURN t AS stem, 'fact' AS kind, r AS m, r.search_text AS stems
   }
   RETURN stem, kind, m, stems
@@ -126,7 +129,7 @@ CALL {
     CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
     WITH node AS o, t
     WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-    WITH o, t LIMIT $pool
+    WITH o, t ORDER BY size(o.search_text), o.id LIMIT $pool
     RETURN t AS stem, 'observation' AS kind, o AS m, o.search_text AS stems
     UNION ALL
     WITH t
@@ -136,7 +139,7 @@ CALL {
     WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
       AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
     WITH r, t, startNode(r) AS a WHERE a.scope = $scope
-    WITH r, t LIMIT $pool
+    WITH r, t ORDER BY size(r.search_text), r.id LIMIT $pool
     RETURN t AS stem, 'fact' AS kind, r AS m, r.search_text AS stems
   }
   RETURN stem, kind, m, stems
@@ -147,7 +150,7 @@ CALL {
     CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
     WITH node AS o, t
     WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-    WITH o, t LIMIT $pool
+    WITH o, t ORDER BY size(o.search_text), o.id LIMIT $pool
     RETURN t AS stem, 'observation' AS kind, o AS m, o.search_text AS stems
     UNION ALL
     WITH t
@@ -157,7 +160,7 @@ CALL {
     WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
       AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
     WITH r, t, startNode(r) AS a WHERE a.scope = $scope
-    WITH r, t LIMIT $pool
+    WITH r, t ORDER BY size(r.search_text), r.id LIMIT $pool
     RETURN t AS stem, 'fact' AS kind, r AS m, r.search_text AS stems
   }
   RETURN stem, kind, m, stems
@@ -168,7 +171,7 @@ CALL {
     CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
     WITH node AS o, t
     WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-    WITH o, t LIMIT $pool
+    WITH o, t ORDER BY size(o.search_text), o.id LIMIT $pool
     RETURN t AS stem, 'observation' AS kind, o AS m, o.search_text AS stems
     UNION ALL
     WITH t
@@ -178,7 +181,7 @@ CALL {
     WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
       AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
     WITH r, t, startNode(r) AS a WHERE a.scope = $scope
-    WITH r, t LIMIT $pool
+    WITH r, t ORDER BY size(r.search_text), r.id LIMIT $pool
     RETURN t AS stem, 'fact' AS kind, r AS m, r.search_text AS stems
   }
   RETURN stem, kind, m, stems
@@ -189,7 +192,7 @@ CALL {
     CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
     WITH node AS o, t
     WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-    WITH o, t LIMIT $pool
+    WITH o, t ORDER BY size(o.search_text), o.id LIMIT $pool
     RETURN t AS stem, 'observation' AS kind, o AS m, o.search_text AS stems
     UNION ALL
     WITH t
@@ -199,7 +202,7 @@ CALL {
     WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
       AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
     WITH r, t, startNode(r) AS a WHERE a.scope = $scope
-    WITH r, t LIMIT $pool
+    WITH r, t ORDER BY size(r.search_text), r.id LIMIT $pool
     RETURN t AS stem, 'fact' AS kind, r AS m, r.search_text AS stems
   }
   RETURN stem, kind, m, stems
