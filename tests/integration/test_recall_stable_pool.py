@@ -3,7 +3,7 @@ in a scope searched stem by stem (``recall/memory_lexical_each``), a stem held b
 memories gives ``POOL`` of them. Writes that leave every memory as it was (a fact pinned and unpinned: the
 index re-indexes it, on FalkorDB at the end of its order) and a rebuilt store (an export imported into a fresh
 scope: the records keep their ids, the index takes them in another order) give the same answer, on both
-backends and both APIs."""
+backends and both APIs, whether the question's stems give their pools or are too common to give any."""
 
 from __future__ import annotations
 
@@ -25,12 +25,14 @@ def answer(memory: Memory) -> list[dict[str, Any]]:
     return [m.model_dump(exclude={"usage"}) for m in memory.recall(QUESTION, limit=10).memories]
 
 
-@pytest.fixture
-def common(memory: Memory, monkeypatch: pytest.MonkeyPatch) -> Memory:
+@pytest.fixture(params=[4, 1], ids=["pooled", "left-out"])
+def common(memory: Memory, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> Memory:
     """A scope searched stem by stem where each stem of the question is held by 4x ``POOL`` memories of each
-    kind: 20 facts and 20 observations, a pool of 5."""
+    kind: 20 facts and 20 observations, a pool of 5; with ``COMMON`` 4 each stem gives its pool, with 1 the
+    stems are common and give none."""
     monkeypatch.setattr(recalling, "SMALL_SCOPE", 0)  # as in a scope of 1,000 memories or more
     monkeypatch.setattr(recalling, "POOL", 5)
+    monkeypatch.setattr(recalling, "COMMON", request.param, raising=False)
     memory.upsert([Triple(subject=p, predicate="PLAYS", object="chess") for p in PLAYERS])
     memory.observe("Sam", [f"Sam plays chess game {i}" for i in range(20)])
     return memory
