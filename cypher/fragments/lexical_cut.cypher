@@ -1,12 +1,13 @@
 // The end of recall's full-text leg (recall/memory_lexical, memory_lexical_each), after rows of the memories
 // holding the question's stems ($stems), one per memory: its kind ('observation' or 'fact'), m (the observation
 // or the fact record), stems (its search text: its stems one space apart, rules/stems.py) and hit (the stems it
-// was found for when they were asked for one by one, else null). BM25 scores the memories in Python
-// (rules/stems.py bm25), on both backends alike: here the server computes what that needs of EVERY match and
+// was found for when they were asked for one by one, else null) and floor (null, or per stem of $stems how
+// many memories were found for it, some of them left out: fragments/stem_pools). BM25 scores the memories in
+// Python (rules/stems.py bm25), on both backends alike: here the server computes what that needs of EVERY match and
 // the same score per match (to rounding), so only the matches that can make the cut come back whole. One row:
 // 'lexical' and, as its memory: documents (how many memories matched), length (their stems in all), frequency
 // (per stem of $stems, in order: how many of them hold it, or as many as were found for it alone if more: a
-// stem asked alone that fills its pool is that common) and memories, each kept match's kind, stems, the memory
+// stem asked alone is as common as floor says) and memories, each kept match's kind, stems, the memory
 // whole (an observation without its entity's name) and the cosine of its embedding to $vector (null without
 // one, or for a memory not embedded by $model). Kept: the matches scoring at least the $k-th best (less a
 // margin for rounding: many scores tie, and Python cuts ties by what the memories say) and, without a $vector,
@@ -16,12 +17,13 @@
 // 0.9 = k1 b); a match's score is summed per occurrence of a stem (tf occurrences of weight w / (tf + norm)
 // make w tf / (tf + norm)). Lists stand for the matches (kinds, ms, sizes, helds: the positions in $stems of
 // the stems each holds, repeats kept), as FalkorDB reads them faster than a list of maps.
-WITH kind, m, hit, CASE WHEN stems IS NULL OR stems = '' THEN [] ELSE split(stems, ' ') END AS words
+WITH kind, m, hit, floor, CASE WHEN stems IS NULL OR stems = '' THEN [] ELSE split(stems, ' ') END AS words
 WITH collect(kind) AS kinds, collect(m) AS ms, collect(hit) AS hits, collect(size(words)) AS sizes,
-     collect([w IN words WHERE w IN $stems | $index[w]]) AS helds, count(*) AS n, sum(size(words)) AS length
+     collect([w IN words WHERE w IN $stems | $index[w]]) AS helds, count(*) AS n, sum(size(words)) AS length,
+     head(collect(floor)) AS floor
 WITH kinds, ms, sizes, helds, n, length, CASE WHEN $corpus > n THEN $corpus ELSE n END AS total,
      [i IN range(0, size($stems) - 1) | size([h IN helds WHERE i IN h])] AS holding,
-     [t IN $stems | size([h IN hits WHERE t IN h])] AS counted
+     CASE WHEN floor IS NULL THEN [t IN $stems | size([h IN hits WHERE t IN h])] ELSE floor END AS counted
 WITH kinds, ms, sizes, helds, n, length, total,
      [i IN range(0, size($stems) - 1) | CASE WHEN counted[i] > holding[i] THEN counted[i] ELSE holding[i] END] AS frequency
 WITH kinds, ms, sizes, helds, n, length, frequency, CASE WHEN length = 0 THEN 0.9 ELSE 0.9 * n / length END AS per_stem,

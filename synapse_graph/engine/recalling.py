@@ -58,8 +58,16 @@ SMALL_SCOPE = 1_000
 read (``memory_lexical``); a larger one stem by stem, :data:`POOL` matches of each at most
 (``memory_lexical_each``), so a stem most memories hold costs no pass over them all."""
 POOL = 200
-"""Memories of each kind the full-text leg reads per stem of the question in a larger scope; BM25 scores them
-here (FalkorDB's full-text score is not BM25), a stem that fills the pool counting as that common."""
+"""Memories of each kind the full-text leg keeps per stem of the question in a larger scope: of those holding
+it, the shortest, then by what they say (``cypher/fragments/stem_pools``); BM25 scores them here (FalkorDB's
+full-text score is not BM25)."""
+COMMON = 2
+"""In a larger scope, a stem held by more than this many times :data:`POOL` memories of a kind is common: none
+of the memories it finds is kept (the index gives the first it yields, in an order of its own that writes
+changing no memory and imports change: keeping any of them made the answer depend on it, issue 28), BM25
+counts it as held by that many, and the memories holding two common stems are asked for together. Knowing a
+stem is common costs reading that many of its matches (2 x 200: recall of the harness's row A at 100,000
+writes 0.73x main's p50; 4 x 200: 1.25x; sorting every match: 2.9x)."""
 DEPTH = 50
 """Memories each leg keeps (the vector and window legs read as many)."""
 OVERSAMPLE = 4
@@ -173,7 +181,8 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
         legged = yield from read(Q.MEMORY_LEXICAL, {**searched.params, **memories})
         names = [{"found": r["memory"]} for r in legged if r["leg"] == "names"]
     else:
-        names, legged = yield from read_each(searched, Read(Q.MEMORY_LEXICAL_EACH, memories))
+        names, legged = yield from read_each(  # each stem's first matches as the index yields them, at most cap
+            searched, Read(Q.MEMORY_LEXICAL_EACH, {**memories, "cap": COMMON * POOL + 1}))
     entries = entries_of(terms, names, corpus_size=state.entities)
     named = _named(entries, terms)
     found = _Found(names={e.key: e.name for e in entries})

@@ -1,19 +1,22 @@
 // FalkorDB's own: its fulltext procedures take RediSearch queries over one label or relationship type, filtered
 // by the scope property.
 // Recall's full-text leg over the memories of a larger scope (memory_lexical asks a small one): for each stem
-// of the question ($stems: letters and digits only, so they carry no query syntax), up to $pool of the scope's
-// current memories holding it, observations and fact records apart (believed, valid at $as_of; recorded by
-// $known_at if given), scored and cut by fragments/lexical_cut (one row: what BM25 needs of every match, and
-// the matches that can make the cut, whole). A stem matching more memories than $pool gives $pool of them, and
-// its count tells BM25 it is common: FalkorDB's index lists every match of a query before it can sort them, so
-// a stem is asked for alone and cut, never sorted (a common one would cost a pass over thousands: 120-430 ms
-// for a word 100,000 memories hold, against 0.35 cut at 200). One branch per stem slot, holding a sub-query per
-// kind (FalkorDB applies a LIMIT inside CALL {} once, not per row: one row enters each, the slot's stem or
-// null); the stems past the eighth are asked for together in a ninth ("a | b | ...": range() indexes them, as
-// a list slice past the list's end, $stems[9..], hangs FalkorDB 4.x's server). Eight slots cover 95% of
-// LoCoMo's questions: every branch costs even when its slot is empty (32 flat branches took 11 ms where 8
-// nested ones take 1). An empty slot is left out inside each sub-query: FalkorDB 4.x's server crashes when no
-// row enters a sub-query of branches inside another sub-query.
+// of the question ($stems: letters and digits only, so they carry no query syntax), the scope's current memories
+// holding it, observations and fact records apart (believed, valid at $as_of; recorded by $known_at if given),
+// up to $cap of each as the index gives them, then, for the stems common in them, the memories holding two of
+// those (one call a kind: "(a b) | (a c) | ..."); fragments/stem_pools keeps $pool of each call's that are a
+// function of the memories (a call that reached $cap gives none: FalkorDB's index yields matches in the order it
+// indexed them, and a write that changes no word of a memory re-indexes it at the end), and
+// fragments/lexical_cut scores and cuts them (one row: what BM25 needs of every match, and the matches that can
+// make the cut, whole). A stem is asked for alone, never sorted: FalkorDB's index lists every match of a query
+// before it can sort them (a pass over thousands for a common stem: 120-430 ms for a word 100,000 memories hold,
+// against 0.35 cut at 200). One branch per stem slot, holding a sub-query per kind (FalkorDB applies a LIMIT
+// inside CALL {} once, not per row: one row enters each, the slot's stem or null); the stems past the eighth are
+// asked for together in a ninth ("a | b | ...": range() indexes them, as a list slice past the list's end,
+// $stems[9..], hangs FalkorDB 4.x's server). Eight slots cover 95% of LoCoMo's questions: every branch costs
+// even when its slot is empty (32 flat branches took 11 ms where 8 nested ones take 1). An empty slot is left
+// out inside each sub-query: FalkorDB 4.x's server crashes when no row enters a sub-query of branches inside
+// another sub-query.
 CALL {
   UNWIND [$stems[0]] AS t
   CALL { WITH t
@@ -21,8 +24,9 @@ CALL {
     CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
     WITH node AS o, t
     WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-    WITH o, t LIMIT $pool
-    RETURN t AS stem, 'observation' AS kind, o AS m, o.search_text AS stems
+    WITH o, t LIMIT $cap
+    WITH t, collect(o) AS found
+    RETURN t AS stem, 'observation' AS kind, found, size(found) AS pooled
     UNION ALL
     WITH t
     WITH t WHERE t IS NOT NULL
@@ -31,10 +35,11 @@ CALL {
     WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
       AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
     WITH r, t, startNode(r) AS a WHERE a.scope = $scope
-    WITH r, t LIMIT $pool
-    RETURN t AS stem, 'fact' AS kind, r AS m, r.search_text AS stems
+    WITH r, t LIMIT $cap
+    WITH t, collect(r) AS found
+    RETURN t AS stem, 'fact' AS kind, found, size(found) AS pooled
   }
-  RETURN stem, kind, m, stems
+  RETURN stem, kind, found, pooled
   UNION ALL
   UNWIND [$stems[1]] AS t
   CALL { WITH t
@@ -42,8 +47,9 @@ CALL {
     CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
     WITH node AS o, t
     WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-    WITH o, t LIMIT $pool
-    RETURN t AS stem, 'observation' AS kind, o AS m, o.search_text AS stems
+    WITH o, t LIMIT $cap
+    WITH t, collect(o) AS found
+    RETURN t AS stem, 'observation' AS kind, found, size(found) AS pooled
     UNION ALL
     WITH t
     WITH t WHERE t IS NOT NULL
@@ -52,10 +58,11 @@ CALL {
     WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
       AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
     WITH r, t, startNode(r) AS a WHERE a.scope = $scope
-    WITH r, t LIMIT $pool
-    RETURN t AS stem, 'fact' AS kind, r AS m, r.search_text AS stems
+    WITH r, t LIMIT $cap
+    WITH t, collect(r) AS found
+    RETURN t AS stem, 'fact' AS kind, found, size(found) AS pooled
   }
-  RETURN stem, kind, m, stems
+  RETURN stem, kind, found, pooled
   UNION ALL
   UNWIND [$stems[2]] AS t
   CALL { WITH t
@@ -63,8 +70,9 @@ CALL {
     CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
     WITH node AS o, t
     WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-    WITH o, t LIMIT $pool
-    RETURN t AS stem, 'observation' AS kind, o AS m, o.search_text AS stems
+    WITH o, t LIMIT $cap
+    WITH t, collect(o) AS found
+    RETURN t AS stem, 'observation' AS kind, found, size(found) AS pooled
     UNION ALL
     WITH t
     WITH t WHERE t IS NOT NULL
@@ -73,10 +81,11 @@ CALL {
     WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
       AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
     WITH r, t, startNode(r) AS a WHERE a.scope = $scope
-    WITH r, t LIMIT $pool
-    RETURN t AS stem, 'fact' AS kind, r AS m, r.search_text AS stems
+    WITH r, t LIMIT $cap
+    WITH t, collect(r) AS found
+    RETURN t AS stem, 'fact' AS kind, found, size(found) AS pooled
   }
-  RETURN stem, kind, m, stems
+  RETURN stem, kind, found, pooled
   UNION ALL
   UNWIND [$stems[3]] AS t
   CALL { WITH t
@@ -84,8 +93,9 @@ CALL {
     CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
     WITH node AS o, t
     WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-    WITH o, t LIMIT $pool
-    RETURN t AS stem, 'observation' AS kind, o AS m, o.search_text AS stems
+    WITH o, t LIMIT $cap
+    WITH t, collect(o) AS found
+    RETURN t AS stem, 'observation' AS kind, found, size(found) AS pooled
     UNION ALL
     WITH t
     WITH t WHERE t IS NOT NULL
@@ -94,10 +104,11 @@ CALL {
     WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
       AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
     WITH r, t, startNode(r) AS a WHERE a.scope = $scope
-    WITH r, t LIMIT $pool
-    RETURN t AS stem, 'fact' AS kind, r AS m, r.search_text AS stems
+    WITH r, t LIMIT $cap
+    WITH t, collect(r) AS found
+    RETURN t AS stem, 'fact' AS kind, found, size(found) AS pooled
   }
-  RETURN stem, kind, m, stems
+  RETURN stem, kind, found, pooled
   UNION ALL
   UNWIND [$stems[4]] AS t
   CALL { WITH t
@@ -105,8 +116,9 @@ CALL {
     CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
     WITH node AS o, t
     WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-    WITH o, t LIMIT $pool
-    RETURN t AS stem, 'observation' AS kind, o AS m, o.search_text AS stems
+    WITH o, t LIMIT $cap
+    WITH t, collect(o) AS found
+    RETURN t AS stem, 'observation' AS kind, found, size(found) AS pooled
     UNION ALL
     WITH t
     WITH t WHERE t IS NOT NULL
@@ -115,10 +127,11 @@ CALL {
     WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
       AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
     WITH r, t, startNode(r) AS a WHERE a.scope = $scope
-    WITH r, t LIMIT $pool
-    RETURN t AS stem, 'fact' AS kind, r AS m, r.search_text AS stems
+    WITH r, t LIMIT $cap
+    WITH t, collect(r) AS found
+    RETURN t AS stem, 'fact' AS kind, found, size(found) AS pooled
   }
-  RETURN stem, kind, m, stems
+  RETURN stem, kind, found, pooled
   UNION ALL
   UNWIND [$stems[5]] AS t
   CALL { WITH t
@@ -126,8 +139,9 @@ CALL {
     CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
     WITH node AS o, t
     WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-    WITH o, t LIMIT $pool
-    RETURN t AS stem, 'observation' AS kind, o AS m, o.search_text AS stems
+    WITH o, t LIMIT $cap
+    WITH t, collect(o) AS found
+    RETURN t AS stem, 'observation' AS kind, found, size(found) AS pooled
     UNION ALL
     WITH t
     WITH t WHERE t IS NOT NULL
@@ -136,10 +150,11 @@ CALL {
     WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
       AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
     WITH r, t, startNode(r) AS a WHERE a.scope = $scope
-    WITH r, t LIMIT $pool
-    RETURN t AS stem, 'fact' AS kind, r AS m, r.search_text AS stems
+    WITH r, t LIMIT $cap
+    WITH t, collect(r) AS found
+    RETURN t AS stem, 'fact' AS kind, found, size(found) AS pooled
   }
-  RETURN stem, kind, m, stems
+  RETURN stem, kind, found, pooled
   UNION ALL
   UNWIND [$stems[6]] AS t
   CALL { WITH t
@@ -147,8 +162,9 @@ CALL {
     CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
     WITH node AS o, t
     WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-    WITH o, t LIMIT $pool
-    RETURN t AS stem, 'observation' AS kind, o AS m, o.search_text AS stems
+    WITH o, t LIMIT $cap
+    WITH t, collect(o) AS found
+    RETURN t AS stem, 'observation' AS kind, found, size(found) AS pooled
     UNION ALL
     WITH t
     WITH t WHERE t IS NOT NULL
@@ -157,10 +173,11 @@ CALL {
     WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
       AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
     WITH r, t, startNode(r) AS a WHERE a.scope = $scope
-    WITH r, t LIMIT $pool
-    RETURN t AS stem, 'fact' AS kind, r AS m, r.search_text AS stems
+    WITH r, t LIMIT $cap
+    WITH t, collect(r) AS found
+    RETURN t AS stem, 'fact' AS kind, found, size(found) AS pooled
   }
-  RETURN stem, kind, m, stems
+  RETURN stem, kind, found, pooled
   UNION ALL
   UNWIND [$stems[7]] AS t
   CALL { WITH t
@@ -168,8 +185,9 @@ CALL {
     CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
     WITH node AS o, t
     WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-    WITH o, t LIMIT $pool
-    RETURN t AS stem, 'observation' AS kind, o AS m, o.search_text AS stems
+    WITH o, t LIMIT $cap
+    WITH t, collect(o) AS found
+    RETURN t AS stem, 'observation' AS kind, found, size(found) AS pooled
     UNION ALL
     WITH t
     WITH t WHERE t IS NOT NULL
@@ -178,10 +196,11 @@ CALL {
     WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
       AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
     WITH r, t, startNode(r) AS a WHERE a.scope = $scope
-    WITH r, t LIMIT $pool
-    RETURN t AS stem, 'fact' AS kind, r AS m, r.search_text AS stems
+    WITH r, t LIMIT $cap
+    WITH t, collect(r) AS found
+    RETURN t AS stem, 'fact' AS kind, found, size(found) AS pooled
   }
-  RETURN stem, kind, m, stems
+  RETURN stem, kind, found, pooled
   UNION ALL
   UNWIND [reduce(q = '', i IN range(8, size($stems) - 1) | q + CASE WHEN q = '' THEN '' ELSE ' | ' END + $stems[i])] AS t
   CALL { WITH t
@@ -189,8 +208,9 @@ CALL {
     CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
     WITH node AS o, t
     WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-    WITH o, t LIMIT $pool
-    RETURN t AS stem, 'observation' AS kind, o AS m, o.search_text AS stems
+    WITH o, t LIMIT $cap
+    WITH t, collect(o) AS found
+    RETURN t AS stem, 'observation' AS kind, found, size(found) AS pooled
     UNION ALL
     WITH t
     WITH t WHERE t <> ''
@@ -199,11 +219,36 @@ CALL {
     WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
       AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
     WITH r, t, startNode(r) AS a WHERE a.scope = $scope
-    WITH r, t LIMIT $pool
-    RETURN t AS stem, 'fact' AS kind, r AS m, r.search_text AS stems
+    WITH r, t LIMIT $cap
+    WITH t, collect(r) AS found
+    RETURN t AS stem, 'fact' AS kind, found, size(found) AS pooled
   }
-  RETURN stem, kind, m, stems
+  RETURN stem, kind, found, pooled
 }
-WITH kind, m, stems, collect(stem) AS hit
+WITH collect(stem) AS s, collect(kind) AS k, collect(found) AS f, collect(pooled) AS p
+WITH s, k, f, p, [x IN $stems WHERE any(g IN range(0, size(s) - 1) WHERE s[g] = x AND p[g] >= $pool)] AS common
+WITH s, k, f, p, reduce(q = '', i IN range(0, size(common) - 2) | reduce(a = q, j IN range(i + 1, size(common) - 1) |
+       a + CASE WHEN a = '' THEN '' ELSE ' | ' END + '(' + common[i] + ' ' + common[j] + ')')) AS t
+CALL { WITH t
+  WITH t WHERE t <> ''
+  CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
+  WITH node AS o
+  WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
+  WITH o LIMIT $cap
+  RETURN collect(o) AS observations
+}
+CALL { WITH t
+  WITH t WHERE t <> ''
+  CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
+  WITH relationship AS r
+  WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
+    AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
+  WITH r, startNode(r) AS a WHERE a.scope = $scope
+  WITH r LIMIT $cap
+  RETURN collect(r) AS facts
+}
+WITH s + [t, t] AS s, k + ['observation', 'fact'] AS k, f + [observations, facts] AS f,
+     p + [size(observations), size(facts)] AS p
+{{stem_pools}}
 {{lexical_cut}}
 {{memory_vector_legs}}
