@@ -18,9 +18,8 @@ from typing import Any, Self, Unpack
 from synapse_graph.backends import AsyncBackend, open_async_backend
 from synapse_graph.engine import operations as ops
 from synapse_graph.engine.inputs import TripleInput
-from synapse_graph.engine.io import Op, drive_async, run_write_async
+from synapse_graph.engine.io import Op, drive_async
 from synapse_graph.engine.operations import ObservationItem
-from synapse_graph.engine.scope import lock_init
 from synapse_graph.engine.sessions import DEFAULT_TTL as DEFAULT_SESSION_TTL
 from synapse_graph.engine.settings import MemoryOptions
 from synapse_graph.engine.steps import WriteStep
@@ -123,8 +122,7 @@ class AsyncMemory(AsyncDuplicateReview, MemoryOptions, AsyncGraphitiImports, Asy
         return await drive_async(op, self.backend, self.embedder)
 
     async def _write[T](self, step: WriteStep[T]) -> T:
-        return await run_write_async(self.backend, step.scope, lock_init(), lambda: ops.write(step),
-                                     timeout=self.lock_timeout, embedder=self.embedder)
+        return await ops.run_steps_async(self.backend, step, timeout=self.lock_timeout, embedder=self.embedder)
 
     async def rules(self) -> ScopeRules:
         """See :meth:`Memory.rules`."""

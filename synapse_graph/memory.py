@@ -11,9 +11,8 @@ from typing import TYPE_CHECKING, Any, Self, Unpack
 from synapse_graph.backends import Backend, open_backend
 from synapse_graph.engine import operations as ops
 from synapse_graph.engine.inputs import TripleInput
-from synapse_graph.engine.io import Op, drive, drive_pages, run_write
+from synapse_graph.engine.io import Op, drive, drive_pages
 from synapse_graph.engine.operations import ObservationItem
-from synapse_graph.engine.scope import lock_init
 from synapse_graph.engine.sessions import DEFAULT_TTL as DEFAULT_SESSION_TTL
 from synapse_graph.engine.settings import MemoryOptions
 from synapse_graph.engine.steps import WriteStep
@@ -124,8 +123,7 @@ class Memory(DuplicateReview, MemoryOptions, GraphitiImports, TimeQuestions):
         return drive(op, self._backend, self.embedder)
 
     def _write[T](self, step: WriteStep[T]) -> T:
-        return run_write(self._backend, step.scope, lock_init(), lambda: ops.write(step),
-                         timeout=self.lock_timeout, embedder=self.embedder)
+        return ops.run_steps(self._backend, step, timeout=self.lock_timeout, embedder=self.embedder)
 
     # -- the scope's rules ------------------------------------------------------------------------------
 

@@ -10,8 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from datetime import datetime
+from functools import partial
 from typing import Any
 
+from synapse_graph.backends.base import AsyncBackend, Backend
+from synapse_graph.embedding import Embedder
 from synapse_graph.engine import digest as digests
 from synapse_graph.engine import (
     duplicates,
@@ -32,9 +35,9 @@ from synapse_graph.engine import (
 )
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.import_lines import ImportFile
-from synapse_graph.engine.io import Op, collector_paused, read
+from synapse_graph.engine.io import Op, collector_paused, read, run_write, run_write_async
 from synapse_graph.engine.reads import FactQuery
-from synapse_graph.engine.scope import ScopeState, read_state
+from synapse_graph.engine.scope import ScopeState, lock_init, read_state
 from synapse_graph.engine.sessions import on_session as on_session
 from synapse_graph.engine.sessions import scoped as scoped
 from synapse_graph.engine.sessions import session_id as session_id
@@ -176,9 +179,41 @@ def purge(ctx: Context, entity: str | None, scope: str | None) -> WriteStep[Purg
         raise InvalidInputError("purge takes an entity or a scope, not both")
     if scope is not None:
         own_scope(ctx, scope)
-        return WriteStep(ctx, lambda view: no_mutation(erasure.purge_scope(view)))
+        return _purging_scope(ctx)
     name = inputs.name(ctx, entity, "entity")
     return WriteStep(ctx, lambda view: no_mutation(erasure.purge_entity(view, name)))
+
+
+def _purging_scope(ctx: Context, so_far: PurgeResult | None = None) -> WriteStep[PurgeResult]:
+    """A page of the scope's purge, followed by the next one as long as a page finds anything to delete."""
+    so_far = so_far or PurgeResult(entities=0, facts=0, records=0, aliases=0)
+    found = [False]  # set by the run that committed: the step follows only a run whose transaction did
+
+    def plan(view: View) -> Op[tuple[Mutation | None, PurgeResult]]:
+        purged, found[0] = yield from erasure.purge_scope(view, so_far)
+        return None, purged
+    return WriteStep(ctx, plan, then=lambda purged: _purging_scope(ctx, purged) if found[0] else None)
+
+
+def run_steps[T](backend: Backend, step: WriteStep[T], *, timeout: float, embedder: Embedder | None) -> T:
+    """Run a write step holding its scope's lock (see :func:`write`), then each step that follows it, each in a
+    transaction of its own: the last one's result."""
+    while True:
+        done = run_write(backend, step.scope, lock_init(), partial(write, step), timeout=timeout, embedder=embedder)
+        if step.then is None or (following := step.then(done)) is None:
+            return done
+        step = following
+
+
+async def run_steps_async[T](backend: AsyncBackend, step: WriteStep[T], *, timeout: float,
+                            embedder: Embedder | None) -> T:
+    """The asyncio twin of :func:`run_steps`."""
+    while True:
+        done = await run_write_async(backend, step.scope, lock_init(), partial(write, step), timeout=timeout,
+                                     embedder=embedder)
+        if step.then is None or (following := step.then(done)) is None:
+            return done
+        step = following
 
 
 def own_scope(ctx: Context, scope: str | None) -> str:
@@ -271,7 +306,7 @@ def revoke_session(ctx: Context, session: str) -> tuple[WriteStep[Session], Writ
     # The erasure runs in the session's scope without the open-session check: the session is revoked by then.
     inside = replace(sessions.context_of(ctx, checked), registry=None)
     return (WriteStep(ctx, lambda view: sessions.revoke(view, checked)),
-            WriteStep(inside, lambda view: no_mutation(erasure.purge_scope(view))))
+            _purging_scope(inside))
 
 
 def list_sessions(ctx: Context) -> Op[list[Session]]:

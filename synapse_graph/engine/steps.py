@@ -32,6 +32,9 @@ class WriteStep[T]:
     ahead: Callable[[int], Ahead | None] | None = None
     """What the plan will read (given the write's instant), so it comes back in one round trip with the
     scope's state; None: the state alone is read first."""
+    then: Callable[[T], WriteStep[T] | None] | None = None
+    """The write that follows this one, given its result, in a transaction of its own (a scope's purge, page by
+    page); None, or None returned: this one's result is the write's."""
 
     @property
     def scope(self) -> str:

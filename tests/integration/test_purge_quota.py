@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 
 from synapse_graph import InvalidScopeError, Memory, PurgeResult, QuotaExceededError
+from synapse_graph.engine import erasure
+from synapse_graph.engine.io import write
 from tests.integration.helpers import objects, populate, populated_scope, snapshot
 
 MakeMemory = Callable[..., Memory]
@@ -77,6 +79,37 @@ def test_purge_scope_empties_it_and_reports_counts(memory: Memory, bystander: Me
     assert [line["kind"] for line in snapshot(memory)] == ["header"]
     assert set(memory.stats().model_dump(exclude={"scope"}).values()) == {0}
     assert memory.facts(include_history=True) == [] and memory.entity("Dana") is None
+    assert snapshot(bystander) == others
+    memory.upsert(("Dana", "LIVES_IN", "Paris"))  # the scope can be used again
+    assert objects(memory.facts("Dana")) == ["Paris"]
+
+
+def test_a_scope_larger_than_a_page_is_purged_page_by_page(memory: Memory, bystander: Memory,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each page is a transaction of its own deleting at most a page of each kind (a whole scope in one took a
+    1 GB Neo4j heap down), and the pages together remove and count exactly what one would."""
+    populate(memory)
+    memory.observe("Dana", ["Dana bakes bread.", "Dana runs."])
+    lines, others = snapshot(memory), snapshot(bystander)
+    stored = Counter(line["kind"] for line in lines)
+    distinct = {(line["subject"], line["predicate"], line["object"]) for line in lines if line["kind"] == "fact"}
+    pages: list[dict[str, Any]] = []
+
+    def paged(name: Any, params: dict[str, Any]) -> Any:
+        found = yield from write(name, params)
+        pages.append(found[0])
+        return found
+    monkeypatch.setattr(erasure, "PURGE_PAGE", 2)
+    monkeypatch.setattr(erasure, "write", paged)
+
+    result = memory.purge(scope=memory.scope)
+
+    assert result == PurgeResult(entities=stored["entity"], facts=len(distinct),
+                                 records=stored["fact"] + stored["observation"], aliases=stored["alias"])
+    assert len(pages) >= stored["entity"] // 2 + 1 and pages[-1]["deleted"] == 0
+    assert all(page["entities"] <= 2 and page["aliases"] <= 2 for page in pages)
+    assert [line["kind"] for line in snapshot(memory)] == ["header"]
+    assert set(memory.stats().model_dump(exclude={"scope"}).values()) == {0}
     assert snapshot(bystander) == others
     memory.upsert(("Dana", "LIVES_IN", "Paris"))  # the scope can be used again
     assert objects(memory.facts("Dana")) == ["Paris"]
