@@ -159,6 +159,12 @@ def _default_model_dir() -> Path:
 _CONTROLLER: list[ThreadpoolController] = []
 
 
+_ONE_AT_A_TIME = threading.Lock()
+"""Held while texts are embedded. BLAS's thread limit is process-wide: two embeddings at once would lift or set it
+under each other, and with it the order floats are summed in (vectors off by up to 6e-8). They would not run
+faster either: an embedding is ~150 numpy calls that need the GIL between them (docs/recall-design.md)."""
+
+
 def _threads() -> ThreadpoolController:
     """The process's thread pools (BLAS, OpenMP), found once: finding them costs a scan of loaded libraries."""
     if not _CONTROLLER:
@@ -237,10 +243,11 @@ class MiniLMEmbedder:
         if not items:
             return out
         model = self._load()
-        if self.blas_threads is None:
-            return self._encoded(model, items, out)
-        with _threads().limit(limits=self.blas_threads, user_api="blas"):
-            return self._encoded(model, items, out)
+        with _ONE_AT_A_TIME:
+            if self.blas_threads is None:
+                return self._encoded(model, items, out)
+            with _threads().limit(limits=self.blas_threads, user_api="blas"):
+                return self._encoded(model, items, out)
 
     def _encoded(self, model: _Model, items: list[str], out: F32) -> F32:
         encodings = model.tokenizer.encode_batch(items)

@@ -18,7 +18,7 @@ import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -106,6 +106,35 @@ def test_vectors_have_384_unit_length_floats(embedder: MiniLMEmbedder) -> None:
 
 def test_deterministic(embedder: MiniLMEmbedder) -> None:
     assert embedder.embed(VARIED) == embedder.embed(VARIED)
+
+
+def test_embeddings_at_once_in_threads_give_the_vectors_of_one_at_a_time(embedder: MiniLMEmbedder) -> None:
+    """The BLAS thread limit is process-wide: one thread's embedding ending must not lift it under another's (the
+    summation order, and so the floats, would change: vectors off by up to 6e-8), nor one with numpy's own threads
+    run limited."""
+    import threading
+
+    import numpy as np
+
+    texts = [("Melanie has a cat named Oliver and walks by the river every morning " * (1 + i % 6)) + str(i)
+             for i in range(12)]
+    unlimited = type(embedder)(blas_threads=None)
+    alone = [embedder.embed_array([text]) for text in texts]
+    alone_unlimited = [unlimited.embed_array([text]) for text in texts]
+    differing: list[int] = []
+
+    def embed_all(which: MiniLMEmbedder, expected: list[Any]) -> None:
+        for _ in range(6):
+            differing.extend(i for i, text in enumerate(texts)
+                             if not np.array_equal(which.embed_array([text]), expected[i]))
+
+    threads = [threading.Thread(target=embed_all, args=(embedder, alone)) for _ in range(3)]
+    threads.append(threading.Thread(target=embed_all, args=(unlimited, alone_unlimited)))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert differing == []
 
 
 def test_batching_and_order_do_not_change_vectors(embedder: MiniLMEmbedder) -> None:
