@@ -16,214 +16,36 @@
 // $stems[9..], hangs FalkorDB 4.x's server). Eight slots cover 95% of LoCoMo's questions: every branch costs
 // even when its slot is empty (32 flat branches took 11 ms where 8 nested ones take 1). An empty slot is left
 // out inside each sub-query: FalkorDB 4.x's server crashes when no row enters a sub-query of branches inside
-// another sub-query.
+// another sub-query (fragments/stem_slot, its own for FalkorDB).
 CALL {
   UNWIND [$stems[0]] AS t
-  CALL { WITH t
-    WITH t WHERE t IS NOT NULL
-    CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
-    WITH node AS o, t
-    WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-    WITH o, t LIMIT $cap
-    WITH t, collect(o) AS found
-    RETURN t AS stem, 'observation' AS kind, found, size(found) AS pooled
-    UNION ALL
-    WITH t
-    WITH t WHERE t IS NOT NULL
-    CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
-    WITH relationship AS r, t
-    WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
-      AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
-    WITH r, t, startNode(r) AS a WHERE a.scope = $scope
-    WITH r, t LIMIT $cap
-    WITH t, collect(r) AS found
-    RETURN t AS stem, 'fact' AS kind, found, size(found) AS pooled
-  }
-  RETURN stem, kind, found, pooled
+  {{stem_slot}}
   UNION ALL
   UNWIND [$stems[1]] AS t
-  CALL { WITH t
-    WITH t WHERE t IS NOT NULL
-    CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
-    WITH node AS o, t
-    WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-    WITH o, t LIMIT $cap
-    WITH t, collect(o) AS found
-    RETURN t AS stem, 'observation' AS kind, found, size(found) AS pooled
-    UNION ALL
-    WITH t
-    WITH t WHERE t IS NOT NULL
-    CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
-    WITH relationship AS r, t
-    WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
-      AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
-    WITH r, t, startNode(r) AS a WHERE a.scope = $scope
-    WITH r, t LIMIT $cap
-    WITH t, collect(r) AS found
-    RETURN t AS stem, 'fact' AS kind, found, size(found) AS pooled
-  }
-  RETURN stem, kind, found, pooled
+  {{stem_slot}}
   UNION ALL
   UNWIND [$stems[2]] AS t
-  CALL { WITH t
-    WITH t WHERE t IS NOT NULL
-    CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
-    WITH node AS o, t
-    WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-    WITH o, t LIMIT $cap
-    WITH t, collect(o) AS found
-    RETURN t AS stem, 'observation' AS kind, found, size(found) AS pooled
-    UNION ALL
-    WITH t
-    WITH t WHERE t IS NOT NULL
-    CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
-    WITH relationship AS r, t
-    WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
-      AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
-    WITH r, t, startNode(r) AS a WHERE a.scope = $scope
-    WITH r, t LIMIT $cap
-    WITH t, collect(r) AS found
-    RETURN t AS stem, 'fact' AS kind, found, size(found) AS pooled
-  }
-  RETURN stem, kind, found, pooled
+  {{stem_slot}}
   UNION ALL
   UNWIND [$stems[3]] AS t
-  CALL { WITH t
-    WITH t WHERE t IS NOT NULL
-    CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
-    WITH node AS o, t
-    WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-    WITH o, t LIMIT $cap
-    WITH t, collect(o) AS found
-    RETURN t AS stem, 'observation' AS kind, found, size(found) AS pooled
-    UNION ALL
-    WITH t
-    WITH t WHERE t IS NOT NULL
-    CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
-    WITH relationship AS r, t
-    WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
-      AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
-    WITH r, t, startNode(r) AS a WHERE a.scope = $scope
-    WITH r, t LIMIT $cap
-    WITH t, collect(r) AS found
-    RETURN t AS stem, 'fact' AS kind, found, size(found) AS pooled
-  }
-  RETURN stem, kind, found, pooled
+  {{stem_slot}}
   UNION ALL
   UNWIND [$stems[4]] AS t
-  CALL { WITH t
-    WITH t WHERE t IS NOT NULL
-    CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
-    WITH node AS o, t
-    WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-    WITH o, t LIMIT $cap
-    WITH t, collect(o) AS found
-    RETURN t AS stem, 'observation' AS kind, found, size(found) AS pooled
-    UNION ALL
-    WITH t
-    WITH t WHERE t IS NOT NULL
-    CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
-    WITH relationship AS r, t
-    WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
-      AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
-    WITH r, t, startNode(r) AS a WHERE a.scope = $scope
-    WITH r, t LIMIT $cap
-    WITH t, collect(r) AS found
-    RETURN t AS stem, 'fact' AS kind, found, size(found) AS pooled
-  }
-  RETURN stem, kind, found, pooled
+  {{stem_slot}}
   UNION ALL
   UNWIND [$stems[5]] AS t
-  CALL { WITH t
-    WITH t WHERE t IS NOT NULL
-    CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
-    WITH node AS o, t
-    WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-    WITH o, t LIMIT $cap
-    WITH t, collect(o) AS found
-    RETURN t AS stem, 'observation' AS kind, found, size(found) AS pooled
-    UNION ALL
-    WITH t
-    WITH t WHERE t IS NOT NULL
-    CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
-    WITH relationship AS r, t
-    WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
-      AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
-    WITH r, t, startNode(r) AS a WHERE a.scope = $scope
-    WITH r, t LIMIT $cap
-    WITH t, collect(r) AS found
-    RETURN t AS stem, 'fact' AS kind, found, size(found) AS pooled
-  }
-  RETURN stem, kind, found, pooled
+  {{stem_slot}}
   UNION ALL
   UNWIND [$stems[6]] AS t
-  CALL { WITH t
-    WITH t WHERE t IS NOT NULL
-    CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
-    WITH node AS o, t
-    WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-    WITH o, t LIMIT $cap
-    WITH t, collect(o) AS found
-    RETURN t AS stem, 'observation' AS kind, found, size(found) AS pooled
-    UNION ALL
-    WITH t
-    WITH t WHERE t IS NOT NULL
-    CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
-    WITH relationship AS r, t
-    WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
-      AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
-    WITH r, t, startNode(r) AS a WHERE a.scope = $scope
-    WITH r, t LIMIT $cap
-    WITH t, collect(r) AS found
-    RETURN t AS stem, 'fact' AS kind, found, size(found) AS pooled
-  }
-  RETURN stem, kind, found, pooled
+  {{stem_slot}}
   UNION ALL
   UNWIND [$stems[7]] AS t
-  CALL { WITH t
-    WITH t WHERE t IS NOT NULL
-    CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
-    WITH node AS o, t
-    WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-    WITH o, t LIMIT $cap
-    WITH t, collect(o) AS found
-    RETURN t AS stem, 'observation' AS kind, found, size(found) AS pooled
-    UNION ALL
-    WITH t
-    WITH t WHERE t IS NOT NULL
-    CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
-    WITH relationship AS r, t
-    WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
-      AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
-    WITH r, t, startNode(r) AS a WHERE a.scope = $scope
-    WITH r, t LIMIT $cap
-    WITH t, collect(r) AS found
-    RETURN t AS stem, 'fact' AS kind, found, size(found) AS pooled
-  }
-  RETURN stem, kind, found, pooled
+  {{stem_slot}}
   UNION ALL
-  UNWIND [reduce(q = '', i IN range(8, size($stems) - 1) | q + CASE WHEN q = '' THEN '' ELSE ' | ' END + $stems[i])] AS t
-  CALL { WITH t
-    WITH t WHERE t <> ''
-    CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
-    WITH node AS o, t
-    WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-    WITH o, t LIMIT $cap
-    WITH t, collect(o) AS found
-    RETURN t AS stem, 'observation' AS kind, found, size(found) AS pooled
-    UNION ALL
-    WITH t
-    WITH t WHERE t <> ''
-    CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
-    WITH relationship AS r, t
-    WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
-      AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
-    WITH r, t, startNode(r) AS a WHERE a.scope = $scope
-    WITH r, t LIMIT $cap
-    WITH t, collect(r) AS found
-    RETURN t AS stem, 'fact' AS kind, found, size(found) AS pooled
-  }
-  RETURN stem, kind, found, pooled
+  UNWIND [CASE WHEN size($stems) > 8
+          THEN reduce(q = '', i IN range(8, size($stems) - 1) | q + CASE WHEN q = '' THEN '' ELSE ' | ' END + $stems[i])
+          END] AS t
+  {{stem_slot}}
 }
 WITH collect(stem) AS s, collect(kind) AS k, collect(found) AS f, collect(pooled) AS p
 WITH s, k, f, p, [x IN $stems WHERE any(g IN range(0, size(s) - 1) WHERE s[g] = x AND p[g] >= $pool)] AS common

@@ -1,0 +1,25 @@
+// FalkorDB's own: one stem slot of recall/memory_lexical_each, the stem (or stems) t, or null for an empty
+// slot: a row per kind of memory (stem, kind, found: the scope's current memories of that kind holding it, up
+// to $cap as the index gives them, and pooled: how many). An empty slot is left out inside each sub-query:
+// FalkorDB 4.x's server crashes when no row enters a sub-query of branches inside another sub-query.
+CALL { WITH t
+  WITH t WHERE t IS NOT NULL
+  CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
+  WITH node AS o, t
+  WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
+  WITH o, t LIMIT $cap
+  WITH t, collect(o) AS found
+  RETURN t AS stem, 'observation' AS kind, found, size(found) AS pooled
+  UNION ALL
+  WITH t
+  WITH t WHERE t IS NOT NULL
+  CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
+  WITH relationship AS r, t
+  WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
+    AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
+  WITH r, t, startNode(r) AS a WHERE a.scope = $scope
+  WITH r, t LIMIT $cap
+  WITH t, collect(r) AS found
+  RETURN t AS stem, 'fact' AS kind, found, size(found) AS pooled
+}
+RETURN stem, kind, found, pooled
