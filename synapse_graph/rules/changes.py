@@ -186,7 +186,8 @@ def stored_events(row: Mapping[str, Any]) -> list[tuple[Event, Stored | None]]:
     said = zip(*(row.get(k) or [""] * len(codes) for k in ("verdict_before", "verdict_by", "verdict_why")),
                strict=True)
     return [(Event("updated" if code in (VERDICT_FEEDBACK, VERDICT_SAME) else "fact", ref),
-             None if code == VERDICT_JUDGE else Stored(code, tuple(before.split()), by, why))
+             None if code == VERDICT_JUDGE else Stored(code, tuple(before.split()), by, why)
+             if before or by or why else _BARE.get(code) or Stored(code))
             for code, ref, (before, by, why) in zip(codes, records, said, strict=True)]
 
 
@@ -201,6 +202,10 @@ class Stored(NamedTuple):
 
     def names(self) -> tuple[str, ...]:
         return (*self.before, *((self.by,) if self.by else ()))
+
+
+_BARE = {code: Stored(code) for code in (VERDICT_ADDED, VERDICT_ENDED, VERDICT_FEEDBACK, VERDICT_NONE, VERDICT_SAME)}
+"""The verdicts that name nothing besides their record, made once (most of a page's: an added record)."""
 
 
 @dataclass(frozen=True)

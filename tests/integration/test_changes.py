@@ -217,3 +217,36 @@ def test_a_page_of_verdicts_stored_by_the_writes_is_the_page_judged_when_read(pl
     assert len(pages[1_000]) > 50 and pages[1] == pages[1_000]
     assert memory.changes(start, entity="Dana").changes == by_entity
     assert memory.changes(start, predicate="VISITED").changes == by_predicate
+
+
+def test_a_change_shows_its_record_as_facts_reads_it_every_field(plain: Memory) -> None:
+    """A change's facts are the records as ``facts`` reads them, field for field (values a write leaves absent
+    read as their defaults: confidence 1, one confirmation, believed, not pinned), whether the write's stored
+    verdict names them (read with the entries) or they are judged when read, with and without an entity
+    filter."""
+    memory = plain
+    start = now()
+    memory.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="Paris", valid_at="2019-01-01"),
+                  source="chat 1", session="s-1")
+    memory.upsert(Triple(subject="Dana", predicate="LIKES", object="Tea", confidence=0.37), model="extractor")
+    for _ in range(2):  # confirmed once
+        memory.upsert(Triple(subject="Ann", predicate="KNOWS", object="Dana", valid_at="2020-01-01"))
+    memory.pin(memory.facts("Ann", "KNOWS")[0])
+    memory.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="London", valid_at="2022-09-15"))
+    held = {f.id: f.model_copy(update={"replaces": None, "replaced_by": None}) for subject in ("Dana", "Ann")
+            for f in memory.facts(subject, include_history=True, include_candidates=True)}
+
+    def shown(**asked: object) -> list[object]:
+        page = memory.changes(start, **asked)  # type: ignore[arg-type]
+        return [f for c in page.changes for f in (c.fact, c.superseded_by, *c.before) if f is not None]
+
+    unfiltered, by_entity = shown(), shown(entity="Ann")
+    compared = [f for f in unfiltered if f.id in held]  # type: ignore[attr-defined]
+    assert len(compared) >= 5 and all(f == held[f.id] for f in compared)  # type: ignore[attr-defined]
+    assert {(f.confidence, f.confirmations, f.status, f.pinned) for f in compared} >= {  # type: ignore[attr-defined]
+        (1.0, 1, "believed", False), (0.37, 1, "candidate", False), (1.0, 2, "believed", True)}
+    assert by_entity and all(f in unfiltered for f in by_entity)
+    raw_cypher(memory, "MATCH (x:Audit {scope: $scope}) WHERE x.verdicts IS NOT NULL SET x.verdicts = null, "
+                       "x.verdict_records = null, x.verdict_before = null, x.verdict_by = null, x.verdict_why = null "
+                       "RETURN count(x) AS n", scope=memory.scope)
+    assert (shown(), shown(entity="Ann")) == (unfiltered, by_entity)
