@@ -1,8 +1,8 @@
 // Current records (not expired) of the given trust states ($statuses) for each key [slot, subject,
 // predicate, object, since_at, a, b] (a and b: both entities' node ids when known; engine/view.py current,
 // a list: no names on the wire): the planner's input for a
-// batch, as one row (one value to decode, not a row per record). A record can come back twice (it answers
-// two keys): readers keep one per id. A null since_at asks for the whole timeline, otherwise records that
+// batch, as one row (one value to decode, not a row per record), each record a list of values
+// (fragments/record_values). A record can come back twice (it answers two keys): readers keep one per id. A null since_at asks for the whole timeline, otherwise records that
 // ended before since_at are left out (no write can touch them).
 // A key with an object asks for the records between its two entities: both sought by their node ids a
 // and b when the key has them (read holding the scope's lock, see writes/apply_plan.cypher), else found
@@ -20,7 +20,7 @@
   WHERE r.predicate = k[2] AND r.expired_at IS NULL AND {{state}} IN $statuses
     AND (k[4] IS NULL OR r.invalid_at IS NULL OR r.invalid_at >= {{instant(k[4])}})
   WITH DISTINCT r, a, b
-  RETURN collect({{fact}}) AS by_id
+  RETURN collect({{record_values}}) AS by_id
 }
 {{call()}}
   UNWIND [k IN $keys WHERE k[3] IS NOT NULL AND k[5] IS NULL] AS k
@@ -34,7 +34,7 @@
   WHERE r.predicate = k[2] AND r.expired_at IS NULL AND {{state}} IN $statuses
     AND (k[4] IS NULL OR r.invalid_at IS NULL OR r.invalid_at >= {{instant(k[4])}})
   WITH DISTINCT r, a, b
-  RETURN collect({{fact}}) AS by_pair
+  RETURN collect({{record_values}}) AS by_pair
 }
 {{call()}}
   UNWIND [k IN $keys WHERE k[3] IS NULL] AS k
@@ -44,6 +44,6 @@
   WITH k, r, startNode(r) AS a, endNode(r) AS b
   WHERE a.scope = $scope AND a.key = k[1] AND r.predicate = k[2]
   WITH DISTINCT r, a, b
-  RETURN collect({{fact}}) AS by_slot
+  RETURN collect({{record_values}}) AS by_slot
 }
 RETURN by_id + by_pair + by_slot AS records

@@ -53,6 +53,24 @@ def record(row: Row) -> Record:
     return built(Record, {name: values[name] for name in RECORD_FIELDS})  # in field order, as __init__ sets them
 
 
+RECORD_VALUE_COLUMNS = ("subject_key", "object_key", *(f.name for f in FACT if f.kind != "end"))
+"""The columns of a fact record as the planner reads it, a list of values (fragments/record_values.cypher), in order:
+its ends' keys, then its fields."""
+RECORD_ID = RECORD_VALUE_COLUMNS.index("id")
+"""The place of a record's id in its list of values."""
+_RECORD_VALUES = Reader(tuple(f for f in FACT if f.name not in PROVENANCE_FIELDS), by_key=True, datetimes=False,
+                        columns=RECORD_VALUE_COLUMNS)
+_PROVENANCE_VALUES = Reader(tuple(f for f in FACT if f.name in PROVENANCE_FIELDS), by_key=True, datetimes=False,
+                            columns=RECORD_VALUE_COLUMNS)
+
+
+def record_of_values(row: Sequence[Any]) -> Record:
+    """:func:`record` of a record's list of values (fragments/record_values.cypher), read by place."""
+    values = _RECORD_VALUES(row)
+    values["provenance"] = built(Provenance, _PROVENANCE_VALUES(row))
+    return built(Record, {name: values[name] for name in RECORD_FIELDS})
+
+
 def record_of(values: Mapping[str, Any]) -> Record:
     """A record of its fields' values (:data:`~synapse_graph.shapes.FACT`; the provenance apart)."""
     return Record(**{k: v for k, v in values.items() if k not in PROVENANCE_FIELDS},

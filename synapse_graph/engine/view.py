@@ -224,8 +224,9 @@ class View:
         elif params:
             [found] = yield from read(Q.CURRENT_RECORDS, {"scope": self.ctx.scope, "statuses": list(allowed),
                                                      "keys": params})
-            unique = {row["id"]: row for row in found["records"]}  # a record can answer two keys of one slot
-            stored = [rows.record(row) for row in unique.values()]
+            # A record can answer two keys of one slot; each comes as its list of values (rows.record_of_values).
+            unique = {values[rows.RECORD_ID]: values for values in found["records"]}
+            stored = [rows.record_of_values(values) for values in unique.values()]
         self.read_records.update((r.id, r) for r in stored)
         if {*TIMELINE_STATES, "candidate"} <= set(allowed):
             for s, p, o, t in wanted:
