@@ -3,4 +3,4 @@
 // batch of 1,000 reads ~1,100 records, and their maps (field names, and the entities' names and types, which the
 // planner does not read) cost the client ~5 ms of decoding a batch at 100k (client CPU 0.87-0.90x:
 // benchmarks/results/2026-12-07-applycut-batch-split.md).
-[a.key, b.key] + {{fact_field_values}}
+[a.key, b.key, {{fact_field_values}}]
