@@ -1,14 +1,14 @@
 """Recall: the memories (facts and observations) that answer a question, from four legs fused (issue 28).
 
 The design and its measurements: ``docs/recall-design.md``. Two requests (one more when the scope holds facts,
-one fewer in a later recall; reads that do not depend on each other go together: one round trip on FalkorDB, a
-pipeline; one session on Neo4j, its statements a round trip each, auto-commit, no transaction):
+one fewer in a later one without an embedder; reads that do not depend on each other go together: one round
+trip on FalkorDB, a pipeline; one session on Neo4j, its statements a round trip each, auto-commit):
 
 1. one statement (``state_and_term_hits``, search's too): the scope's state, whether it holds facts at all and
    how many names each word of the question matches; with an embedder, the question less the words that name an
    entity is embedded next (a name weighs on an embedding more than what is asked about it). A later recall
-   guesses this answer from the last one's and checks it first in the next request; when it differs (a write
-   since, a new word naming an entity), that request is sent again with what was read (:func:`_same`);
+   without an embedder guesses this answer from the last one's and checks it first in the next request; when
+   it differs (a write since, a new word naming an entity), that request is sent again (:func:`_same`);
 2. the entities the words name (``search_lexical``; in a small scope the first rows of ``memory_lexical``, one
    statement), and one request for the memories: those holding the
    question's stems (``memory_lexical``; stem by stem in a larger scope, ``memory_lexical_each``) with their
@@ -153,12 +153,13 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
         return Recall(query=query, as_of=to_datetime(now if as_of is None else as_of), legs=legs,
                       skipped="no content words (empty question or small talk)",
                       usage=RecallUsage(items=0, tokens=0, ms=_ms(started)))
-    first = _guessed(ctx, terms)  # the scope's state and the words' name hits as the last recall read them
+    # The scope's state and the words' name hits as the last recall read them; not with an embedder, whose check
+    # would follow the embedding (Neo4j p95 93 -> 108 ms side by side; docs/recall-design.md "The round trips").
+    first = _guessed(ctx, terms) if ctx.embedder is None else None
     checked = first is None  # a guess is read again with the memories, in their round trip, and compared
     if first is None:
         first = split_counted((yield from read_rows(state_and_terms(ctx, terms))))
-    embedded: dict[str, list[float]] = {}
-    while True:  # twice at most: a wrong guess is replaced by what was read with it
+    while True:  # twice at most: a wrong guess is replaced by what was read with it (no embedding to redo)
         state_rows, counted = first
         state = state_of(state_rows)
         embeddings.check(ctx, state)
@@ -175,10 +176,7 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
         vector = None
         if ctx.embedder is not None:
             naming = [t for t in terms if 0 < hits.get(t, 0) <= NAMING_HITS]
-            text = _without(query, naming) or query
-            if text not in embedded:
-                [embedded[text]] = yield from embed((text,))
-            vector = embedded[text]
+            [vector] = yield from embed((_without(query, naming) or query,))
         small = state.facts < SMALL_SCOPE  # believed records and observations: at most this many match
         scanned = state.facts < INDEXED_FROM or not ctx.indexed  # the vector leg by a scan (INDEXED_FROM)
         corpus_size = max(state.facts, 1)

@@ -1,6 +1,7 @@
 """Recall's round trips (issue 28: recall's p95 with MiniLM within 1.5x of dense): a memory's first recall in a
 scope reads the scope's state and how many names each word of the question matches, then the memories; a later
-recall guesses the first from what the last one read and reads it again with the memories, in one round trip,
+recall (without an embedder, whose check would follow the embedding and did not pay) guesses the first from
+what the last one read and reads it again with the memories, in one round trip,
 and starts again from what it read when the guess was wrong (a write since, or a word that now names an
 entity). The answer is the one a memory recalling in the scope for the first time gives, on both backends and
 both APIs."""
