@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from synapse_graph.rules.redaction import SecretMode
 
@@ -26,3 +27,8 @@ class Context:
     registry: str | None = None
     """When ``scope`` is a session's scope: the durable scope that registered the session. Writes here
     are refused once the session expired or was revoked."""
+    recalled: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """What recall last read first in each scope (its state, and how many names each word of the questions
+    matched): the next recall without an embedder guesses them from it and reads them again with its memories,
+    in one round trip (engine/recalling.py). Shared by the contexts ``replace`` makes of this one; a guess is
+    never trusted."""

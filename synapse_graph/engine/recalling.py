@@ -1,12 +1,14 @@
 """Recall: the memories (facts and observations) that answer a question, from four legs fused (issue 28).
 
-The design and its measurements: ``docs/recall-design.md``. Two requests, three when the scope holds facts (reads
-that do not depend on each other go together: one round trip on FalkorDB, a pipeline; one session on Neo4j, its
-statements a round trip each, auto-commit, no transaction):
+The design and its measurements: ``docs/recall-design.md``. Two requests (one more when the scope holds facts,
+one fewer in a later one without an embedder; reads that do not depend on each other go together: one round
+trip on FalkorDB, a pipeline; one session on Neo4j, its statements a round trip each, auto-commit):
 
 1. one statement (``state_and_term_hits``, search's too): the scope's state, whether it holds facts at all and
    how many names each word of the question matches; with an embedder, the question less the words that name an
-   entity is embedded next (a name weighs on an embedding more than what is asked about it);
+   entity is embedded next (a name weighs on an embedding more than what is asked about it). A later recall
+   without an embedder guesses this answer from the last one's and checks it first in the next request; when
+   it differs (a write since, a new word naming an entity), that request is sent again (:func:`_same`);
 2. the entities the words name (``search_lexical``; in a small scope the first rows of ``memory_lexical``, one
    statement), and one request for the memories: those holding the
    question's stems (``memory_lexical``; stem by stem in a larger scope, ``memory_lexical_each``) with their
@@ -85,6 +87,8 @@ of the question the vector leg embeds (a word many names share is left in)."""
 NAMED_SHARE = 0.5
 """An entry entity is one the question names when its name holds a word of it and its BM25 score is at least
 this share of the best entry's."""
+REMEMBERED = (16, 1_000)
+"""Scopes whose state, and words of each whose name hits, a context keeps for its next recall (:func:`_remember`)."""
 _DAY = 86_400_000_000
 WITHOUT_EMBEDDER = Weights(lexical=1.0, vector=0.0)
 """Without an embedder the lexical leg ranks alone (with the same bonuses, and the graph leg for facts)."""
@@ -149,40 +153,47 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
         return Recall(query=query, as_of=to_datetime(now if as_of is None else as_of), legs=legs,
                       skipped="no content words (empty question or small talk)",
                       usage=RecallUsage(items=0, tokens=0, ms=_ms(started)))
-    state_rows, counted = split_counted((yield from read_rows(state_and_terms(ctx, terms))))
-    state = state_of(state_rows)
-    embeddings.check(ctx, state)
-    # The instant the facts are read at: now by the scope's clock, never before its last write
-    # (as cypher/fragments/read_clock.cypher takes it), so the answer names when its facts hold.
-    at = as_of if as_of is not None else Instant(max(now_micros(), state.updated_at))
-    if state.version == 0:  # never written (a session's scope before its first offload): nothing to find
-        return Recall(query=query, as_of=to_datetime(at), legs=legs, skipped="the scope holds no memories yet",
-                      usage=RecallUsage(items=0, tokens=0, ms=_ms(started)))
-    reference = to_datetime(reference_time if reference_time is not None else at)
-    question = _Question(query, terms, term_stems(terms), at, known_at, asked_time(query, reference), hops)
-    window = _window(question.asked)
-    hits = {r["term"]: int(r["hits"]) for r in counted}
-    vector = None
-    if ctx.embedder is not None:
-        naming = [t for t in terms if 0 < hits.get(t, 0) <= NAMING_HITS]
-        [vector] = yield from embed((_without(query, naming) or query,))
-    small = state.facts < SMALL_SCOPE  # believed records and observations: at most this many match
-    scanned = state.facts < INDEXED_FROM or not ctx.indexed  # the vector leg by a scan (INDEXED_FROM)
-    corpus_size = max(state.facts, 1)
-    searched = search_read(ctx, terms, hits)
-    memories = {
-        "scope": ctx.scope, "scope_token": scope_token(ctx.scope), "stems": question.stems,
-        "index": {s: i for i, s in enumerate(question.stems)}, "corpus": corpus_size,
-        "pool": SMALL_SCOPE if small else POOL, "as_of": at, "known_at": known_at, "vector": vector,
-        "model": ctx.embedder, "k": DEPTH, "fetch": 0 if scanned else DEPTH * OVERSAMPLE,
-        "kinds": ["fact", "observation"] if scanned and vector is not None else [],
-        "start": None if window is None else window[0], "end": None if window is None else window[1]}
-    if small:  # the names and the memories in one statement: its first rows are search_lexical's (leg 'names')
-        legged = yield from read(Q.MEMORY_LEXICAL, {**searched.params, **memories})
-        names = [{"found": r["memory"]} for r in legged if r["leg"] == "names"]
-    else:
-        names, legged = yield from read_each(  # each stem's first matches as the index yields them, at most cap
-            searched, Read(Q.MEMORY_LEXICAL_EACH, {**memories, "cap": COMMON * POOL + 1}))
+    # The scope's state and the words' name hits as the last recall read them; not with an embedder, whose check
+    # would follow the embedding (Neo4j p95 93 -> 108 ms side by side; docs/recall-design.md "The round trips").
+    first = _guessed(ctx, terms) if ctx.embedder is None else None
+    checked = first is None  # a guess is read again with the memories, in their round trip, and compared
+    if first is None:
+        first = split_counted((yield from read_rows(state_and_terms(ctx, terms))))
+    while True:  # twice at most: a wrong guess is replaced by what was read with it (no embedding to redo)
+        state_rows, counted = first
+        state = state_of(state_rows)
+        embeddings.check(ctx, state)
+        # The instant the facts are read at: now by the scope's clock, never before its last write
+        # (as cypher/fragments/read_clock.cypher takes it), so the answer names when its facts hold.
+        at = as_of if as_of is not None else Instant(max(now_micros(), state.updated_at))
+        if state.version == 0:  # never written (a session's scope before its first offload): nothing to find
+            return Recall(query=query, as_of=to_datetime(at), legs=legs, skipped="the scope holds no memories yet",
+                          usage=RecallUsage(items=0, tokens=0, ms=_ms(started)))
+        reference = to_datetime(reference_time if reference_time is not None else at)
+        question = _Question(query, terms, term_stems(terms), at, known_at, asked_time(query, reference), hops)
+        window = _window(question.asked)
+        hits = _hits(counted)
+        vector = None
+        if ctx.embedder is not None:
+            naming = [t for t in terms if 0 < hits.get(t, 0) <= NAMING_HITS]
+            [vector] = yield from embed((_without(query, naming) or query,))
+        small = state.facts < SMALL_SCOPE  # believed records and observations: at most this many match
+        scanned = state.facts < INDEXED_FROM or not ctx.indexed  # the vector leg by a scan (INDEXED_FROM)
+        corpus_size = max(state.facts, 1)
+        searched = search_read(ctx, terms, hits)
+        memories = {
+            "scope": ctx.scope, "scope_token": scope_token(ctx.scope), "stems": question.stems,
+            "index": {s: i for i, s in enumerate(question.stems)}, "corpus": corpus_size,
+            "pool": SMALL_SCOPE if small else POOL, "as_of": at, "known_at": known_at, "vector": vector,
+            "model": ctx.embedder, "k": DEPTH, "fetch": 0 if scanned else DEPTH * OVERSAMPLE,
+            "kinds": ["fact", "observation"] if scanned and vector is not None else [],
+            "start": None if window is None else window[0], "end": None if window is None else window[1]}
+        check = None if checked else state_and_terms(ctx, terms)
+        read_again, names, legged = yield from _memories_read(check, searched, memories, small=small)
+        if check is None or _same(first, again := split_counted(read_again)):
+            break
+        first, checked = again, True  # the guess was wrong: again with what was read, the memories read again
+    _remember(ctx, terms, first)
     entries = entries_of(terms, names, corpus_size=state.entities)
     named = _named(entries, terms)
     found = _Found(names={e.key: e.name for e in entries})
@@ -244,6 +255,53 @@ def _without(query: str, naming: Sequence[str]) -> str:
         return query
     kept = _TOKEN.sub(lambda m: "" if (parts := words(m.group())) and set(parts) <= dropped else m.group(), query)
     return re.sub(r"\s+", " ", kept).strip()
+
+
+def _guessed(ctx: Context, terms: Sequence[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]] | None:
+    """The rows of ``state_and_terms`` as the scope's last recall read them (a word it did not ask about
+    guessed to name nothing), or None when no recall of this context read the scope yet."""
+    known = ctx.recalled.get(ctx.scope)
+    if known is None:
+        return None
+    state_rows, hits = known
+    return state_rows, [{"state": None, "facts": None, "term": t, "hits": hits[t]} for t in terms if hits.get(t)]
+
+
+def _same(guessed: tuple[list[dict[str, Any]], list[dict[str, Any]]],
+          read_again: tuple[list[dict[str, Any]], list[dict[str, Any]]]) -> bool:
+    """Whether guessed rows of ``state_and_terms`` are what it reads now: the same state, the same hits."""
+    return guessed[0] == read_again[0] and _hits(guessed[1]) == _hits(read_again[1])
+
+
+def _hits(counted: list[dict[str, Any]]) -> dict[str, int]:
+    """How many names each word matches, by word (a word matching none left out, as absent)."""
+    return {r["term"]: int(r["hits"]) for r in counted if int(r["hits"]) > 0}
+
+
+def _remember(ctx: Context, terms: Sequence[str], read_: tuple[list[dict[str, Any]], list[dict[str, Any]]]) -> None:
+    """Keeps what ``state_and_terms`` read for the scope's next recall: the words' hits while the state is the
+    same (at most :data:`REMEMBERED`)."""
+    state_rows, counted = read_
+    known = ctx.recalled.get(ctx.scope)
+    hits = dict(known[1]) if known is not None and known[0] == state_rows and len(known[1]) < REMEMBERED[1] else {}
+    hits.update(dict.fromkeys(terms, 0) | _hits(counted))
+    if ctx.scope not in ctx.recalled and len(ctx.recalled) >= REMEMBERED[0]:
+        ctx.recalled.clear()
+    ctx.recalled[ctx.scope] = (state_rows, hits)
+
+
+def _memories_read(check: Read | None, searched: Read, memories: dict[str, Any], *,
+                   small: bool) -> Op[tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]]:
+    """The round trip of the memories: the rows of ``check`` (a read of ``state_and_terms`` when its answer
+    was guessed, first in the same round trip), the entities the words name, and the memories' legs."""
+    if small:  # the names and the memories in one statement: its first rows are search_lexical's (leg 'names')
+        lexical = Read(Q.MEMORY_LEXICAL, {**searched.params, **memories})
+        checked, legged = (yield from read_each(check, lexical)) if check is not None else (
+            [], (yield from read(lexical.name, lexical.params)))
+        return checked, [{"found": r["memory"]} for r in legged if r["leg"] == "names"], legged
+    checked, names, legged = yield from read_each(  # each stem's first matches as the index yields them, at most cap
+        check, searched, Read(Q.MEMORY_LEXICAL_EACH, {**memories, "cap": COMMON * POOL + 1}))
+    return checked, names, legged
 
 
 # -- the legs ------------------------------------------------------------------------------------------------
