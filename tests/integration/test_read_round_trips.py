@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from synapse_graph import Memory, Triple
-from synapse_graph.engine.changes import RECORD_ID
+from synapse_graph.engine.rows import FACT_VALUE_COLUMNS
 from tests.integration.helpers import utc
 
 pytestmark = pytest.mark.integration
@@ -115,7 +115,7 @@ def test_a_first_page_of_changes_reads_the_records_of_its_changes_and_of_one_eve
     def read(name: Any, params: Any) -> Any:
         found = inner(name, params)
         if str(name) == "changes/change_entries":
-            shipped.extend(values[RECORD_ID] for values in found[0]["records"])
+            shipped.extend(values[FACT_VALUE_COLUMNS.index("id")] for values in found[0]["records"])
         return found
 
     monkeypatch.setattr(backend, "read", read)
