@@ -1,6 +1,8 @@
 // FalkorDB's own: one stem slot of recall/memory_lexical_each, the stem (or stems) t, or null for an empty
 // slot: a row per kind of memory (stem, kind, found: the scope's current memories of that kind holding it, up
-// to $cap as the index gives them, and pooled: how many). An empty slot is left out inside each sub-query:
+// to $cap as the index gives them, none when they reach $cap (fragments/stem_pools keeps none of those: carried
+// through the statement's list projections, $cap memories a common stem cost copies of them all), and pooled: how
+// many it found). An empty slot is left out inside each sub-query:
 // FalkorDB 4.x's server crashes when no row enters a sub-query of branches inside another sub-query.
 CALL { WITH t
   WITH t WHERE t IS NOT NULL
@@ -9,7 +11,8 @@ CALL { WITH t
   WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
   WITH o, t LIMIT $cap
   WITH t, collect(o) AS found
-  RETURN t AS stem, 'observation' AS kind, found, size(found) AS pooled
+  RETURN t AS stem, 'observation' AS kind, CASE WHEN size(found) < $cap THEN found ELSE [] END AS found,
+         size(found) AS pooled
   UNION ALL
   WITH t
   WITH t WHERE t IS NOT NULL
@@ -20,6 +23,7 @@ CALL { WITH t
   WITH r, t, startNode(r) AS a WHERE a.scope = $scope
   WITH r, t LIMIT $cap
   WITH t, collect(r) AS found
-  RETURN t AS stem, 'fact' AS kind, found, size(found) AS pooled
+  RETURN t AS stem, 'fact' AS kind, CASE WHEN size(found) < $cap THEN found ELSE [] END AS found,
+         size(found) AS pooled
 }
 RETURN stem, kind, found, pooled

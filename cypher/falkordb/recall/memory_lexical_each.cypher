@@ -6,7 +6,8 @@
 // up to $cap of each as the index gives them, then, for the stems common in them, the memories holding two of
 // those (one call a kind: "(a b) | (a c) | ..."); fragments/stem_pools keeps $pool of each call's that are a
 // function of the memories (a call that reached $cap gives none: FalkorDB's index yields matches in the order it
-// indexed them, and a write that changes no word of a memory re-indexes it at the end), and
+// indexed them, and a write that changes no word of a memory re-indexes it at the end; its list is emptied at
+// once, c counting what it found), and
 // fragments/lexical_cut scores and cuts them (one row: what BM25 needs of every match, and the matches that can
 // make the cut, whole). A stem is asked for alone, never sorted: FalkorDB's index lists every match of a query
 // before it can sort them (a pass over thousands for a common stem: 120-430 ms for a word 100,000 memories hold,
@@ -69,8 +70,11 @@ CALL { WITH t
   WITH r LIMIT $cap
   RETURN collect(r) AS facts
 }
-WITH s + [t, t] AS s, k + ['observation', 'fact'] AS k, f + [observations, facts] AS f,
+WITH s + [t, t] AS s, k + ['observation', 'fact'] AS k,
+     f + [CASE WHEN size(observations) < $cap THEN observations ELSE [] END,
+          CASE WHEN size(facts) < $cap THEN facts ELSE [] END] AS f,
      p + [size(observations), size(facts)] AS p
+WITH s, k, f, p, p AS c
 {{stem_pools}}
 {{lexical_cut}}
 {{memory_vector_legs}}
