@@ -20,6 +20,10 @@ micros(value) = value
 record_key(slot, instant) = toString(slot) + '@' + toString(instant)
 new_record_key(slot, instant) = {{record_key(slot, instant)}}
 
+// The start of a record that fragments/links seeks by an end key: the subject it has in common with r. Warm, the
+// seek still reads the end-key index; while the server still builds that index after a cold open (DELAY_INDEXING),
+// the plan walks the subject's records instead of every record of the graph, so a read need not wait for it.
+linked_from(node) = (node)
 // A node's id (id(): FalkorDB finds a node by its id without an index).
 node_id(node) = id(node)
 // The ids of the entities a write found (writes/resolve_keys): later statements of the write seek them by id.

@@ -6,12 +6,13 @@
 // many its slot holds (a hub subject's: thousands); for the rows a read returns only (after its LIMIT). A record
 // both seeks find (r and it of no length, at one instant) counts once. The keys are sought only here: by
 // equality, on a directed pattern (FalkorDB's edge index scan of an undirected one returns one direction only).
-// The edge is sought alone, its ends read after (a labelled end first would scan every entity on FalkorDB).
+// The edge is sought alone, its ends read after (a labelled end first would scan every entity on FalkorDB); on
+// FalkorDB its start is the subject a (phrase linked_from), which only changes the plan while the index is built.
 {{call(r, a, b)}}
-  OPTIONAL MATCH ()-[p:FACT]->()
+  OPTIONAL MATCH {{linked_from(a)}}-[p:FACT]->()
   WHERE p.ends = r.starts
   WITH r, a, b, collect(p) AS before
-  OPTIONAL MATCH ()-[q:FACT]->()
+  OPTIONAL MATCH {{linked_from(a)}}-[q:FACT]->()
   WHERE q.starts = r.ends
   WITH r, a, b, before, collect(q) AS after
   UNWIND before + [x IN after WHERE NOT x IN before] AS p

@@ -25,6 +25,8 @@ node_id(node) = elementId(node)
 // writes/current_records took 9.45 s with element ids against 4.33 s without); its keys carry none, and
 // the sub-query that seeks by id reads nothing.
 node_ids(node) = []
+// The start of a record fragments/links seeks by an end key: any (the relationship index is sought).
+linked_from(node) = ()
 // The hint keeps the planner on the (scope, key) unique index: it would otherwise scan every entity of
 // the scope through the scope index.
 key_hint(node) = USING INDEX node:Entity(scope, key)

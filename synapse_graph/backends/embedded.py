@@ -403,6 +403,9 @@ class EmbeddedServer:
             "--logfile", "",  # stdout, which the watchdog sends to the log file
             "--set-proc-title", "no",
             "--loadmodule", str(module),
+            # Answer once the graph is decoded and build the indexes in the background (~70% of a big store's
+            # start); a statement waits only for those it needs (falkordb_steps.wait_for_indexes).
+            "DELAY_INDEXING", "yes",
         ]  # fmt: skip
 
     def _spawn(self) -> None:

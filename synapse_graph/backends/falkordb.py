@@ -58,6 +58,8 @@ DIALECT = "falkordb"
 # The server's INFO names its socket, whose path may hold bytes that are not UTF-8.
 _CLIENT: dict[str, Any] = {"decode_responses": True, "retry": Retry(NoBackoff(), 0), "socket_timeout": None,
                            "encoding_errors": "surrogateescape"}
+_A_WRITE: steps.Command = ("GRAPH.QUERY",)
+"""What a writer waits for the indexes as, before it takes its scope's lock (:func:`steps.wait_for_indexes`)."""
 _ASYNC_CLIENT: dict[str, Any] = {"decode_responses": True, "retry": AsyncRetry(NoBackoff(), 0),
                                  "socket_timeout": None, "encoding_errors": "surrogateescape"}
 
@@ -158,6 +160,7 @@ class FalkorDBBackend(Backend):
         self.graph = graph
         self._server = server
         self.location = location
+        self._building = True  # the server may still be building indexes: looked at until none is
 
     @classmethod
     def embedded(cls, db_file: str | os.PathLike[str], *, graph: str = GRAPH_NAME, create: bool = True
@@ -189,7 +192,23 @@ class FalkorDBBackend(Backend):
         return self._server
 
     def ensure_schema(self, vector_dimensions: int | None = None) -> int | None:
-        return self.drive(steps.ensure_schema(self.graph, self.dialect, vector_dimensions, self.location))
+        building, self._building = self._building, False  # its statements run while the indexes are built
+        try:
+            return self.drive(steps.ensure_schema(self.graph, self.dialect, vector_dimensions, self.location))
+        finally:
+            self._building = building
+
+    def _wait_for_indexes(self, commands: list[steps.Command]) -> None:
+        """While the server still builds indexes, until none of ``commands`` needs one of them (see the steps)."""
+        if not self._building:
+            return
+        self._building = building = False  # the wait's own commands do not wait
+        try:
+            for sent in commands:
+                if not (building := self.drive(steps.wait_for_indexes(self.graph, self.location, sent))):
+                    break
+        finally:
+            self._building = building
 
     def read(self, name: str, params: Params) -> list[Row]:
         return self._statement(name, params, read_only=True)
@@ -203,10 +222,12 @@ class FalkorDBBackend(Backend):
 
     def _pipeline(self, commands: list[steps.Command]) -> list[Any]:
         """Commands in one round trip; each reply, an error reply as the exception."""
+        self._wait_for_indexes(commands)
         return self._retrying(lambda: pipeline(self._client, commands).execute(raise_on_error=False))  # type: ignore[no-any-return]
 
     @contextmanager
     def locked(self, scope: str, init: Params, timeout: float) -> Iterator[_LockedRunner]:
+        self._wait_for_indexes([_A_WRITE])  # a writer waits for the indexes before it takes the lock, not holding it
         runner = _LockedRunner(self, scope, uuid.uuid4().hex, timeout)
         try:
             yield runner
@@ -251,6 +272,7 @@ class FalkorDBBackend(Backend):
             raise error(exc, self.location) from exc
 
     def _execute(self, *args: Any) -> Any:
+        self._wait_for_indexes([args])
         return self._retrying(lambda: self._client.execute_command(*args))  # type: ignore[no-untyped-call]
 
     def _retrying(self, call: Callable[[], Any]) -> Any:
@@ -330,6 +352,7 @@ class AsyncFalkorDBBackend(AsyncBackend):
         self.graph = graph
         self._server = server
         self.location = location
+        self._building = True  # the server may still be building indexes: looked at until none is
 
     @classmethod
     async def embedded(cls, db_file: str | os.PathLike[str], *, graph: str = GRAPH_NAME, create: bool = True
@@ -355,7 +378,23 @@ class AsyncFalkorDBBackend(AsyncBackend):
         return self._server
 
     async def ensure_schema(self, vector_dimensions: int | None = None) -> int | None:
-        return await self.drive(steps.ensure_schema(self.graph, self.dialect, vector_dimensions, self.location))
+        building, self._building = self._building, False
+        try:
+            return await self.drive(steps.ensure_schema(self.graph, self.dialect, vector_dimensions, self.location))
+        finally:
+            self._building = building
+
+    async def _wait_for_indexes(self, commands: list[steps.Command]) -> None:
+        """The asyncio twin of :meth:`FalkorDBBackend._wait_for_indexes`."""
+        if not self._building:
+            return
+        self._building = building = False
+        try:
+            for sent in commands:
+                if not (building := await self.drive(steps.wait_for_indexes(self.graph, self.location, sent))):
+                    break
+        finally:
+            self._building = building
 
     async def read(self, name: str, params: Params) -> list[Row]:
         return await self._statement(name, params, read_only=True)
@@ -368,10 +407,12 @@ class AsyncFalkorDBBackend(AsyncBackend):
         return pipeline_rows(await self._pipeline(read_commands(self.graph, self.dialect, requests)), self.location)
 
     async def _pipeline(self, commands: list[steps.Command]) -> list[Any]:
+        await self._wait_for_indexes(commands)
         return await self._retrying(lambda: pipeline(self._client, commands).execute(raise_on_error=False))  # type: ignore[no-any-return]
 
     @asynccontextmanager
     async def locked(self, scope: str, init: Params, timeout: float) -> AsyncIterator[_AsyncLockedRunner]:
+        await self._wait_for_indexes([_A_WRITE])
         runner = _AsyncLockedRunner(self, scope, uuid.uuid4().hex, timeout)
         try:
             yield runner
@@ -415,6 +456,7 @@ class AsyncFalkorDBBackend(AsyncBackend):
             raise error(exc, self.location) from exc
 
     async def _execute(self, *args: Any) -> Any:
+        await self._wait_for_indexes([args])
         return await self._retrying(lambda: self._client.execute_command(*args))  # type: ignore[no-untyped-call]
 
     async def _retrying(self, call: Callable[[], Awaitable[Any]]) -> Any:
