@@ -15,6 +15,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import redis
@@ -58,6 +59,9 @@ DIALECT = "falkordb"
 # The server's INFO names its socket, whose path may hold bytes that are not UTF-8.
 _CLIENT: dict[str, Any] = {"decode_responses": True, "retry": Retry(NoBackoff(), 0), "socket_timeout": None,
                            "encoding_errors": "surrogateescape"}
+_WAITING: ContextVar[bool] = ContextVar("synapse_graph_waiting_for_indexes", default=False)
+"""Set while this thread or task waits for the indexes (or creates the schema): its own commands do not wait. Each
+caller waits for itself: a flag on the backend would let every other task or thread through while one waits."""
 _A_WRITE: steps.Command = ("GRAPH.QUERY",)
 """What a writer waits for the indexes as, before it takes its scope's lock (:func:`steps.wait_for_indexes`)."""
 _ASYNC_CLIENT: dict[str, Any] = {"decode_responses": True, "retry": AsyncRetry(NoBackoff(), 0),
@@ -192,23 +196,24 @@ class FalkorDBBackend(Backend):
         return self._server
 
     def ensure_schema(self, vector_dimensions: int | None = None) -> int | None:
-        building, self._building = self._building, False  # its statements run while the indexes are built
+        token = _WAITING.set(True)  # its statements run while the indexes are built
         try:
             return self.drive(steps.ensure_schema(self.graph, self.dialect, vector_dimensions, self.location))
         finally:
-            self._building = building
+            _WAITING.reset(token)
 
     def _wait_for_indexes(self, commands: list[steps.Command]) -> None:
         """While the server still builds indexes, until none of ``commands`` needs one of them (see the steps)."""
-        if not self._building:
+        if not self._building or _WAITING.get():
             return
-        self._building = building = False  # the wait's own commands do not wait
+        token = _WAITING.set(True)  # the wait's own commands do not wait
         try:
             for sent in commands:
-                if not (building := self.drive(steps.wait_for_indexes(self.graph, self.location, sent))):
-                    break
+                if not self.drive(steps.wait_for_indexes(self.graph, self.location, sent)):
+                    self._building = False  # every index is built: no caller looks again
+                    return
         finally:
-            self._building = building
+            _WAITING.reset(token)
 
     def read(self, name: str, params: Params) -> list[Row]:
         return self._statement(name, params, read_only=True)
@@ -378,23 +383,24 @@ class AsyncFalkorDBBackend(AsyncBackend):
         return self._server
 
     async def ensure_schema(self, vector_dimensions: int | None = None) -> int | None:
-        building, self._building = self._building, False
+        token = _WAITING.set(True)
         try:
             return await self.drive(steps.ensure_schema(self.graph, self.dialect, vector_dimensions, self.location))
         finally:
-            self._building = building
+            _WAITING.reset(token)
 
     async def _wait_for_indexes(self, commands: list[steps.Command]) -> None:
         """The asyncio twin of :meth:`FalkorDBBackend._wait_for_indexes`."""
-        if not self._building:
+        if not self._building or _WAITING.get():
             return
-        self._building = building = False
+        token = _WAITING.set(True)
         try:
             for sent in commands:
-                if not (building := await self.drive(steps.wait_for_indexes(self.graph, self.location, sent))):
-                    break
+                if not await self.drive(steps.wait_for_indexes(self.graph, self.location, sent)):
+                    self._building = False
+                    return
         finally:
-            self._building = building
+            _WAITING.reset(token)
 
     async def read(self, name: str, params: Params) -> list[Row]:
         return await self._statement(name, params, read_only=True)
