@@ -193,6 +193,11 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
         read_again, names, legged = yield from _memories_read(check, searched, memories, small=small)
         if check is None or _same(first, again := split_counted(read_again)):
             break
+        if not small and again[0] == first[0]:  # the same state, other name hits: the memories read stand (they
+            first = again                       # depend on the state, not the hits); the names read again
+            searched = search_read(ctx, terms, _hits(again[1]))
+            names = yield from read(searched.name, searched.params)
+            break
         first, checked = again, True  # the guess was wrong: again with what was read, the memories read again
     _remember(ctx, terms, first)
     _remember_common(ctx, first[0], question, memories, legged)

@@ -6,7 +6,7 @@ makes a common stem rare, on both backends and both APIs."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from typing import Any
 
 import pytest
@@ -54,3 +54,24 @@ def test_a_write_that_makes_a_common_stem_rare_is_seen(
     after = answer(reader, question)
     assert after == answer(make_memory(scope=scope.scope), question)
     assert after != before
+
+
+def test_a_word_that_now_names_an_entity_reads_the_names_again_not_the_memories(
+        scope: Memory, make_memory: Callable[..., Memory], monkeypatch: pytest.MonkeyPatch) -> None:
+    scope.recall("Who plays chess?")  # 'player3' not asked: the next recall guesses it names nothing
+    trips: list[str] = []
+    for name in ("read", "read_rows", "read_each"):
+        inner = getattr(recalling, name)
+
+        def counted(*args: Any, _inner: Any = inner, _name: str = name) -> Generator[Any, Any, Any]:
+            trips.append(_name)
+            return (yield from _inner(*args))
+
+        monkeypatch.setattr(recalling, name, counted)
+    found = scope.recall("What does Player3 drink?", limit=10)
+    assert trips[:2] == ["read_each", "read"]  # the guess with the memories, then the names alone
+    assert [e.name for e in found.entities][:1] == ["Player3"]
+    fresh = make_memory(scope=scope.scope).recall("What does Player3 drink?", limit=10)
+    assert [m.model_dump(exclude={"usage"}) for m in found.memories] == [
+        m.model_dump(exclude={"usage"}) for m in fresh.memories]
+    assert found.entities == fresh.entities
