@@ -2,7 +2,8 @@
 // holding the question's stems ($stems), one per memory: its kind ('observation' or 'fact'), m (the observation
 // or the fact record), stems (its search text: its stems one space apart, rules/stems.py) and hit (the stems it
 // was found for when they were asked for one by one, else null) and floor (null, or per stem of $stems how
-// many memories were found for it, some of them left out: fragments/stem_pools). BM25 scores the memories in
+// many memories were found for it, some of them left out: fragments/stem_pools), capped (null, or what
+// memory_lexical_each's calls learned, returned as is). BM25 scores the memories in
 // Python (rules/stems.py bm25), on both backends alike: here the server computes what that needs of EVERY match and
 // the same score per match (to rounding), so only the matches that can make the cut come back whole. One row:
 // 'lexical' and, as its memory: documents (how many memories matched), length (their stems in all), frequency

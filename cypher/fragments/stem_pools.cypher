@@ -2,7 +2,7 @@
 // of the question gives, a function of the memories alone, never of the index's order (issue 28). In: lists, one
 // entry per call (s: the stem, or the pairs of common stems asked together; k: the kind of memory; f: the
 // current memories of that kind it found, or none if p reached $cap; p: how many the index gave, at most $cap,
-// the first the index yields; c: how many current memories it found, f's or not). Out: a row a memory (kind, m,
+// the first the index yields; c: how many current memories it found, f's or not; capped: carried to lexical_cut). Out: a row a memory (kind, m,
 // stems, hit: the calls that gave it) and floor (per stem of $stems, how many memories were found for it: what
 // lexical_cut counts as its frequency). A call the index gave fewer than
 // $cap gave every match: its $pool shortest (the size of their search text; BM25 ranks the shorter of the

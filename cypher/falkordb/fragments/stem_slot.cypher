@@ -2,7 +2,8 @@
 // slot: a row per kind of memory (stem, kind, found: the scope's current memories of that kind holding it, up
 // to $cap as the index gives them, none when they reach $cap (fragments/stem_pools keeps none of those: carried
 // through the statement's list projections, $cap memories a common stem cost copies of them all), and pooled: how
-// many it found). An empty slot is left out inside each sub-query:
+// many it found; lasting: how many of those are observations or fact records never closed, 0 below $cap). A call
+// named in $known_observation or $known_fact is not made. An empty slot is left out inside each sub-query:
 // FalkorDB 4.x's server crashes when no row enters a sub-query of branches inside another sub-query.
 CALL { WITH t
   WITH t WHERE t IS NOT NULL AND NOT t IN $known_observation

@@ -18,6 +18,13 @@
 // even when its slot is empty (32 flat branches took 11 ms where 8 nested ones take 1). An empty slot is left
 // out inside each sub-query: FalkorDB 4.x's server crashes when no row enters a sub-query of branches inside
 // another sub-query (fragments/stem_slot, its own for FalkorDB).
+// Calls the caller knows (engine/recalling.py _known_common: read in the same state of the scope) are not made:
+// $known_fact and $known_observation name them (a stem, the ninth slot's stems or the pairs, as asked); those of
+// the slots ($slots: what each slot asks) known to reach $cap come back as rows of their own ($known_stems and
+// $known_kinds: $cap found, none kept; $capped_observation: the observations' among them), those known to find no
+// observation as no row, as when made. capped, given back in the lexical row: the calls made that reached $cap
+// with lasting matches (observations; fact records never closed, valid at any later instant), [t, kind], and
+// those that found no observation, [t, 'no observation'].
 CALL {
   UNWIND [$stems[0]] AS t
   {{stem_slot}}
