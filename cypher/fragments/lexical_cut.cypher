@@ -2,7 +2,8 @@
 // holding the question's stems ($stems), one per memory: its kind ('observation' or 'fact'), m (the observation
 // or the fact record), stems (its search text: its stems one space apart, rules/stems.py) and hit (the stems it
 // was found for when they were asked for one by one, else null) and floor (null, or per stem of $stems how
-// many memories were found for it, some of them left out: fragments/stem_pools). BM25 scores the memories in
+// many memories were found for it, some of them left out: fragments/stem_pools), capped (null, or what
+// memory_lexical_each's calls learned, returned as is). BM25 scores the memories in
 // Python (rules/stems.py bm25), on both backends alike: here the server computes what that needs of EVERY match and
 // the same score per match (to rounding), so only the matches that can make the cut come back whole. One row:
 // 'lexical' and, as its memory: documents (how many memories matched), length (their stems in all), frequency
@@ -17,19 +18,19 @@
 // 0.9 = k1 b); a match's score is summed per occurrence of a stem (tf occurrences of weight w / (tf + norm)
 // make w tf / (tf + norm)). Lists stand for the matches (kinds, ms, sizes, helds: the positions in $stems of
 // the stems each holds, repeats kept), as FalkorDB reads them faster than a list of maps.
-WITH kind, m, hit, floor, CASE WHEN stems IS NULL OR stems = '' THEN [] ELSE split(stems, ' ') END AS words
+WITH kind, m, hit, floor, capped, CASE WHEN stems IS NULL OR stems = '' THEN [] ELSE split(stems, ' ') END AS words
 WITH collect(kind) AS kinds, collect(m) AS ms, collect(hit) AS hits, collect(size(words)) AS sizes,
      collect([w IN words WHERE w IN $stems | $index[w]]) AS helds, count(*) AS n, sum(size(words)) AS length,
-     head(collect(floor)) AS floor
-WITH kinds, ms, sizes, helds, n, length, CASE WHEN $corpus > n THEN $corpus ELSE n END AS total,
+     head(collect(floor)) AS floor, head(collect(capped)) AS capped
+WITH kinds, ms, sizes, helds, n, length, capped, CASE WHEN $corpus > n THEN $corpus ELSE n END AS total,
      [i IN range(0, size($stems) - 1) | size([h IN helds WHERE i IN h])] AS holding,
      CASE WHEN floor IS NULL THEN [t IN $stems | size([h IN hits WHERE t IN h])] ELSE floor END AS counted
-WITH kinds, ms, sizes, helds, n, length, total,
+WITH kinds, ms, sizes, helds, n, length, total, capped,
      [i IN range(0, size($stems) - 1) | CASE WHEN counted[i] > holding[i] THEN counted[i] ELSE holding[i] END] AS frequency
-WITH kinds, ms, sizes, helds, n, length, frequency, CASE WHEN length = 0 THEN 0.9 ELSE 0.9 * n / length END AS per_stem,
+WITH kinds, ms, sizes, helds, n, length, frequency, capped, CASE WHEN length = 0 THEN 0.9 ELSE 0.9 * n / length END AS per_stem,
      [f IN frequency | 2.2 * log(1 + (total - CASE WHEN f < total THEN f ELSE total END + 0.5)
                                   / (CASE WHEN f < total THEN f ELSE total END + 0.5))] AS weight
-WITH kinds, ms, n, length, frequency,
+WITH kinds, ms, n, length, frequency, capped,
      [j IN range(0, n - 1) | reduce(s = 0.0, i IN helds[j] |
        s + weight[i] / (size([x IN helds[j] WHERE x = i]) + 0.3 + per_stem * sizes[j]))] AS scores,
      CASE WHEN $vector IS NULL AND $start IS NOT NULL THEN [m IN ms | m.valid_at >= $start AND m.valid_at < $end]
@@ -39,10 +40,10 @@ WITH kinds, ms, n, length, frequency,
   WITH scores[j] AS s, coalesce(dated[j], false) AS in_window ORDER BY s DESC
   RETURN collect(s)[$k - 1] AS cut, collect(CASE WHEN in_window THEN s END)[$k - 1] AS dated_cut
 }
-WITH kinds, ms, n, length, frequency,
+WITH kinds, ms, n, length, frequency, capped,
      [j IN range(0, n - 1) WHERE scores[j] > 0 AND (cut IS NULL OR scores[j] >= cut * (1 - 1e-9)
        OR (coalesce(dated[j], false) AND (dated_cut IS NULL OR scores[j] >= dated_cut * (1 - 1e-9))))] AS kept
-WITH n, length, frequency, [j IN kept WHERE kinds[j] = 'observation' | ms[j]] AS observed,
+WITH n, length, frequency, capped, [j IN kept WHERE kinds[j] = 'observation' | ms[j]] AS observed,
      [j IN kept WHERE kinds[j] = 'fact' | ms[j]] AS told
 {{call(observed)}}
   UNWIND observed AS o
@@ -59,4 +60,4 @@ WITH n, length, frequency, [j IN kept WHERE kinds[j] = 'observation' | ms[j]] AS
                           THEN {{cosine(r.embedding, $vector)}} END}) AS facts
 }
 RETURN 'lexical' AS leg, null AS stem, null AS kind, null AS stems,
-       {documents: n, length: length, frequency: frequency, memories: observations + facts} AS memory, null AS cosine
+       {documents: n, length: length, frequency: frequency, memories: observations + facts, capped: capped} AS memory, null AS cosine

@@ -32,3 +32,7 @@ class Context:
     matched): the next recall without an embedder guesses them from it and reads them again with its memories,
     in one round trip (engine/recalling.py). Shared by the contexts ``replace`` makes of this one; a guess is
     never trusted."""
+    common: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """Per scope, the full-text calls of recall in a larger scope known to reach their cap (a common stem: none
+    of its memories is kept) while the scope's state is the one they were read in, and from which instant on
+    (engine/recalling.py :func:`_known_common`): the next recall asks the index for them no more."""

@@ -187,13 +187,20 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
             "pool": SMALL_SCOPE if small else POOL, "as_of": at, "known_at": known_at, "vector": vector,
             "model": ctx.embedder, "k": DEPTH, "fetch": 0 if scanned else DEPTH * OVERSAMPLE,
             "kinds": ["fact", "observation"] if scanned and vector is not None else [],
-            "start": None if window is None else window[0], "end": None if window is None else window[1]}
+            "start": None if window is None else window[0], "end": None if window is None else window[1],
+            **_known_common(ctx, state_rows, question)}
         check = None if checked else state_and_terms(ctx, terms)
         read_again, names, legged = yield from _memories_read(check, searched, memories, small=small)
         if check is None or _same(first, again := split_counted(read_again)):
             break
+        if not small and again[0] == first[0]:  # the same state, other name hits: the memories read stand (they
+            first = again                       # depend on the state, not the hits); the names read again
+            searched = search_read(ctx, terms, _hits(again[1]))
+            names = yield from read(searched.name, searched.params)
+            break
         first, checked = again, True  # the guess was wrong: again with what was read, the memories read again
     _remember(ctx, terms, first)
+    _remember_common(ctx, first[0], question, memories, legged)
     entries = entries_of(terms, names, corpus_size=state.entities)
     named = _named(entries, terms)
     found = _Found(names={e.key: e.name for e in entries})
@@ -290,6 +297,63 @@ def _remember(ctx: Context, terms: Sequence[str], read_: tuple[list[dict[str, An
     ctx.recalled[ctx.scope] = (state_rows, hits)
 
 
+def _slots(stems: Sequence[str]) -> list[str]:
+    """What memory_lexical_each asks the full-text indexes for stem by stem: each of the first eight stems, then
+    the others together ("a | b | ...")."""
+    return [*stems[:8], *([" | ".join(stems[8:])] if len(stems) > 8 else [])]
+
+
+def _known_common(ctx: Context, state_rows: list[dict[str, Any]], question: _Question) -> dict[str, Any]:
+    """The parameters of memory_lexical_each naming its calls known to reach their cap (``$cap`` matches,
+    none kept), or, for observations, to find none: read while the scope had this state, at an instant no later
+    than the question's, every match they counted lasting (an observation: none depends on the instant; a fact
+    record never closed: valid from before that instant on), so the same holds now; never with ``known_at``.
+    Such a call is not made again: one reaching its cap counts as ``$cap`` matches found, none kept
+    (``known_stems``/``known_kinds`` give the rows of its slots), one finding none as before (no row)."""
+    known = ctx.common.get(ctx.scope)
+    usable: set[tuple[str, str]] = set()
+    if known is not None and question.known_at is None and known[0] == state_rows:
+        usable = {call for call, since in known[1].items() if since <= question.at}
+    asked = _slots(question.stems)
+    slots = [(t, kind) for t in asked for kind in ("observation", "fact") if (t, kind) in usable]
+    return {"slots": asked, "known_observation": sorted(t for t, kind in usable if kind != "fact"),
+            "capped_observation": sorted(t for t, kind in usable if kind == "observation"),
+            "known_fact": sorted(t for t, kind in usable if kind == "fact"),
+            "known_stems": [t for t, _ in slots], "known_kinds": [kind for _, kind in slots]}
+
+
+def _all_common(stems: Sequence[str], known: Mapping[str, Any]) -> bool:
+    """Whether every call of memory_lexical_each is known to keep nothing (:func:`_known_common`): each stem
+    slot's fact records reach their cap and its observations reach it or are none, and so do the pairs of its
+    common stems (as the statement joins them): its lexical leg is empty (without a vector it reads nothing
+    else)."""
+    slots = known["slots"]
+    if not slots or any(t not in known["known_observation"] or t not in known["known_fact"] for t in slots):
+        return False
+    common = [x for x in stems if x in slots]
+    pairs = " | ".join(f"({a} {b})" for i, a in enumerate(common) for b in common[i + 1:])
+    return pairs == "" or (pairs in known["known_observation"] and pairs in known["known_fact"])
+
+
+def _remember_common(ctx: Context, state_rows: list[dict[str, Any]], question: _Question,
+                     memories: Mapping[str, Any], legged: list[dict[str, Any]]) -> None:
+    """Keeps the calls memory_lexical_each found reaching their cap with lasting matches (its lexical row's
+    ``capped``), while the scope's state is the same (at most :data:`REMEMBERED` scopes and calls)."""
+    if question.known_at is not None:
+        return
+    capped = next((r["memory"].get("capped") for r in legged if r["leg"] == "lexical"), None)
+    if not capped:
+        return
+    known = ctx.common.get(ctx.scope)
+    calls: dict[tuple[str, str], int] = (
+        dict(known[1]) if known is not None and known[0] == state_rows and len(known[1]) < REMEMBERED[1] else {})
+    for t, kind in capped:
+        calls.setdefault((t, kind), memories["as_of"])
+    if ctx.scope not in ctx.common and len(ctx.common) >= REMEMBERED[0]:
+        ctx.common.clear()
+    ctx.common[ctx.scope] = (state_rows, calls)
+
+
 def _memories_read(check: Read | None, searched: Read, memories: dict[str, Any], *,
                    small: bool) -> Op[tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]]:
     """The round trip of the memories: the rows of ``check`` (a read of ``state_and_terms`` when its answer
@@ -299,8 +363,10 @@ def _memories_read(check: Read | None, searched: Read, memories: dict[str, Any],
         checked, legged = (yield from read_each(check, lexical)) if check is not None else (
             [], (yield from read(lexical.name, lexical.params)))
         return checked, [{"found": r["memory"]} for r in legged if r["leg"] == "names"], legged
+    each = None if memories["vector"] is None and _all_common(memories["stems"], memories) else Read(
+        Q.MEMORY_LEXICAL_EACH, {**memories, "cap": COMMON * POOL + 1})
     checked, names, legged = yield from read_each(  # each stem's first matches as the index yields them, at most cap
-        check, searched, Read(Q.MEMORY_LEXICAL_EACH, {**memories, "cap": COMMON * POOL + 1}))
+        check, searched, each)
     return checked, names, legged
 
 

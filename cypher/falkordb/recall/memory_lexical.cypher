@@ -30,6 +30,6 @@ CALL { WITH q
   WITH r LIMIT $pool
   RETURN 'fact' AS kind, r AS m, r.search_text AS stems, null AS hit
 }
-WITH kind, m, stems, hit, null AS floor
+WITH kind, m, stems, hit, null AS floor, null AS capped
 {{lexical_cut}}
 {{memory_vector_legs}}

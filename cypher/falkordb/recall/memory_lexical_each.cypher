@@ -18,6 +18,13 @@
 // even when its slot is empty (32 flat branches took 11 ms where 8 nested ones take 1). An empty slot is left
 // out inside each sub-query: FalkorDB 4.x's server crashes when no row enters a sub-query of branches inside
 // another sub-query (fragments/stem_slot, its own for FalkorDB).
+// Calls the caller knows (engine/recalling.py _known_common: read in the same state of the scope) are not made:
+// $known_fact and $known_observation name them (a stem, the ninth slot's stems or the pairs, as asked); those of
+// the slots ($slots: what each slot asks) known to reach $cap come back as rows of their own ($known_stems and
+// $known_kinds: $cap found, none kept; $capped_observation: the observations' among them), those known to find no
+// observation as no row, as when made. capped, given back in the lexical row: the calls made that reached $cap
+// with lasting matches (observations; fact records never closed, valid at any later instant), [t, kind], and
+// those that found no observation, [t, 'no observation'].
 CALL {
   UNWIND [$stems[0]] AS t
   {{stem_slot}}
@@ -48,12 +55,18 @@ CALL {
           END] AS t
   {{stem_slot}}
 }
-WITH collect(stem) AS s, collect(kind) AS k, collect(found) AS f, collect(pooled) AS p
-WITH s, k, f, p, [x IN $stems WHERE any(g IN range(0, size(s) - 1) WHERE s[g] = x AND p[g] >= $pool)] AS common
-WITH s, k, f, p, reduce(q = '', i IN range(0, size(common) - 2) | reduce(a = q, j IN range(i + 1, size(common) - 1) |
+WITH collect(stem) AS s, collect(kind) AS k, collect(found) AS f, collect(pooled) AS p,
+     collect(CASE WHEN lasting >= $cap THEN [stem, kind] END) AS capped
+WITH s, k, f, p, capped + [t IN $slots WHERE NOT t IN $known_observation
+                                       AND NOT any(g IN range(0, size(s) - 1) WHERE s[g] = t AND k[g] = 'observation')
+                           | [t, 'no observation']] AS capped
+WITH s + $known_stems AS s, k + $known_kinds AS k, f + [x IN $known_stems | []] AS f,
+     p + [x IN $known_stems | $cap] AS p, capped
+WITH s, k, f, p, capped, [x IN $stems WHERE any(g IN range(0, size(s) - 1) WHERE s[g] = x AND p[g] >= $pool)] AS common
+WITH s, k, f, p, capped, reduce(q = '', i IN range(0, size(common) - 2) | reduce(a = q, j IN range(i + 1, size(common) - 1) |
        a + CASE WHEN a = '' THEN '' ELSE ' | ' END + '(' + common[i] + ' ' + common[j] + ')')) AS t
 CALL { WITH t
-  WITH t WHERE t <> ''
+  WITH t WHERE t <> '' AND NOT t IN $known_observation
   CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
   WITH node AS o
   WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
@@ -61,7 +74,7 @@ CALL { WITH t
   RETURN collect(o) AS observations
 }
 CALL { WITH t
-  WITH t WHERE t <> ''
+  WITH t WHERE t <> '' AND NOT t IN $known_fact
   CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
   WITH relationship AS r
   WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
@@ -70,11 +83,18 @@ CALL { WITH t
   WITH r LIMIT $cap
   RETURN collect(r) AS facts
 }
+WITH s, k, f, p, capped, t, observations, facts,
+     CASE WHEN t IN $capped_observation THEN $cap ELSE size(observations) END AS po,
+     CASE WHEN t IN $known_fact THEN $cap ELSE size(facts) END AS pf
 WITH s + [t, t] AS s, k + ['observation', 'fact'] AS k,
-     f + [CASE WHEN size(observations) < $cap THEN observations ELSE [] END,
-          CASE WHEN size(facts) < $cap THEN facts ELSE [] END] AS f,
-     p + [size(observations), size(facts)] AS p
-WITH s, k, f, p, p AS c
+     f + [CASE WHEN po < $cap THEN observations ELSE [] END, CASE WHEN pf < $cap THEN facts ELSE [] END] AS f,
+     p + [po, pf] AS p,
+     capped + CASE WHEN size(observations) >= $cap THEN [[t, 'observation']]
+                   WHEN t <> '' AND NOT t IN $known_observation AND size(observations) = 0
+                   THEN [[t, 'no observation']] ELSE [] END
+            + CASE WHEN size(facts) >= $cap AND size([x IN facts WHERE x.invalid_at IS NULL]) >= $cap
+                   THEN [[t, 'fact']] ELSE [] END AS capped
+WITH s, k, f, p, p AS c, capped
 {{stem_pools}}
 {{lexical_cut}}
 {{memory_vector_legs}}

@@ -25,6 +25,6 @@ CALL (q) {
   WITH r, startNode(r) AS a WHERE a.scope = $scope
   RETURN 'fact' AS kind, r AS m, r.search_text AS stems
 }
-WITH kind, m, stems, null AS hit, null AS floor
+WITH kind, m, stems, null AS hit, null AS floor, null AS capped
 {{lexical_cut}}
 {{memory_vector_legs}}

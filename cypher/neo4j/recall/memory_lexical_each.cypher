@@ -46,7 +46,7 @@ WITH s + [t, t] AS s, k + ['observation', 'fact'] AS k, p + [size(observations),
           [r IN facts WHERE {{state}} = 'believed' AND r.valid_at <= $as_of
                             AND (r.invalid_at IS NULL OR r.invalid_at > $as_of)
                             AND ($known_at IS NULL OR r.recorded_at <= $known_at) AND startNode(r).scope = $scope]] AS f
-WITH s, k, f, p, [x IN f | size(x)] AS c
+WITH s, k, f, p, [x IN f | size(x)] AS c, null AS capped
 {{stem_pools}}
 {{lexical_cut}}
 {{memory_vector_legs}}
