@@ -153,9 +153,10 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
         return Recall(query=query, as_of=to_datetime(now if as_of is None else as_of), legs=legs,
                       skipped="no content words (empty question or small talk)",
                       usage=RecallUsage(items=0, tokens=0, ms=_ms(started)))
-    # The scope's state and the words' name hits as the last recall read them; not with an embedder, whose check
-    # would follow the embedding (Neo4j p95 93 -> 108 ms side by side; docs/recall-design.md "The round trips").
-    first = _guessed(ctx, terms) if ctx.embedder is None else None
+    # The scope's state and the words' name hits as the last recall read them, checked with the memories (with an
+    # embedder the check follows the embedding: on Neo4j one statement with the memories' read, one round trip
+    # less; docs/recall-design.md "The round trips").
+    first = _guessed(ctx, terms)
     checked = first is None  # a guess is read again with the memories, in their round trip, and compared
     if first is None:
         first = split_counted((yield from read_rows(state_and_terms(ctx, terms))))
