@@ -1,14 +1,16 @@
 """Recall: the memories (facts and observations) that answer a question, from four legs fused (issue 28).
 
 The design and its measurements: ``docs/recall-design.md``. Two requests (one more when the scope holds facts,
-one fewer in a later one without an embedder; reads that do not depend on each other go together: one round
-trip on FalkorDB, a pipeline; one session on Neo4j, its statements a round trip each, auto-commit):
+one fewer in a later one; reads that do not depend on each other go together: one round trip on FalkorDB, a
+pipeline; on Neo4j one statement when each returns its rows collected, else one session, its statements a round
+trip each, auto-commit):
 
 1. one statement (``state_and_term_hits``, search's too): the scope's state, whether it holds facts at all and
    how many names each word of the question matches; with an embedder, the question less the words that name an
    entity is embedded next (a name weighs on an embedding more than what is asked about it). A later recall
-   without an embedder guesses this answer from the last one's and checks it first in the next request; when
-   it differs (a write since, a new word naming an entity), that request is sent again (:func:`_same`);
+   guesses this answer from the last one's (and embeds the question less the words it guesses name an entity)
+   and checks it first in the next request; when it differs (a write since, a new word naming an entity), the
+   question is embedded again if need be and that request sent again (:func:`_same`);
 2. the entities the words name (``search_lexical``; in a small scope the first rows of ``memory_lexical``, one
    statement), and one request for the memories: those holding the
    question's stems (``memory_lexical``; stem by stem in a larger scope, ``memory_lexical_each``) with their
