@@ -151,6 +151,40 @@ def _read_rows(records: Any, is_collected: bool) -> list[Row]:
     return [decode(row) for row in records[0][ROWS]] if records else []
 
 
+Statement = tuple[str, bool, dict[str, Any]]
+"""A read as sent: its text, whether it returns its rows collected (see neo4j_rows), its encoded parameters."""
+
+
+@cache
+def _merged_text(texts: tuple[str, ...]) -> str:
+    """Collected reads as one statement: each a ``CALL () { ... }`` subquery (which returns one row: its rows
+    collected), the rows of the i-th in the column ``synapse_<i>``."""
+    parts = []
+    for i, text in enumerate(texts):
+        kept = "".join(f"synapse_{j}, " for j in range(i))
+        parts.append(f"CALL () {{\n{text}\n}}\nWITH {kept}{ROWS} AS synapse_{i}")
+    return "\n".join(parts) + "\nRETURN " + ", ".join(f"synapse_{i}" for i in range(len(texts)))
+
+
+def merged(statements_: list[Statement]) -> tuple[str, dict[str, Any]] | None:
+    """Several reads as one statement, one round trip (each statement is one on Neo4j: a read transaction adds
+    two): when every read returns its rows collected (one record, so each subquery gives one row) and no
+    parameter of one has another value in another; else None, and they are sent one after another."""
+    if len(statements_) < 2 or not all(is_collected for _, is_collected, _ in statements_):
+        return None
+    params: dict[str, Any] = {}
+    for _, _, given in statements_:
+        for key, value in given.items():
+            if key in params and params[key] != value:
+                return None
+            params[key] = value
+    return _merged_text(tuple(text for text, _, _ in statements_)), params
+
+
+def _merged_rows(records: Any, count: int) -> list[list[Row]]:
+    return [[decode(row) for row in records[0][f"synapse_{i}"]] for i in range(count)]
+
+
 def connect_error(exc: Exception, shown: str) -> SynapseError:
     """What a failure to connect means for the user: bad URL, bad credentials, or no server."""
     if isinstance(exc, ValueError | neo4j_errors.ConfigurationError):
@@ -262,13 +296,17 @@ class Neo4jBackend(Backend):
     def _reads(self, requests: Requests) -> list[list[Row]]:
         """Reads in one session, each an auto-commit statement: one round trip each (RUN and PULL go together),
         where a read transaction adds a BEGIN and a COMMIT of their own (the driver waits for the BEGIN's answer
-        before it sends the first statement), retried as :data:`READ_RETRY_SECONDS` says."""
+        before it sends the first statement), or all in one statement when :func:`merged` can; retried as
+        :data:`READ_RETRY_SECONDS` says."""
         statements_ = [(*read_text(name), encode(params)) for name, params in requests]
+        one = merged(statements_)
         retries = _ReadRetries(self.location)
         while True:
             try:
                 with self._driver.session(database=self._database, default_access_mode=neo4j.READ_ACCESS,
                                           bookmark_manager=self._driver.execute_query_bookmark_manager) as session:
+                    if one is not None:
+                        return _merged_rows(list(session.run(*one)), len(statements_))
                     return [_read_rows(list(session.run(text, params)), is_collected)
                             for text, is_collected, params in statements_]
             except (neo4j_errors.Neo4jError, neo4j_errors.DriverError) as exc:
@@ -385,12 +423,15 @@ class AsyncNeo4jBackend(AsyncBackend):
     async def _reads(self, requests: Requests) -> list[list[Row]]:
         """Reads in one session, each an auto-commit statement (see :meth:`Neo4jBackend._reads`)."""
         statements_ = [(*read_text(name), encode(params)) for name, params in requests]
+        one = merged(statements_)
         retries = _ReadRetries(self.location)
         while True:
             try:
                 async with self._driver.session(database=self._database, default_access_mode=neo4j.READ_ACCESS,
                                                 bookmark_manager=self._driver.execute_query_bookmark_manager
                                                 ) as session:
+                    if one is not None:
+                        return _merged_rows([record async for record in await session.run(*one)], len(statements_))
                     return [_read_rows([record async for record in await session.run(text, params)], is_collected)
                             for text, is_collected, params in statements_]
             except (neo4j_errors.Neo4jError, neo4j_errors.DriverError) as exc:

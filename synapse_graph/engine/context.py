@@ -29,7 +29,7 @@ class Context:
     are refused once the session expired or was revoked."""
     recalled: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     """What recall last read first in each scope (its state, and how many names each word of the questions
-    matched): the next recall without an embedder guesses them from it and reads them again with its memories,
+    matched): the next recall guesses them from it and reads them again with its memories,
     in one round trip (engine/recalling.py). Shared by the contexts ``replace`` makes of this one; a guess is
     never trusted."""
     common: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)

@@ -1,14 +1,16 @@
 """Recall: the memories (facts and observations) that answer a question, from four legs fused (issue 28).
 
 The design and its measurements: ``docs/recall-design.md``. Two requests (one more when the scope holds facts,
-one fewer in a later one without an embedder; reads that do not depend on each other go together: one round
-trip on FalkorDB, a pipeline; one session on Neo4j, its statements a round trip each, auto-commit):
+one fewer in a later one; reads that do not depend on each other go together: one round trip on FalkorDB, a
+pipeline; on Neo4j one statement when each returns its rows collected, else one session, its statements a round
+trip each, auto-commit):
 
 1. one statement (``state_and_term_hits``, search's too): the scope's state, whether it holds facts at all and
    how many names each word of the question matches; with an embedder, the question less the words that name an
    entity is embedded next (a name weighs on an embedding more than what is asked about it). A later recall
-   without an embedder guesses this answer from the last one's and checks it first in the next request; when
-   it differs (a write since, a new word naming an entity), that request is sent again (:func:`_same`);
+   guesses this answer from the last one's (and embeds the question less the words it guesses name an entity)
+   and checks it first in the next request; when it differs (a write since, a new word naming an entity), the
+   question is embedded again if need be and that request sent again (:func:`_same`);
 2. the entities the words name (``search_lexical``; in a small scope the first rows of ``memory_lexical``, one
    statement), and one request for the memories: those holding the
    question's stems (``memory_lexical``; stem by stem in a larger scope, ``memory_lexical_each``) with their
@@ -153,9 +155,10 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
         return Recall(query=query, as_of=to_datetime(now if as_of is None else as_of), legs=legs,
                       skipped="no content words (empty question or small talk)",
                       usage=RecallUsage(items=0, tokens=0, ms=_ms(started)))
-    # The scope's state and the words' name hits as the last recall read them; not with an embedder, whose check
-    # would follow the embedding (Neo4j p95 93 -> 108 ms side by side; docs/recall-design.md "The round trips").
-    first = _guessed(ctx, terms) if ctx.embedder is None else None
+    # The scope's state and the words' name hits as the last recall read them, checked with the memories (with an
+    # embedder the check follows the embedding: on Neo4j one statement with the memories' read, one round trip
+    # less; docs/recall-design.md "The round trips").
+    first = _guessed(ctx, terms)
     checked = first is None  # a guess is read again with the memories, in their round trip, and compared
     if first is None:
         first = split_counted((yield from read_rows(state_and_terms(ctx, terms))))
@@ -174,8 +177,8 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
         window = _window(question.asked)
         hits = _hits(counted)
         vector = None
+        naming = _naming(terms, hits)
         if ctx.embedder is not None:
-            naming = [t for t in terms if 0 < hits.get(t, 0) <= NAMING_HITS]
             [vector] = yield from embed((_without(query, naming) or query,))
         small = state.facts < SMALL_SCOPE  # believed records and observations: at most this many match
         scanned = state.facts < INDEXED_FROM or not ctx.indexed  # the vector leg by a scan (INDEXED_FROM)
@@ -193,8 +196,10 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
         read_again, names, legged = yield from _memories_read(check, searched, memories, small=small)
         if check is None or _same(first, again := split_counted(read_again)):
             break
-        if not small and again[0] == first[0]:  # the same state, other name hits: the memories read stand (they
-            first = again                       # depend on the state, not the hits); the names read again
+        if not small and again[0] == first[0] and (vector is None or _naming(terms, _hits(again[1])) == naming):
+            # the same state, other name hits (and the same text embedded): the memories read stand (they depend
+            # on the state and the vector, not the hits); the names are read again
+            first = again
             searched = search_read(ctx, terms, _hits(again[1]))
             names = yield from read(searched.name, searched.params)
             break
@@ -295,6 +300,11 @@ def _remember(ctx: Context, terms: Sequence[str], read_: tuple[list[dict[str, An
     if ctx.scope not in ctx.recalled and len(ctx.recalled) >= REMEMBERED[0]:
         ctx.recalled.clear()
     ctx.recalled[ctx.scope] = (state_rows, hits)
+
+
+def _naming(terms: Sequence[str], hits: Mapping[str, int]) -> list[str]:
+    """The words of the question that name an entity (left out of what is embedded)."""
+    return [t for t in terms if 0 < hits.get(t, 0) <= NAMING_HITS]
 
 
 def _slots(stems: Sequence[str]) -> list[str]:

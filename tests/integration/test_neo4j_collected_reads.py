@@ -16,6 +16,7 @@ from synapse_graph.backends import neo4j as neo4j_backend
 from synapse_graph.backends.neo4j import Neo4jBackend, _read_rows, _rows, encode, read_text
 from synapse_graph.backends.neo4j_rows import collected
 from synapse_graph.catalogue import query
+from synapse_graph.rules.recall import scope_token
 
 pytestmark = pytest.mark.integration
 
@@ -159,3 +160,46 @@ def test_a_read_the_connection_lost_is_run_again(neo4j_settings: dict[str, Any],
         monkeypatch.undo()
         memory.purge(scope="read-again")
     assert failed and [f.object for f in found] == ["Paris"]
+
+
+@pytest.mark.parametrize("api", ["sync", "async"])
+def test_reads_sent_together_are_one_statement_with_the_rows_each_returns_alone(
+        neo4j_settings: dict[str, Any], monkeypatch: pytest.MonkeyPatch, api: str) -> None:
+    """Each statement is a round trip on Neo4j: reads sent together that return their rows collected (and whose
+    parameters agree) are one statement; each gets the rows it returns alone. Reads whose parameters disagree
+    are sent one after another, with the same answers."""
+    session_class = neo4j.Session if api == "sync" else neo4j.AsyncSession
+    run = session_class.run
+    sent: list[str] = []
+
+    def counted(self: Any, query: str, *args: Any, **kwargs: Any) -> Any:
+        sent.append(query)
+        return run(self, query, *args, **kwargs)
+
+    scope = "reads-together"
+    with Memory(neo4j_settings["location"], auth=neo4j_settings["auth"], scope=scope) as memory:
+        memory.purge(scope=scope)
+        _populate(memory)
+        state = ("recall/state_and_term_hits",
+                 {"scope": scope, "scope_token": scope_token(scope), "terms": ["dana", "paris"], "cap": 5})
+        names = ("entities/entity_names", {"scope": scope, "keys": ["acme", "paris"]})
+        other_scope = ("entities/entity_names", {"scope": "nowhere", "keys": ["acme"]})
+        alone = [memory.backend.read(*state), memory.backend.read(*names), memory.backend.read(*other_scope)]
+        assert len(alone[0]) == 3 and len(alone[1]) == 2 and not alone[2]
+        monkeypatch.setattr(session_class, "run", counted)
+        if api == "sync":
+            together = memory.backend.read_many([state, names])
+            apart = memory.backend.read_many([names, other_scope])
+        else:
+            async def ask() -> Any:
+                async with AsyncMemory(neo4j_settings["location"], auth=neo4j_settings["auth"],
+                                       scope=scope) as again:
+                    sent.clear()  # what opening read
+                    return (await again.backend.read_many([state, names]),
+                            await again.backend.read_many([names, other_scope]))
+
+            together, apart = asyncio.run(ask())
+        monkeypatch.undo()
+        memory.purge(scope=scope)
+    assert together == alone[:2] and apart == alone[1:]
+    assert len(sent) == 3  # the two that agree in one statement, the two that do not one after another
