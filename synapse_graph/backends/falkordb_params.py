@@ -82,7 +82,9 @@ _INTEGERS = frozenset({int, Instant})
 """Integer types written inline (an Instant is an int; ``:d`` writes its digits, never its repr)."""
 
 
-_JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
+_JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"), check_circular=False).encode
+"""No circular check: the library's parameters are trees (a batch's rows are ~2,000 lists, each one the check
+would note and forget); a cycle would end in a RecursionError either way."""
 
 
 def _plain_list(value: list[Any] | tuple[Any, ...]) -> str | None:

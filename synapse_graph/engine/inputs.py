@@ -287,6 +287,7 @@ def batch(ctx: Context, triples: object, *, replace: bool, valid_at: TimeInput |
     checked: list[CheckedTriple] = []
     aliases: list[tuple[Name, Name]] = []
     predicates: set[str] = set()
+    named: dict[str, Name] = {}
     many = len(items) > 1
     for index, triple in enumerate(items):
         # A field's label is only needed to name it in an error: made when a check fails, not per triple.
@@ -294,8 +295,19 @@ def batch(ctx: Context, triples: object, *, replace: bool, valid_at: TimeInput |
         predicate = triple.predicate
         if type(predicate) is not str or predicate not in predicates:
             predicates.add(check_predicate(predicate, allow_same_as=True))
-        subject = _known_name(ctx, triple.subject) or name(ctx, triple.subject, f"{label} subject")
-        obj = _known_name(ctx, triple.object) or name(ctx, triple.object, f"{label} object")
+        # A batch names each entity a few times: each name is checked once (a dict, not the rules' cache).
+        raw = triple.subject
+        subject = named.get(raw) if type(raw) is str else None
+        if subject is None:
+            subject = _known_name(ctx, raw) or name(ctx, raw, f"{label} subject")
+            if type(raw) is str:
+                named[raw] = subject
+        raw = triple.object
+        obj = named.get(raw) if type(raw) is str else None
+        if obj is None:
+            obj = _known_name(ctx, raw) or name(ctx, raw, f"{label} object")
+            if type(raw) is str:
+                named[raw] = obj
         kinds = (None, None) if triple.subject_type is None and triple.object_type is None else [
             None if kind is None else text(ctx, kind, f"{label} {side} type", MAX_TYPE_LENGTH)
             for kind, side in ((triple.subject_type, "subject"), (triple.object_type, "object"))]
