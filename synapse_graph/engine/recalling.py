@@ -191,7 +191,7 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
             "model": ctx.embedder, "k": DEPTH, "fetch": 0 if scanned else DEPTH * OVERSAMPLE,
             "kinds": ["fact", "observation"] if scanned and vector is not None else [],
             "start": None if window is None else window[0], "end": None if window is None else window[1],
-            **_known_common(ctx, state_rows, question)}
+            **({} if small else _known_common(ctx, state_rows, question))}
         check = None if checked else state_and_terms(ctx, terms)
         read_again, names, legged = yield from _memories_read(check, searched, memories, small=small)
         if check is None or _same(first, again := split_counted(read_again)):
