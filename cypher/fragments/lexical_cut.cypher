@@ -46,18 +46,20 @@ WITH kinds, ms, n, length, frequency, capped,
 WITH n, length, frequency, capped, [j IN kept WHERE kinds[j] = 'observation' | ms[j]] AS observed,
      [j IN kept WHERE kinds[j] = 'fact' | ms[j]] AS told
 {{call(observed)}}
+  WITH observed, {{query_vector($vector)}} AS v
   UNWIND observed AS o
   RETURN collect({kind: 'observation', stems: o.search_text,
                   memory: {entity: null, entity_key: o.entity, {{observation_fields}}},
                   cosine: CASE WHEN $vector IS NOT NULL AND o.embedding_model = $model
-                          THEN {{cosine(o.embedding, $vector)}} END}) AS observations
+                          THEN {{bound_cosine(o.embedding, v)}} END}) AS observations
 }
 {{call(told)}}
+  WITH told, {{query_vector($vector)}} AS v
   UNWIND told AS r
-  WITH r, startNode(r) AS a, endNode(r) AS b
+  WITH r, v, startNode(r) AS a, endNode(r) AS b
   RETURN collect({kind: 'fact', stems: r.search_text, memory: {{fact}},
                   cosine: CASE WHEN $vector IS NOT NULL AND r.embedding_model = $model
-                          THEN {{cosine(r.embedding, $vector)}} END}) AS facts
+                          THEN {{bound_cosine(r.embedding, v)}} END}) AS facts
 }
 RETURN 'lexical' AS leg, null AS stem, null AS kind, null AS stems,
        {documents: n, length: length, frequency: frequency, memories: observations + facts, capped: capped} AS memory, null AS cosine

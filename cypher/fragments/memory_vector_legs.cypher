@@ -25,9 +25,9 @@ WITH kept, $fetch > 0 AND size(kept) < $k AND fetched >= $fetch AS crowded
   WITH o LIMIT $k
   RETURN count(o) AS held
 }
-WITH kept, held > size(kept) AS short
+WITH kept, held > size(kept) AS short, {{query_vector($vector)}} AS v
 UNWIND CASE WHEN short THEN [null] ELSE kept END AS o
-WITH o, short, CASE WHEN short THEN null ELSE {{cosine(o.embedding, $vector)}} END AS cosine
+WITH o, short, CASE WHEN short THEN null ELSE {{bound_cosine(o.embedding, v)}} END AS cosine
 ORDER BY cosine DESC, o.id
 LIMIT $k
 OPTIONAL MATCH (e:Entity {scope: $scope, key: o.entity})
@@ -50,9 +50,9 @@ WITH kept, $fetch > 0 AND size(kept) < $k AND fetched >= $fetch AS crowded
   WITH r LIMIT $k
   RETURN count(r) AS held
 }
-WITH kept, held > size(kept) AS short
+WITH kept, held > size(kept) AS short, {{query_vector($vector)}} AS v
 UNWIND CASE WHEN short THEN [null] ELSE kept END AS r
-WITH r, short, CASE WHEN short THEN null ELSE {{cosine(r.embedding, $vector)}} END AS cosine
+WITH r, short, CASE WHEN short THEN null ELSE {{bound_cosine(r.embedding, v)}} END AS cosine
 ORDER BY cosine DESC, r.id
 LIMIT $k
 WITH r, short, cosine, startNode(r) AS a, endNode(r) AS b
@@ -61,11 +61,11 @@ RETURN CASE WHEN short THEN 'short' ELSE 'vector' END AS leg, null AS stem, 'fac
 UNION ALL
 {{vector_scan}}
 UNION ALL
-WITH $vector AS v WHERE v IS NOT NULL AND $start IS NOT NULL
+WITH {{query_vector($vector)}} AS v WHERE v IS NOT NULL AND $start IS NOT NULL
 MATCH (o:Observation {scope: $scope})
 WHERE o.valid_at >= $start AND o.valid_at < $end AND o.expired_at IS NULL AND o.embedding_model = $model
   AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-WITH o, {{cosine(o.embedding, $vector)}} AS cosine
+WITH o, {{bound_cosine(o.embedding, v)}} AS cosine
 ORDER BY cosine DESC, o.id
 LIMIT $k
 MATCH (e:Entity {scope: $scope, key: o.entity})

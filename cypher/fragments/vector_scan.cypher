@@ -4,21 +4,21 @@
 // $model, the best $k, whole, with their stems. A small scope is scanned within recall/memory_lexical (cheaper
 // than the vector indexes, which other scopes' memories may crowd); a larger one only when the indexes' answer
 // held too few of its memories (recall/memory_vector_scan) or hold vectors of another dimension.
-WITH $vector AS v WHERE v IS NOT NULL AND 'observation' IN $kinds
+WITH {{query_vector($vector)}} AS v WHERE v IS NOT NULL AND 'observation' IN $kinds
 MATCH (o:Observation {scope: $scope}) {{scope_seek(o, Observation, id)}}
 o.expired_at IS NULL AND o.embedding_model = $model AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-WITH o, {{cosine(o.embedding, $vector)}} AS cosine
+WITH o, {{bound_cosine(o.embedding, v)}} AS cosine
 ORDER BY cosine DESC, o.id
 LIMIT $k
 MATCH (e:Entity {scope: $scope, key: o.entity})
 RETURN 'vector' AS leg, null AS stem, 'observation' AS kind, o.search_text AS stems, {{observation}} AS memory, cosine
 UNION ALL
-WITH $vector AS v WHERE v IS NOT NULL AND 'fact' IN $kinds
+WITH {{query_vector($vector)}} AS v WHERE v IS NOT NULL AND 'fact' IN $kinds
 MATCH (a:Entity {scope: $scope})-[r:FACT]->(b:Entity)
 WHERE r.expired_at IS NULL AND r.embedding_model = $model AND {{state}} = 'believed'
   AND r.valid_at <= $as_of AND (r.invalid_at IS NULL OR r.invalid_at > $as_of)
   AND ($known_at IS NULL OR r.recorded_at <= $known_at)
-WITH a, r, b, {{cosine(r.embedding, $vector)}} AS cosine
+WITH a, r, b, {{bound_cosine(r.embedding, v)}} AS cosine
 ORDER BY cosine DESC, r.id
 LIMIT $k
 RETURN 'vector' AS leg, null AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory, cosine

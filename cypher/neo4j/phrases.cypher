@@ -65,6 +65,9 @@ token_property(node, token) = , node.scope_token = token
 vector(value) = value
 // The cosine similarity of a stored embedding and a query vector: vector.similarity.cosine gives (1 + cos) / 2.
 cosine(stored, query) = 2.0 * vector.similarity.cosine(stored, query) - 1.0
+// A query vector made once for bound_cosine (see ../falkordb/phrases.cypher): the parameter as it is.
+query_vector(value) = value
+bound_cosine(stored, query) = 2.0 * vector.similarity.cosine(stored, query) - 1.0
 
 // A memory's embedding as stored (an observation node, a fact relationship): a float[] written by the vector
 // procedures, whose cosine reads faster than a LIST<FLOAT> property's (docs/recall-design.md).
