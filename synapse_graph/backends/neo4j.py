@@ -36,7 +36,7 @@ from synapse_graph.backends.base import (
     StatementRunner,
     indexed_dimensions,
 )
-from synapse_graph.backends.neo4j_rows import ROWS, collected
+from synapse_graph.backends.neo4j_rows import ROWS, collected, merged_text
 from synapse_graph.backends.urls import safe_url
 from synapse_graph.catalogue import Q, query, statements
 from synapse_graph.errors import (
@@ -155,17 +155,6 @@ Statement = tuple[str, bool, dict[str, Any]]
 """A read as sent: its text, whether it returns its rows collected (see neo4j_rows), its encoded parameters."""
 
 
-@cache
-def _merged_text(texts: tuple[str, ...]) -> str:
-    """Collected reads as one statement: each a ``CALL () { ... }`` subquery (which returns one row: its rows
-    collected), the rows of the i-th in the column ``synapse_<i>``."""
-    parts = []
-    for i, text in enumerate(texts):
-        kept = "".join(f"synapse_{j}, " for j in range(i))
-        parts.append(f"CALL () {{\n{text}\n}}\nWITH {kept}{ROWS} AS synapse_{i}")
-    return "\n".join(parts) + "\nRETURN " + ", ".join(f"synapse_{i}" for i in range(len(texts)))
-
-
 def merged(statements_: list[Statement]) -> tuple[str, dict[str, Any]] | None:
     """Several reads as one statement, one round trip (each statement is one on Neo4j: a read transaction adds
     two): when every read returns its rows collected (one record, so each subquery gives one row) and no
@@ -178,7 +167,7 @@ def merged(statements_: list[Statement]) -> tuple[str, dict[str, Any]] | None:
             if key in params and params[key] != value:
                 return None
             params[key] = value
-    return _merged_text(tuple(text for text, _, _ in statements_)), params
+    return merged_text(tuple(text for text, _, _ in statements_)), params
 
 
 def _merged_rows(records: Any, count: int) -> list[list[Row]]:

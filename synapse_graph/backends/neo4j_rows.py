@@ -116,3 +116,14 @@ def _union(text: str, top: list[tuple[int, str]]) -> str | None:
         return None
     names = [a for a in aliases if a is not None]
     return f"CALL () {{\n{text}\n}}\nRETURN collect({{{', '.join(f'{n}: {n}' for n in names)}}}) AS {ROWS}"
+
+
+@cache
+def merged_text(texts: tuple[str, ...]) -> str:
+    """Collected reads as one statement: each a ``CALL () { ... }`` subquery (which returns one row: its rows
+    collected), the rows of the i-th in the column ``synapse_<i>``."""
+    parts = []
+    for i, text in enumerate(texts):
+        kept = "".join(f"synapse_{j}, " for j in range(i))
+        parts.append(f"CALL () {{\n{text}\n}}\nWITH {kept}{ROWS} AS synapse_{i}")
+    return "\n".join(parts) + "\nRETURN " + ", ".join(f"synapse_{i}" for i in range(len(texts)))
