@@ -36,6 +36,7 @@ from typing import Any
 
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import embeddings, rows
+from synapse_graph.engine import recall_memo as memo
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.io import Op, Read, embed, read, read_each, read_rows
 from synapse_graph.engine.recall import (
@@ -89,8 +90,6 @@ of the question the vector leg embeds (a word many names share is left in)."""
 NAMED_SHARE = 0.5
 """An entry entity is one the question names when its name holds a word of it and its BM25 score is at least
 this share of the best entry's."""
-REMEMBERED = (16, 1_000)
-"""Scopes whose state, and words of each whose name hits, a context keeps for its next recall (:func:`_remember`)."""
 _DAY = 86_400_000_000
 WITHOUT_EMBEDDER = Weights(lexical=1.0, vector=0.0)
 """Without an embedder the lexical leg ranks alone (with the same bonuses, and the graph leg for facts)."""
@@ -158,7 +157,7 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
     # The scope's state and the words' name hits as the last recall read them, checked with the memories (with an
     # embedder the check follows the embedding: on Neo4j one statement with the memories' read, one round trip
     # less; docs/recall-design.md "The round trips").
-    first = _guessed(ctx, terms)
+    first = memo.guessed(ctx, terms)
     checked = first is None  # a guess is read again with the memories, in their round trip, and compared
     if first is None:
         first = split_counted((yield from read_rows(state_and_terms(ctx, terms))))
@@ -175,7 +174,7 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
         reference = to_datetime(reference_time if reference_time is not None else at)
         question = _Question(query, terms, term_stems(terms), at, known_at, asked_time(query, reference), hops)
         window = _window(question.asked)
-        hits = _hits(counted)
+        hits = memo.hits_of(counted)
         vector = None
         naming = _naming(terms, hits)
         if ctx.embedder is not None:
@@ -191,21 +190,21 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
             "model": ctx.embedder, "k": DEPTH, "fetch": 0 if scanned else DEPTH * OVERSAMPLE,
             "kinds": ["fact", "observation"] if scanned and vector is not None else [],
             "start": None if window is None else window[0], "end": None if window is None else window[1],
-            **({} if small else _known_common(ctx, state_rows, question))}
+            **({} if small else memo.known_common(ctx, state_rows, question))}
         check = None if checked else state_and_terms(ctx, terms)
         read_again, names, legged = yield from _memories_read(check, searched, memories, small=small)
-        if check is None or _same(first, again := split_counted(read_again)):
+        if check is None or memo.same(first, again := split_counted(read_again)):
             break
-        if not small and again[0] == first[0] and (vector is None or _naming(terms, _hits(again[1])) == naming):
+        if not small and again[0] == first[0] and (vector is None or _naming(terms, memo.hits_of(again[1])) == naming):
             # the same state, other name hits (and the same text embedded): the memories read stand (they depend
             # on the state and the vector, not the hits); the names are read again
             first = again
-            searched = search_read(ctx, terms, _hits(again[1]))
+            searched = search_read(ctx, terms, memo.hits_of(again[1]))
             names = yield from read(searched.name, searched.params)
             break
         first, checked = again, True  # the guess was wrong: again with what was read, the memories read again
-    _remember(ctx, terms, first)
-    _remember_common(ctx, first[0], question, memories, legged)
+    memo.remember(ctx, terms, first)
+    memo.remember_common(ctx, first[0], question, memories, legged)
     entries = entries_of(terms, names, corpus_size=state.entities)
     named = _named(entries, terms)
     found = _Found(names={e.key: e.name for e in entries})
@@ -269,99 +268,9 @@ def _without(query: str, naming: Sequence[str]) -> str:
     return re.sub(r"\s+", " ", kept).strip()
 
 
-def _guessed(ctx: Context, terms: Sequence[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]] | None:
-    """The rows of ``state_and_terms`` as the scope's last recall read them (a word it did not ask about
-    guessed to name nothing), or None when no recall of this context read the scope yet."""
-    known = ctx.recalled.get(ctx.scope)
-    if known is None:
-        return None
-    state_rows, hits = known
-    return state_rows, [{"state": None, "facts": None, "term": t, "hits": hits[t]} for t in terms if hits.get(t)]
-
-
-def _same(guessed: tuple[list[dict[str, Any]], list[dict[str, Any]]],
-          read_again: tuple[list[dict[str, Any]], list[dict[str, Any]]]) -> bool:
-    """Whether guessed rows of ``state_and_terms`` are what it reads now: the same state, the same hits."""
-    return guessed[0] == read_again[0] and _hits(guessed[1]) == _hits(read_again[1])
-
-
-def _hits(counted: list[dict[str, Any]]) -> dict[str, int]:
-    """How many names each word matches, by word (a word matching none left out, as absent)."""
-    return {r["term"]: int(r["hits"]) for r in counted if int(r["hits"]) > 0}
-
-
-def _remember(ctx: Context, terms: Sequence[str], read_: tuple[list[dict[str, Any]], list[dict[str, Any]]]) -> None:
-    """Keeps what ``state_and_terms`` read for the scope's next recall: the words' hits while the state is the
-    same (at most :data:`REMEMBERED`)."""
-    state_rows, counted = read_
-    known = ctx.recalled.get(ctx.scope)
-    hits = dict(known[1]) if known is not None and known[0] == state_rows and len(known[1]) < REMEMBERED[1] else {}
-    hits.update(dict.fromkeys(terms, 0) | _hits(counted))
-    if ctx.scope not in ctx.recalled and len(ctx.recalled) >= REMEMBERED[0]:
-        ctx.recalled.clear()
-    ctx.recalled[ctx.scope] = (state_rows, hits)
-
-
 def _naming(terms: Sequence[str], hits: Mapping[str, int]) -> list[str]:
     """The words of the question that name an entity (left out of what is embedded)."""
     return [t for t in terms if 0 < hits.get(t, 0) <= NAMING_HITS]
-
-
-def _slots(stems: Sequence[str]) -> list[str]:
-    """What memory_lexical_each asks the full-text indexes for stem by stem: each of the first eight stems, then
-    the others together ("a | b | ...")."""
-    return [*stems[:8], *([" | ".join(stems[8:])] if len(stems) > 8 else [])]
-
-
-def _known_common(ctx: Context, state_rows: list[dict[str, Any]], question: _Question) -> dict[str, Any]:
-    """The parameters of memory_lexical_each naming its calls known to reach their cap (``$cap`` matches,
-    none kept), or, for observations, to find none: read while the scope had this state, at an instant no later
-    than the question's, every match they counted lasting (an observation: none depends on the instant; a fact
-    record never closed: valid from before that instant on), so the same holds now; never with ``known_at``.
-    Such a call is not made again: one reaching its cap counts as ``$cap`` matches found, none kept
-    (``known_stems``/``known_kinds`` give the rows of its slots), one finding none as before (no row)."""
-    known = ctx.common.get(ctx.scope)
-    usable: set[tuple[str, str]] = set()
-    if known is not None and question.known_at is None and known[0] == state_rows:
-        usable = {call for call, since in known[1].items() if since <= question.at}
-    asked = _slots(question.stems)
-    slots = [(t, kind) for t in asked for kind in ("observation", "fact") if (t, kind) in usable]
-    return {"slots": asked, "known_observation": sorted(t for t, kind in usable if kind != "fact"),
-            "capped_observation": sorted(t for t, kind in usable if kind == "observation"),
-            "known_fact": sorted(t for t, kind in usable if kind == "fact"),
-            "known_stems": [t for t, _ in slots], "known_kinds": [kind for _, kind in slots]}
-
-
-def _all_common(stems: Sequence[str], known: Mapping[str, Any]) -> bool:
-    """Whether every call of memory_lexical_each is known to keep nothing (:func:`_known_common`): each stem
-    slot's fact records reach their cap and its observations reach it or are none, and so do the pairs of its
-    common stems (as the statement joins them): its lexical leg is empty (without a vector it reads nothing
-    else)."""
-    slots = known["slots"]
-    if not slots or any(t not in known["known_observation"] or t not in known["known_fact"] for t in slots):
-        return False
-    common = [x for x in stems if x in slots]
-    pairs = " | ".join(f"({a} {b})" for i, a in enumerate(common) for b in common[i + 1:])
-    return pairs == "" or (pairs in known["known_observation"] and pairs in known["known_fact"])
-
-
-def _remember_common(ctx: Context, state_rows: list[dict[str, Any]], question: _Question,
-                     memories: Mapping[str, Any], legged: list[dict[str, Any]]) -> None:
-    """Keeps the calls memory_lexical_each found reaching their cap with lasting matches (its lexical row's
-    ``capped``), while the scope's state is the same (at most :data:`REMEMBERED` scopes and calls)."""
-    if question.known_at is not None:
-        return
-    capped = next((r["memory"].get("capped") for r in legged if r["leg"] == "lexical"), None)
-    if not capped:
-        return
-    known = ctx.common.get(ctx.scope)
-    calls: dict[tuple[str, str], int] = (
-        dict(known[1]) if known is not None and known[0] == state_rows and len(known[1]) < REMEMBERED[1] else {})
-    for t, kind in capped:
-        calls.setdefault((t, kind), memories["as_of"])
-    if ctx.scope not in ctx.common and len(ctx.common) >= REMEMBERED[0]:
-        ctx.common.clear()
-    ctx.common[ctx.scope] = (state_rows, calls)
 
 
 def _memories_read(check: Read | None, searched: Read, memories: dict[str, Any], *,
@@ -373,7 +282,7 @@ def _memories_read(check: Read | None, searched: Read, memories: dict[str, Any],
         checked, legged = (yield from read_each(check, lexical)) if check is not None else (
             [], (yield from read(lexical.name, lexical.params)))
         return checked, [{"found": r["memory"]} for r in legged if r["leg"] == "names"], legged
-    each = None if memories["vector"] is None and _all_common(memories["stems"], memories) else Read(
+    each = None if memories["vector"] is None and memo.all_common(memories["stems"], memories) else Read(
         Q.MEMORY_LEXICAL_EACH, {**memories, "cap": COMMON * POOL + 1})
     checked, names, legged = yield from read_each(  # each stem's first matches as the index yields them, at most cap
         check, searched, each)
