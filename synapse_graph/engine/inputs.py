@@ -110,6 +110,16 @@ def name(ctx: Context, raw: object, field: str) -> Name:
     return known
 
 
+def _name_once(ctx: Context, named: dict[str, Name], raw: object, label: str) -> Name:
+    """``raw`` checked as an entity name, once per batch (``named``: a dict, not the rules' cache)."""
+    found = named.get(raw) if type(raw) is str else None
+    if found is None:
+        found = _known_name(ctx, raw) or name(ctx, raw, label)
+        if type(raw) is str:
+            named[raw] = found
+    return found
+
+
 def _known_name(ctx: Context, raw: object) -> Name | None:
     """:func:`name` for a valid name (cached), else None: the caller asks :func:`name` for the error."""
     if type(raw) is not str or "\x01" in raw:
@@ -296,18 +306,8 @@ def batch(ctx: Context, triples: object, *, replace: bool, valid_at: TimeInput |
         if type(predicate) is not str or predicate not in predicates:
             predicates.add(check_predicate(predicate, allow_same_as=True))
         # A batch names each entity a few times: each name is checked once (a dict, not the rules' cache).
-        raw = triple.subject
-        subject = named.get(raw) if type(raw) is str else None
-        if subject is None:
-            subject = _known_name(ctx, raw) or name(ctx, raw, f"{label} subject")
-            if type(raw) is str:
-                named[raw] = subject
-        raw = triple.object
-        obj = named.get(raw) if type(raw) is str else None
-        if obj is None:
-            obj = _known_name(ctx, raw) or name(ctx, raw, f"{label} object")
-            if type(raw) is str:
-                named[raw] = obj
+        subject = _name_once(ctx, named, triple.subject, f"{label} subject")
+        obj = _name_once(ctx, named, triple.object, f"{label} object")
         kinds = (None, None) if triple.subject_type is None and triple.object_type is None else [
             None if kind is None else text(ctx, kind, f"{label} {side} type", MAX_TYPE_LENGTH)
             for kind, side in ((triple.subject_type, "subject"), (triple.object_type, "object"))]
