@@ -79,15 +79,15 @@ def facts(ctx: Context, ask: FactQuery) -> Op[list[Fact]]:
     """Facts matching the question; an unknown name gives an empty list."""
     params = _params(ctx, ask)
     named = {field: name for field, name in (("subject", ask.subject), ("object", ask.object)) if name is not None}
-    if ask.subject is not None and ask.predicate is not None:
+    guessed: Q | None = None
+    if ask.predicate is not None and (ask.subject is not None or ask.object is not None):
         # One round trip when the names are not aliases (the usual case): a name's own key finds its
         # facts, and an alias's key finds none (its entity was merged away), so only an empty answer
         # for a name that is no stored entity needs the names resolved and the read repeated.
         asked = {n.key for n in named.values()}
-        guess = {**params, "subject": ask.subject.key, "object": None if ask.object is None else ask.object.key,
-                 "predicate": ask.predicate, "names": sorted(asked),
-                 "slot": fact_slot(ctx.scope, ask.subject.key, ask.predicate)}
-        found, entities = _facts_and_entities((yield from read(Q.FACTS_BY_SLOT, guess)))
+        guessed, more = _fact_read(ctx, None if ask.subject is None else ask.subject.key, ask.predicate,
+                                   None if ask.object is None else ask.object.key, ask.statuses)
+        found, entities = _facts_and_entities((yield from read(guessed, {**params, **more, "names": sorted(asked)})))
         if found or entities == len(asked):
             return _distinct(found, ask)
     keys = yield from lookup(ctx, [n.key for n in named.values()])
@@ -96,7 +96,7 @@ def facts(ctx: Context, ask: FactQuery) -> Op[list[Fact]]:
     subject = None if ask.subject is None else keys[ask.subject.key]
     obj = None if ask.object is None else keys[ask.object.key]
     statement, more = _fact_read(ctx, subject, ask.predicate, obj, ask.statuses)
-    if statement is Q.FACTS_BY_SLOT and all(keys[n.key] == n.key for n in named.values()):
+    if statement is guessed and all(keys[n.key] == n.key for n in named.values()):
         return []  # the guess above was the right read
     found = yield from read(statement, {**params, **more})
     return _distinct(_facts_and_entities(found)[0], ask)
@@ -112,7 +112,7 @@ def _fact_read(ctx: Context, subject: str | None, predicate: str | None, obj: st
     if subject is not None:
         return Q.FACTS_BY_SUBJECT, {"subject": subject, "object": obj, "predicate": predicate}
     if obj is not None and predicate is not None:
-        return Q.FACTS_BY_OBJECT_SLOT, {"object": obj, "predicate": predicate,
+        return Q.FACTS_BY_OBJECT_SLOT, {"object": obj, "predicate": predicate, "names": [],
                                         "object_slot": object_slot(ctx.scope, obj, predicate)}
     if obj is not None:
         return Q.FACTS_BY_OBJECT, {"object": obj}

@@ -1,4 +1,5 @@
-"""How many statements a point-in-time read costs: one, also when the answer is empty.
+"""How many statements a point-in-time read (and a read by object and predicate) costs: one, also when the answer
+is empty.
 
 An agent often asks about something that has no answer at that time (before a fact began, a
 predicate never written): that answer must not cost a second round trip to find out whether the
@@ -70,6 +71,30 @@ def test_an_alias_and_an_unknown_name_still_get_the_right_answer(stored: Memory)
     assert stored.facts("Nobody", "LIVES_IN") == []
     assert [f.object for f in stored.facts("Dana", "LIVES_IN", object="Paris")] == ["Paris"]
     assert stored.facts("Dana", "LIVES_IN", object="Rome") == []
+
+
+@pytest.mark.parametrize(("predicate", "obj", "during", "expected"), [
+    ("WORKS_AT", "Acme", ("2021-06-01", "2022-01-01"), ["Dana"]),
+    ("WORKS_AT", "Acme", ("2019-01-01", "2020-01-01"), []),  # before the fact began
+    ("OWNS", "Acme", ("2021-06-01", "2022-01-01"), []),  # a predicate never written
+])
+def test_a_read_by_object_over_a_period_of_a_stored_name_is_one_statement(
+        stored: Memory, monkeypatch: pytest.MonkeyPatch, predicate: str, obj: str, during: tuple[str, str],
+        expected: list[str]) -> None:
+    counted = Counted(stored, monkeypatch)
+    found = stored.facts(predicate=predicate, object=obj, during=(utc(during[0]), utc(during[1])))
+    assert [f.subject for f in found] == expected
+    assert counted.statements == 1
+
+
+def test_a_read_by_object_through_an_alias_or_an_unknown_name_gets_the_right_answer(stored: Memory) -> None:
+    stored.alias("Acme", "Acme Corp")
+    period = (utc("2021-06-01"), utc("2022-01-01"))
+    assert [f.subject for f in stored.facts(predicate="WORKS_AT", object="Acme Corp", during=period)] == ["Dana"]
+    assert [f.subject for f in stored.facts(predicate="WORKS_AT", object="acme corp")] == ["Dana"]
+    assert stored.facts(predicate="WORKS_AT", object="Acme Corp", during=(utc("2019-01-01"), utc("2020-01-01"))) == []
+    assert stored.facts(predicate="WORKS_AT", object="Nobody", during=period) == []
+    assert stored.facts(predicate="WORKS_AT", object="Nobody") == []
 
 
 def test_recall_in_a_scope_never_written_is_one_round_trip(backend_settings: dict[str, Any],
