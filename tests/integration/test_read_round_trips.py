@@ -8,13 +8,15 @@ name was an alias. Names that are aliases still find their entity's facts.
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from synapse_graph import Memory, Triple
+from synapse_graph import Fact, Memory, Triple
+from synapse_graph.aio import AsyncMemory
 from synapse_graph.engine.rows import FACT_VALUE_COLUMNS
 from tests.integration.helpers import utc
 
@@ -95,6 +97,22 @@ def test_a_read_by_object_through_an_alias_or_an_unknown_name_gets_the_right_ans
     assert stored.facts(predicate="WORKS_AT", object="Acme Corp", during=(utc("2019-01-01"), utc("2020-01-01"))) == []
     assert stored.facts(predicate="WORKS_AT", object="Nobody", during=period) == []
     assert stored.facts(predicate="WORKS_AT", object="Nobody") == []
+
+
+def test_the_async_api_reads_by_object_as_the_sync_one(stored: Memory, backend_settings: dict[str, Any]) -> None:
+    stored.alias("Acme", "Acme Corp")
+    options = dict(backend_settings)
+    asked = [("Acme", ("2021-06-01", "2022-01-01")), ("Acme Corp", ("2021-06-01", "2022-01-01")),
+             ("Acme", ("2019-01-01", "2020-01-01")), ("Nobody", ("2021-06-01", "2022-01-01"))]
+
+    async def read_all() -> list[list[Fact]]:
+        async with AsyncMemory(options.pop("location"), scope=stored.scope, **options) as memory:
+            return [await memory.facts(predicate="WORKS_AT", object=obj, during=(utc(a), utc(b)))
+                    for obj, (a, b) in asked]
+
+    expected = [stored.facts(predicate="WORKS_AT", object=obj, during=(utc(a), utc(b))) for obj, (a, b) in asked]
+    assert asyncio.run(read_all()) == expected
+    assert [[f.subject for f in found] for found in expected] == [["Dana"], ["Dana"], [], []]
 
 
 def test_recall_in_a_scope_never_written_is_one_round_trip(backend_settings: dict[str, Any],
