@@ -78,7 +78,7 @@ class AsyncMemory(AsyncDuplicateReview, MemoryOptions, AsyncGraphitiImports, Asy
                                            create=self._create)
         self._backend = backend
         try:
-            self._schema_ready(await backend.ensure_schema(self._ctx.dimensions))
+            self._schema_ready(await backend.ensure_schema(self._ctx.dimensions), backend.cosines_in_process)
             if ops.needs_opening(await self._read(ops.state(self._ctx)), self._asked):
                 await self._write(ops.open_scope(self._ctx, self._asked))
         except BaseException:

@@ -122,6 +122,7 @@ class Q(StrEnum):
     MEMORY_LEXICAL = "recall/memory_lexical"
     MEMORY_LEXICAL_EACH = "recall/memory_lexical_each"
     MEMORY_VECTOR_SCAN = "recall/memory_vector_scan"
+    MEMORY_EMBEDDINGS = "recall/memory_embeddings"
     STATE_AND_TERM_HITS = "recall/state_and_term_hits"
     # trust: rejections and the audit log
     TOMBSTONES = "trust/tombstones"

@@ -85,7 +85,7 @@ class Memory(DuplicateReview, MemoryOptions, GraphitiImports, TimeQuestions):
         self._backend: Backend = open_backend(self._location, auth=self._auth, database=self._database,
                                               create=self._create)
         try:
-            self._schema_ready(self._backend.ensure_schema(self._ctx.dimensions))
+            self._schema_ready(self._backend.ensure_schema(self._ctx.dimensions), self._backend.cosines_in_process)
             if ops.needs_opening(self._read(ops.state(self._ctx)), self._asked):
                 self._write(ops.open_scope(self._ctx, self._asked))
         except BaseException:

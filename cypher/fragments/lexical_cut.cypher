@@ -10,7 +10,8 @@
 // (per stem of $stems, in order: how many of them hold it, or as many as were found for it alone if more: a
 // stem asked alone is as common as floor says) and memories, each kept match's kind, stems, the memory
 // whole (an observation without its entity's name) and the cosine of its embedding to $vector (null without
-// one, or for a memory not embedded by $model). Kept: the matches scoring at least the $k-th best (less a
+// one, or for a memory not embedded by $model; $observation_cosines[id] and $fact_cosines[id] when given, as
+// fragments/vector_scan takes them). Kept: the matches scoring at least the $k-th best (less a
 // margin for rounding: many scores tie, and Python cuts ties by what the memories say) and, without a $vector,
 // when the question names a time [$start, $end), those valid in it scoring at least the $k-th best of them
 // (Python's window leg). $index gives each stem's position in $stems, $corpus the scope's memories (bm25's
@@ -51,7 +52,7 @@ WITH n, length, frequency, capped, [j IN kept WHERE kinds[j] = 'observation' | m
   RETURN collect({kind: 'observation', stems: o.search_text,
                   memory: {entity: null, entity_key: o.entity, {{observation_fields}}},
                   cosine: CASE WHEN $vector IS NOT NULL AND o.embedding_model = $model
-                          THEN {{bound_cosine(o.embedding, v)}} END}) AS observations
+                          THEN coalesce($observation_cosines[o.id], {{bound_cosine(o.embedding, v)}}) END}) AS observations
 }
 {{call(told)}}
   WITH told, {{query_vector($vector)}} AS v
@@ -59,7 +60,7 @@ WITH n, length, frequency, capped, [j IN kept WHERE kinds[j] = 'observation' | m
   WITH r, v, startNode(r) AS a, endNode(r) AS b
   RETURN collect({kind: 'fact', stems: r.search_text, memory: {{fact}},
                   cosine: CASE WHEN $vector IS NOT NULL AND r.embedding_model = $model
-                          THEN {{bound_cosine(r.embedding, v)}} END}) AS facts
+                          THEN coalesce($fact_cosines[r.id], {{bound_cosine(r.embedding, v)}}) END}) AS facts
 }
 RETURN 'lexical' AS leg, null AS stem, null AS kind, null AS stems,
        {documents: n, length: length, frequency: frequency, memories: observations + facts, capped: capped} AS memory, null AS cosine

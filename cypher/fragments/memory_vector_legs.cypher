@@ -12,6 +12,7 @@
 // indexes hold vectors of another dimension).
 // The window leg: the best $k observations valid in the window [$start, $end) the question names, when it names
 // one, by exact cosines (a range of the (scope, valid_at) index: bounded by the window).
+// A memory's cosine is taken from $observation_cosines or $fact_cosines where they hold its id (fragments/vector_scan).
 UNION ALL
 WITH $vector AS v WHERE v IS NOT NULL AND $fetch > 0
 {{nearest_observations($fetch, $vector)}}
@@ -65,7 +66,7 @@ WITH {{query_vector($vector)}} AS v WHERE v IS NOT NULL AND $start IS NOT NULL
 MATCH (o:Observation {scope: $scope})
 WHERE o.valid_at >= $start AND o.valid_at < $end AND o.expired_at IS NULL AND o.embedding_model = $model
   AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-WITH o, {{bound_cosine(o.embedding, v)}} AS cosine
+WITH o, coalesce($observation_cosines[o.id], {{bound_cosine(o.embedding, v)}}) AS cosine
 ORDER BY cosine DESC, o.id
 LIMIT $k
 MATCH (e:Entity {scope: $scope, key: o.entity})

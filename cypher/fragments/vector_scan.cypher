@@ -4,10 +4,12 @@
 // $model, the best $k, whole, with their stems. A small scope is scanned within recall/memory_lexical (cheaper
 // than the vector indexes, which other scopes' memories may crowd); a larger one only when the indexes' answer
 // held too few of its memories (recall/memory_vector_scan) or hold vectors of another dimension.
+// A memory's cosine is $observation_cosines[id] or $fact_cosines[id] when given (computed in process from its
+// embedding, which the client keeps: engine/recall_vectors.py), else computed here from its embedding.
 WITH {{query_vector($vector)}} AS v WHERE v IS NOT NULL AND 'observation' IN $kinds
 MATCH (o:Observation {scope: $scope}) {{scope_seek(o, Observation, id)}}
 o.expired_at IS NULL AND o.embedding_model = $model AND ($known_at IS NULL OR o.recorded_at <= $known_at)
-WITH o, {{bound_cosine(o.embedding, v)}} AS cosine
+WITH o, coalesce($observation_cosines[o.id], {{bound_cosine(o.embedding, v)}}) AS cosine
 ORDER BY cosine DESC, o.id
 LIMIT $k
 MATCH (e:Entity {scope: $scope, key: o.entity})
@@ -18,7 +20,7 @@ MATCH (a:Entity {scope: $scope})-[r:FACT]->(b:Entity)
 WHERE r.expired_at IS NULL AND r.embedding_model = $model AND {{state}} = 'believed'
   AND r.valid_at <= $as_of AND (r.invalid_at IS NULL OR r.invalid_at > $as_of)
   AND ($known_at IS NULL OR r.recorded_at <= $known_at)
-WITH a, r, b, {{bound_cosine(r.embedding, v)}} AS cosine
+WITH a, r, b, coalesce($fact_cosines[r.id], {{bound_cosine(r.embedding, v)}}) AS cosine
 ORDER BY cosine DESC, r.id
 LIMIT $k
 RETURN 'vector' AS leg, null AS stem, 'fact' AS kind, r.search_text AS stems, {{fact}} AS memory, cosine

@@ -72,6 +72,10 @@ class Backend(StatementRunner, Protocol):
     """Which ``cypher/<dialect>/`` files override the shared statements."""
     location: str
     """Where the data lives, safe to print (no password)."""
+    cosines_in_process: bool = False
+    """Whether recall computes a small scope's cosines in process from embeddings it keeps
+    (``engine/recall_vectors.py``): worth it where reading a scope's embeddings costs the server more than
+    parsing their cosines as parameters (Neo4j; not FalkorDB, whose scan of a small scope is ~0.3 ms)."""
 
     def ensure_schema(self, vector_dimensions: int | None = None) -> int | None:
         """Create constraints and indexes if missing (idempotent); the vector indexes too when dimensions are
@@ -115,6 +119,8 @@ class AsyncBackend(AsyncStatementRunner, Protocol):
 
     dialect: str
     location: str
+    cosines_in_process: bool = False
+    """See :attr:`Backend.cosines_in_process`."""
 
     async def ensure_schema(self, vector_dimensions: int | None = None) -> int | None:
         """Create constraints and indexes if missing (idempotent); see :meth:`Backend.ensure_schema`."""

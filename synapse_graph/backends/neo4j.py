@@ -242,6 +242,7 @@ class Neo4jBackend(Backend):
     """Runs catalogue statements on a Neo4j 5 database with managed, retried transactions."""
 
     dialect = DIALECT
+    cosines_in_process = True
 
     def __init__(self, driver: neo4j.Driver, location: str, *, database: str | None = None) -> None:
         self._driver = driver
@@ -368,6 +369,7 @@ class AsyncNeo4jBackend(AsyncBackend):
     """The asyncio twin of :class:`Neo4jBackend`, on ``neo4j.AsyncDriver``."""
 
     dialect = DIALECT
+    cosines_in_process = True
 
     def __init__(self, driver: neo4j.AsyncDriver, location: str, *, database: str | None = None) -> None:
         self._driver = driver

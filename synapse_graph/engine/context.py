@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,9 @@ class Context:
     indexed: bool = False
     """Whether the store's vector indexes over memories hold vectors of this dimension, so recall's vector leg
     asks them (else it scans the scope's; the backend's ``ensure_schema`` tells)."""
+    cosines_in_process: bool = False
+    """Whether recall computes a small scope's cosines in process from embeddings it keeps (the backend's
+    ``cosines_in_process``; engine/recall_vectors.py)."""
     session: str | None = None
     """The session this memory is bound to (its writes record it as their origin), if any."""
     registry: str | None = None
@@ -32,6 +36,10 @@ class Context:
     matched): the next recall guesses them from it and reads them again with its memories,
     in one round trip (engine/recalling.py). Shared by the contexts ``replace`` makes of this one; a guess is
     never trusted."""
+    vectors: OrderedDict[str, Any] = field(default_factory=OrderedDict, compare=False, repr=False)
+    """Per scope, the embeddings of its memories recall read, by id, within a byte budget: recall computes their
+    cosines in process in a small scope (engine/recall_vectors.py); the least recently recalled scope first
+    dropped."""
     common: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     """Per scope, the full-text calls of recall in a larger scope known to reach their cap (a common stem: none
     of its memories is kept) while the scope's state is the one they were read in, and from which instant on

@@ -37,6 +37,7 @@ from typing import Any
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import embeddings, rows
 from synapse_graph.engine import recall_memo as memo
+from synapse_graph.engine import recall_vectors as vectors
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.io import Op, Read, embed, read, read_each, read_rows
 from synapse_graph.engine.recall import (
@@ -183,6 +184,7 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
         scanned = state.facts < INDEXED_FROM or not ctx.indexed  # the vector leg by a scan (INDEXED_FROM)
         corpus_size = max(state.facts, 1)
         searched = search_read(ctx, terms, hits)
+        yield from vectors.fill(ctx, state_rows, vector, scanned_small=small and scanned)
         memories = {
             "scope": ctx.scope, "scope_token": scope_token(ctx.scope), "stems": question.stems,
             "index": {s: i for i, s in enumerate(question.stems)}, "corpus": corpus_size,
@@ -190,6 +192,7 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
             "model": ctx.embedder, "k": DEPTH, "fetch": 0 if scanned else DEPTH * OVERSAMPLE,
             "kinds": ["fact", "observation"] if scanned and vector is not None else [],
             "start": None if window is None else window[0], "end": None if window is None else window[1],
+            **vectors.params(ctx, vector, scanned_small=small and scanned),
             **({} if small else memo.known_common(ctx, state_rows, question))}
         check = None if checked else state_and_terms(ctx, terms)
         read_again, names, legged = yield from _memories_read(check, searched, memories, small=small)
@@ -214,7 +217,8 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
     if vector is not None and short:  # the indexes' answer was crowded by other scopes': a scan of the scope's
         _vectors(found, (yield from read(Q.MEMORY_VECTOR_SCAN, {
             "scope": ctx.scope, "kinds": sorted(short), "as_of": at,
-            "known_at": known_at, "vector": vector, "model": ctx.embedder, "k": DEPTH})))
+            "known_at": known_at, "vector": vector, "model": ctx.embedder, "k": DEPTH,
+            **vectors.params(ctx, vector, scanned_small=False)})))
     if entries and state_rows[0]["facts"] > 0:  # the graph leg, and the names of what the other legs found
         around, known = yield from read_each(
             expand_read(ctx, entries, hops=hops, as_of=at, known_at=known_at, limit=limit, vector=vector),

@@ -92,10 +92,11 @@ class MemoryOptions:
     def _connect(self) -> None:
         """Connect to the store (a facade that connects later does nothing here)."""
 
-    def _schema_ready(self, indexed_dimensions: int | None) -> None:
-        """Note what the backend's ``ensure_schema`` found: the dimension of the memories' vector indexes."""
+    def _schema_ready(self, indexed_dimensions: int | None, cosines_in_process: bool = False) -> None:
+        """Note what the backend's ``ensure_schema`` found: the dimension of the memories' vector indexes; and
+        whether recall computes a small scope's cosines in process there."""
         self._ctx = replace(self._ctx, indexed=indexed_dimensions is not None
-                            and indexed_dimensions == self._ctx.dimensions)
+                            and indexed_dimensions == self._ctx.dimensions, cosines_in_process=cosines_in_process)
 
     @property
     def scope(self) -> str:
