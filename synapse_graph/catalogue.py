@@ -121,6 +121,8 @@ class Q(StrEnum):
     FACTS_CHANGED_IN_SCOPE = "changes/facts_changed_in_scope"
     MEMORY_LEXICAL = "recall/memory_lexical"
     MEMORY_LEXICAL_EACH = "recall/memory_lexical_each"
+    MEMORY_LEXICAL_ALONE = "recall/memory_lexical_alone"
+    MEMORY_LEXICAL_FEW = "recall/memory_lexical_few"
     MEMORY_VECTOR_SCAN = "recall/memory_vector_scan"
     MEMORY_EMBEDDINGS = "recall/memory_embeddings"
     STATE_AND_TERM_HITS = "recall/state_and_term_hits"

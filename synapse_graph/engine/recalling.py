@@ -12,9 +12,9 @@ trip each, auto-commit):
    and checks it first in the next request; when it differs (a write since, a new word naming an entity), the
    question is embedded again if need be and that request sent again (:func:`_same`);
 2. the entities the words name (``search_lexical``; in a small scope the first rows of ``memory_lexical``, one
-   statement), and one request for the memories: those holding the
-   question's stems (``memory_lexical``; stem by stem in a larger scope, ``memory_lexical_each``) with their
-   cosines, ranked by BM25 in Python (the lexical leg: the database sends back only the matches that can make
+   statement), and one request for the memories: those holding the question's stems (``memory_lexical``; stem
+   by stem in a larger scope, ``memory_lexical_each``, or without an embedder engine/recall_statements') with
+   their cosines, ranked by BM25 in Python (the lexical leg: the database sends back only the matches that can make
    its cut, with what BM25 needs of them all); the best by cosine (the vector leg) and among those valid in the
    time the question names (the window leg; without an embedder, the lexical leg's best there);
 3. the facts around the entities the question names (``recall_expand``, the graph leg), when the scope holds
@@ -35,7 +35,7 @@ from functools import lru_cache
 from typing import Any
 
 from synapse_graph.catalogue import Q
-from synapse_graph.engine import embeddings, rows
+from synapse_graph.engine import embeddings, recall_statements, rows
 from synapse_graph.engine import recall_memo as memo
 from synapse_graph.engine import recall_vectors as vectors
 from synapse_graph.engine.context import Context
@@ -286,8 +286,7 @@ def _memories_read(check: Read | None, searched: Read, memories: dict[str, Any],
         checked, legged = (yield from read_each(check, lexical)) if check is not None else (
             [], (yield from read(lexical.name, lexical.params)))
         return checked, [{"found": r["memory"]} for r in legged if r["leg"] == "names"], legged
-    each = None if memories["vector"] is None and memo.all_common(memories["stems"], memories) else Read(
-        Q.MEMORY_LEXICAL_EACH, {**memories, "cap": COMMON * POOL + 1})
+    each = recall_statements.memories_read(memories, cap=COMMON * POOL + 1)  # without a vector, the lexical leg alone
     checked, names, legged = yield from read_each(  # each stem's first matches as the index yields them, at most cap
         check, searched, each)
     return checked, names, legged

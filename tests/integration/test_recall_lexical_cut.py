@@ -29,6 +29,9 @@ KEPT = 60
 QUESTION = "Who plays chess?"
 
 
+LEXICAL_READS = (Q.MEMORY_LEXICAL, Q.MEMORY_LEXICAL_EACH, Q.MEMORY_LEXICAL_ALONE, Q.MEMORY_LEXICAL_FEW)
+
+
 def memories_read(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """How many memories each of recall's reads of the full-text leg sent back (memories anywhere in its rows,
     whatever their shape), as recall runs; on every backend and API (recall's reads pass through here)."""
@@ -38,13 +41,13 @@ def memories_read(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     def recording(*requests: Any) -> Generator[Any, Any, Any]:
         answers = yield from inner(*requests)
         for request, rows in zip(requests, answers, strict=True):
-            if request is not None and request.name in (Q.MEMORY_LEXICAL, Q.MEMORY_LEXICAL_EACH):
+            if request is not None and request.name in LEXICAL_READS:
                 counts.append(_memories(rows))
         return answers
 
     def recording_one(name: Any, params: Any) -> Generator[Any, Any, Any]:  # a small scope's one statement
         rows = yield from inner_one(name, params)
-        if name in (Q.MEMORY_LEXICAL, Q.MEMORY_LEXICAL_EACH):
+        if name in LEXICAL_READS:
             counts.append(_memories(rows))
         return rows
 

@@ -36,6 +36,8 @@ NOT_REACHED: dict[Q, str] = {
     Q.VECTOR_INDEX: "run by the backends' ensure_schema, not built by the engine",
     Q.VECTOR_INDEX_DIMENSIONS: "run by the backends' ensure_schema, not built by the engine",
     Q.MEMORY_LEXICAL_EACH: "recall's form for a scope of 1,000 memories or more (recalling.SMALL_SCOPE)",
+    Q.MEMORY_LEXICAL_ALONE: "recall's form for a scope of 1,000 memories or more without an embedder",
+    Q.MEMORY_LEXICAL_FEW: "recall's form for a scope of 1,000 memories or more without an embedder, few stems",
     Q.RECORDS_BY_ID: "a page of changes reads the records its stored verdicts name with its entries "
                      "(changes/change_entries); by id only a record gone since (tests/integration/test_changes.py)",
     Q.MOST_CONNECTED: "the digest's last resort, when more than digest.CANDIDATES busy entities hold mostly history",

@@ -171,7 +171,6 @@ DIALECT_FORMS = {
     ("falkordb", "recall/search_lexical"), ("neo4j", "recall/search_lexical"),  # fulltext procedures and
     ("falkordb", "recall/state_and_term_hits"), ("neo4j", "recall/state_and_term_hits"),  # query languages differ
     ("falkordb", "recall/memory_lexical"), ("neo4j", "recall/memory_lexical"),
-    ("falkordb", "recall/memory_lexical_each"), ("neo4j", "recall/memory_lexical_each"),
     ("falkordb", "migrations/set_scope_tokens"),  # no search token to set
 }
 

@@ -1,5 +1,6 @@
 // Neo4j's own: its fulltext procedures take Lucene queries over observations and facts, which hold the scope's token.
-// Recall's full-text leg over the memories of a larger scope (memory_lexical asks a small one): for each stem
+// Recall's full-text leg over the memories of a larger scope (recall/memory_lexical_each, memory_lexical_alone;
+// memory_lexical asks a small one): for each stem
 // of the question ($stems: letters and digits only, so they carry no Lucene syntax), the scope's current
 // memories holding it, observations and fact records apart (believed, valid at $as_of; recorded by $known_at if
 // given), up to $cap of each as the index gives them, then, for the stems common in them, the memories holding
@@ -49,4 +50,3 @@ WITH s + [t, t] AS s, k + ['observation', 'fact'] AS k, p + [size(observations),
 WITH s, k, f, p, [x IN f | size(x)] AS c, null AS capped
 {{stem_pools}}
 {{lexical_cut}}
-{{memory_vector_legs}}
