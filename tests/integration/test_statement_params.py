@@ -22,6 +22,8 @@ import pytest
 
 from synapse_graph import Memory, Triple
 from synapse_graph.backends.base import Params, Requests, Row
+from synapse_graph.backends.falkordb import FalkorDBBackend
+from synapse_graph.backends.neo4j import Neo4jBackend
 from synapse_graph.catalogue import DIALECT_ONLY, DIALECTS, Q, query
 from synapse_graph.engine import projections, recalling
 from tests.integration.test_recall import TrigramEmbedder
@@ -188,6 +190,8 @@ def test_each_request_gives_exactly_its_statements_parameters(make_memory: Calla
 
     opened = facade.open_backend
     monkeypatch.setattr(facade, "open_backend", lambda *a, **k: _Recording(opened(*a, **k), seen, columns))
+    for backend in (FalkorDBBackend, Neo4jBackend):  # recall's cosines in process (off on FalkorDB by default)
+        monkeypatch.setattr(backend, "cosines_in_process", True)
     made: list[Memory] = []
 
     def make(**options: Any) -> Memory:
