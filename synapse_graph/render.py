@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
+from functools import lru_cache
 from html import escape
 from typing import Protocol
 
@@ -17,6 +18,7 @@ OPEN_END = "now"
 """What an interval with no end (still holds) shows where its end would be."""
 
 
+@lru_cache(maxsize=4_096)
 def time_text(value: datetime | None) -> str:
     """A compact UTC time: the date alone at midnight, else minutes, seconds only when there are any.
 

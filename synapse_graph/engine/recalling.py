@@ -28,9 +28,8 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -49,12 +48,13 @@ from synapse_graph.engine.recall import (
     split_counted,
     state_and_terms,
 )
+from synapse_graph.engine.recall_found import Found, by_score, key_of, said
 from synapse_graph.engine.scope import state_of
 from synapse_graph.instants import MAX_MICROS, MIN_MICROS, Instant, from_datetime, to_datetime
 from synapse_graph.models import EntryEntity, Recall, RecalledFact, RecalledObservation, RecallReason, RecallUsage
 from synapse_graph.rules.asked_time import AskedTime, asked_time
 from synapse_graph.rules.budget import approx_tokens, pack
-from synapse_graph.rules.fusion import Candidate, Fused, Weights, fuse
+from synapse_graph.rules.fusion import Fused, Weights, fuse
 from synapse_graph.rules.recall import content_terms, scope_token, term_matches, words
 from synapse_graph.rules.stems import Matches, bm25, matched, term_stems
 from synapse_graph.rules.timeparse import now_micros
@@ -91,7 +91,6 @@ of the question the vector leg embeds (a word many names share is left in)."""
 NAMED_SHARE = 0.5
 """An entry entity is one the question names when its name holds a word of it and its BM25 score is at least
 this share of the best entry's."""
-_DAY = 86_400_000_000
 WITHOUT_EMBEDDER = Weights(lexical=1.0, vector=0.0)
 """Without an embedder the lexical leg ranks alone (with the same bonuses, and the graph leg for facts)."""
 
@@ -108,30 +107,6 @@ class _Question:
     known_at: Instant | None
     asked: AskedTime
     hops: int
-
-
-@dataclass
-class _Found:
-    """What the legs found: candidates for fusion and, by key (``o:<id>``, ``f:<id>``), the memories whole."""
-
-    candidates: list[Candidate] = field(default_factory=list)
-    rows: dict[str, tuple[str, dict[str, Any], list[str]]] = field(default_factory=dict)
-    """key -> (kind, the memory's row, its stems)."""
-    legs: dict[str, set[str]] = field(default_factory=dict)
-    graph: dict[str, RecalledFact] = field(default_factory=dict)
-    """Facts the graph leg reached, with how (hop, entry) and how relevant through the entities."""
-    names: dict[str, str] = field(default_factory=dict)
-    """Entity names by key, for observations (the full-text leg reads them without)."""
-    links: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    """By key, the records that meet a chosen fact's (``{{links}}``): what replaced it and what it replaced."""
-
-    def add(self, key: str, leg: str, kind: str, memory: dict[str, Any], stems: str | None,
-            **scores: float | None) -> None:
-        self.rows.setdefault(key, (kind, memory, (stems or "").split()))
-        if kind == "observation" and memory.get("entity") is not None:
-            self.names.setdefault(memory["entity_key"], memory["entity"])
-        self.candidates.append(_candidate(key, kind, memory, **scores))
-        self.legs.setdefault(key, set()).add(leg)
 
 
 @dataclass(frozen=True)
@@ -210,7 +185,7 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
     memo.remember_common(ctx, first[0], question, memories, legged)
     entries = entries_of(terms, names, corpus_size=state.entities)
     named = _named(entries, terms)
-    found = _Found(names={e.key: e.name for e in entries})
+    found = Found(names={e.key: e.name for e in entries})
     _lexical(found, [r for r in legged if r["leg"] == "lexical"], question, corpus_size=corpus_size,
              window=window if ctx.embedder is None else None)
     short = _vectors(found, [r for r in legged if r["leg"] not in ("lexical", "names")])
@@ -295,43 +270,7 @@ def _memories_read(check: Read | None, searched: Read, memories: dict[str, Any],
 # -- the legs ------------------------------------------------------------------------------------------------
 
 
-def _key(kind: str, memory: Mapping[str, Any]) -> str:
-    return f"{kind[0]}:{memory['id']}"
-
-
-def _candidate(key: str, kind: str, memory: Mapping[str, Any], **scores: float | None) -> Candidate:
-    """A memory as fusion sees it: its scores, the entities it is about, its episode and time."""
-    fact = kind == "fact"
-    entities = [memory["subject_key"], memory["object_key"]] if fact else [memory["entity_key"]]
-    valid_at = memory.get("valid_at")
-    return Candidate(key, entities=frozenset(entities), valid_at=_datetime(valid_at), tie=_said(kind, memory),
-                     episode=_episode(memory.get("session"), valid_at, memory["recorded_at"]), fact=fact,
-                     invalid_at=_datetime(memory.get("invalid_at") if fact else None), **scores)
-
-
-def _said(kind: str, memory: Mapping[str, Any]) -> str:
-    """What a memory says (its entities, predicate, text, time): memories that score alike are ordered by it,
-    the same on every backend (their ids differ from one database to another)."""
-    entities = [memory["subject_key"], memory["object_key"]] if kind == "fact" else [memory["entity_key"]]
-    said = (*entities, memory.get("predicate") or "", memory.get("text") or "", str(memory.get("valid_at")))
-    return "\x1f".join(said)
-
-
-def _episode(session: str | None, valid_at: int | None, recorded_at: int | None) -> str | None:
-    """What a memory was told in: its agent session, else the day it is valid at, else the day it was recorded."""
-    if session:
-        return f"session:{session}"
-    instant = valid_at if valid_at is not None else recorded_at
-    return None if instant is None else f"day:{instant // _DAY}"
-
-
-@lru_cache(maxsize=4096)
-def _datetime(instant: int | None) -> datetime | None:
-    """An instant as a datetime (many memories share one: those told together)."""
-    return None if instant is None else to_datetime(instant)
-
-
-def _lexical(found: _Found, lexical: list[dict[str, Any]], question: _Question, *, corpus_size: int,
+def _lexical(found: Found, lexical: list[dict[str, Any]], question: _Question, *, corpus_size: int,
              window: tuple[Instant, Instant] | None) -> None:
     """The lexical leg's candidates (and, given a ``window``, the window leg's: those valid in it) by BM25 of
     their stems, the best :data:`DEPTH` of each, with the cosines the read computed. The read sends back the
@@ -339,12 +278,18 @@ def _lexical(found: _Found, lexical: list[dict[str, Any]], question: _Question, 
     if not lexical:
         return
     read = lexical[0]["memory"]
-    pool = {_key(m["kind"], m["memory"]): m for m in read["memories"]}
+    pool = {key_of(m["kind"], m["memory"]): m for m in read["memories"]}
     matches = Matches(int(read["documents"]), int(read["length"]),
                       dict(zip(question.stems, (int(f) for f in read["frequency"]), strict=True)))
-    scores = bm25(question.stems, {key: (m["stems"] or "").split() for key, m in pool.items()},
-                  corpus_size=corpus_size, matches=matches)
-    best = _by_score(scores, lambda key: _said(pool[key]["kind"], pool[key]["memory"]))
+    docs = {key: (m["stems"] or "").split() for key, m in pool.items()}
+    scores = bm25(question.stems, docs, corpus_size=corpus_size, matches=matches)
+    ties: dict[str, str] = {}  # what the memories that tie say, kept for fusion's candidates
+
+    def tie(key: str) -> str:
+        if key not in ties:
+            ties[key] = said(pool[key]["kind"], pool[key]["memory"])
+        return ties[key]
+    best = by_score(scores, tie)
     legs = [("lexical", best[:DEPTH])]
     if window is not None:
         legs.append(("window", [(k, s) for k, s in best
@@ -353,30 +298,14 @@ def _lexical(found: _Found, lexical: list[dict[str, Any]], question: _Question, 
         for key, score in chosen:
             m = pool[key]
             cosine = None if m["cosine"] is None else float(m["cosine"])
-            found.add(key, leg, m["kind"], m["memory"], m["stems"], lexical=score, vector=cosine)
-
-
-def _by_score(scores: Mapping[str, float], said: Callable[[str], str]) -> list[tuple[str, float]]:
-    """Keys by score, best first; equal scores by what the memories say (``said``), never by their ids (each
-    database has its own), then by key. What a memory says is built only where scores tie (most do not)."""
-    ordered = sorted(scores.items(), key=lambda item: -item[1])
-    best: list[tuple[str, float]] = []
-    start = 0
-    while start < len(ordered):
-        end = start + 1
-        while end < len(ordered) and ordered[end][1] == ordered[start][1]:
-            end += 1
-        tied = ordered[start:end]
-        best.extend(tied if len(tied) == 1 else sorted(tied, key=lambda item: (said(item[0]), item[0])))
-        start = end
-    return best
+            found.add(key, leg, m["kind"], m["memory"], docs[key], lexical=score, vector=cosine, tie=ties.get(key))
 
 
 def _within(instant: int | None, window: tuple[Instant, Instant]) -> bool:
     return instant is not None and window[0] <= instant < window[1]
 
 
-def _vectors(found: _Found, answer: list[dict[str, Any]]) -> set[str]:
+def _vectors(found: Found, answer: list[dict[str, Any]]) -> set[str]:
     """The vector or window leg's memories, whole, with their cosines; returns the kinds of memory the vector
     indexes' answer held too few of the scope's of (rows of leg ``short``: other scopes' crowded it), which the
     caller reads by a scan."""
@@ -385,24 +314,24 @@ def _vectors(found: _Found, answer: list[dict[str, Any]]) -> set[str]:
         if r["leg"] == "short":
             short.add(r["kind"])
         else:
-            found.add(_key(r["kind"], r["memory"]), r["leg"], r["kind"], r["memory"], r["stems"],
+            found.add(key_of(r["kind"], r["memory"]), r["leg"], r["kind"], r["memory"], r["stems"],
                       vector=float(r["cosine"]))
     return short
 
 
-def _graph(found: _Found, answer: list[dict[str, Any]], entries: Sequence[EntryEntity], question: _Question) -> None:
+def _graph(found: Found, answer: list[dict[str, Any]], entries: Sequence[EntryEntity], question: _Question) -> None:
     """The graph leg: facts around the named entities, scored by their relevance through them."""
     by_id = {r["fact"]["id"]: r for r in answer}
     for fact in ranked(answer, entries, hops=question.hops, known_at=question.known_at, limit=len(answer),
                        terms=question.terms):
         r = by_id[fact.id]
-        key = _key("fact", r["fact"])
+        key = key_of("fact", r["fact"])
         found.graph[key] = fact
         found.add(key, "graph", "fact", r["fact"], r["stems"], graph=fact.relevance,
                   vector=None if r["cosine"] is None else float(r["cosine"]))
 
 
-def _names_read(ctx: Context, found: _Found, keys: Iterable[str]) -> Read | None:
+def _names_read(ctx: Context, found: Found, keys: Iterable[str]) -> Read | None:
     """The names of the entities of observations (by key) whose names no leg read (None: none is missing)."""
     missing = sorted({found.rows[k][1]["entity_key"] for k in keys if k.startswith("o:")} - found.names.keys())
     return Read(Q.ENTITY_NAMES, {"scope": ctx.scope, "keys": missing}) if missing else None
@@ -411,13 +340,14 @@ def _names_read(ctx: Context, found: _Found, keys: Iterable[str]) -> Read | None
 # -- the answer ------------------------------------------------------------------------------------------------
 
 
-def _fused(found: _Found, question: _Question, named: set[str], *, limit: int, min_score: float | None,
+def _fused(found: Found, question: _Question, named: set[str], *, limit: int, min_score: float | None,
            vectors: bool) -> _Chosen:
     """The fused ranking, cut by ``min_score`` and ``limit``."""
     asked = question.asked
-    fused = fuse(found.candidates, named=named, in_window=asked.contains if asked.windows else None,
+    fused = fuse(found.candidates(), named=named, in_window=asked.contains if asked.windows else None,
                  overlaps=asked.overlaps if asked.windows else None, asks_when=asked.asks_when,
-                 weights=Weights() if vectors else WITHOUT_EMBEDDER)
+                 weights=Weights() if vectors else WITHOUT_EMBEDDER,
+                 limit=limit if min_score is None else None)  # min_score scores them all
     if min_score is None:
         kept = [(f, _score(found, f.key, question)) for f in fused[:limit]]
         return _Chosen([f.key for f, _ in kept], [f for f, _ in kept], [s for _, s in kept])
@@ -429,14 +359,11 @@ def _fused(found: _Found, question: _Question, named: set[str], *, limit: int, m
     return _Chosen([f.key for f, _ in kept], [f for f, _ in kept], [s for _, s in kept], abstained)
 
 
-def _answer(found: _Found, chosen: _Chosen, question: _Question, entries: list[EntryEntity], named: set[str], *,
+def _answer(found: Found, chosen: _Chosen, question: _Question, entries: list[EntryEntity], named: set[str], *,
             legs: list[str], max_tokens: int | None, started: float) -> Recall:
     """The chosen memories, within ``max_tokens``, as a :class:`Recall`."""
     names = {e.key: e.name for e in entries}
-    by_key: dict[str, list[Candidate]] = {}
-    for c in found.candidates:
-        by_key.setdefault(c.key, []).append(c)
-    memories = [_memory(f, score, found, question, names, named, by_key[f.key], rank)
+    memories = [_memory(f, score, found, question, names, named, rank)
                 for rank, (f, score) in enumerate(zip(chosen.fused, chosen.scores, strict=True), start=1)]
     costs = [approx_tokens(str(m)) for m in memories]
     left_out = 0
@@ -452,7 +379,7 @@ def _answer(found: _Found, chosen: _Chosen, question: _Question, entries: list[E
         usage=RecallUsage(items=len(ranked_memories), tokens=sum(costs), ms=_ms(started), left_out=left_out))
 
 
-def _score(found: _Found, key: str, question: _Question) -> float:
+def _score(found: Found, key: str, question: _Question) -> float:
     """The share of the question a memory answers (``min_score`` compares it): for a fact, the share of the
     question's words its names, types and predicate (or its entry entity) match; for an observation, the share
     of the question's stems it, or its entity's name, holds."""
@@ -474,14 +401,15 @@ def _name_stems(name: str, terms: tuple[str, ...]) -> frozenset[str]:
     return frozenset(term_stems(term_matches(name, terms)))
 
 
-def _memory(fused: Fused, score: float, found: _Found, question: _Question, names: Mapping[str, str],
-            named: set[str], scores: Sequence[Candidate], rank: int) -> RecalledFact | RecalledObservation:
+def _memory(fused: Fused, score: float, found: Found, question: _Question, names: Mapping[str, str],
+            named: set[str], rank: int) -> RecalledFact | RecalledObservation:
     kind, memory, stems = found.rows[fused.key]
-    about = sorted(frozenset().union(*(c.entities for c in scores)) & named)
-    why = RecallReason(legs=sorted(found.legs.get(fused.key, ())), words=matched(stems, question.stems),
-                       entity=names.get(about[0]) if about else None, lexical=_best(c.lexical for c in scores),
-                       vector=_best(c.vector for c in scores), graph=_best(c.graph for c in scores),
-                       entity_bonus=fused.entity, time_bonus=fused.time, episode_bonus=round(fused.episode, 6))
+    seen = found.seen[fused.key]
+    about = sorted(seen.entities & named)
+    why = RecallReason(legs=sorted(seen.legs), words=matched(stems, question.stems),
+                       entity=names.get(about[0]) if about else None, lexical=seen.lexical, vector=seen.vector,
+                       graph=seen.graph, entity_bonus=fused.entity, time_bonus=fused.time,
+                       episode_bonus=round(fused.episode, 6))
     relevance = round(fused.score, 9)
     if kind == "observation":
         whole = {**memory, "entity": found.names.get(memory["entity_key"], memory["entity_key"])}
@@ -493,11 +421,6 @@ def _memory(fused: Fused, score: float, found: _Found, question: _Question, name
     return through.model_copy(update={"relevance": relevance, "why": why, "rank": rank,
                                       **rows.linked(through.valid_at, through.invalid_at,
                                                     found.links.get(fused.key, []))})
-
-
-def _best(values: Iterable[float | None]) -> float | None:
-    present = [v for v in values if v is not None]
-    return max(present) if present else None
 
 
 def _ms(started: float) -> float:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +65,32 @@ class Candidate:
     """What it says (e.g. subject, predicate, object): equal scores are ordered by it, the same on every backend."""
 
 
+class Scored(Protocol):
+    """What fusion reads of a memory a leg returned (a :class:`Candidate`, or a caller's record of one with the
+    same attributes: recall's keeps one per memory, each leg's best score in it, so none is made for fusion)."""
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def lexical(self) -> float | None: ...
+    @property
+    def vector(self) -> float | None: ...
+    @property
+    def entities(self) -> frozenset[str]: ...
+    @property
+    def episode(self) -> str | None: ...
+    @property
+    def valid_at(self) -> datetime | None: ...
+    @property
+    def graph(self) -> float | None: ...
+    @property
+    def fact(self) -> bool: ...
+    @property
+    def invalid_at(self) -> datetime | None: ...
+    @property
+    def tie(self) -> str: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Fused:
     """A memory's place in the fused ranking and what made its score (for explanations and tests)."""
@@ -76,7 +103,7 @@ class Fused:
     episode: float = 0.0
 
 
-def fuse(candidates: Sequence[Candidate], *, named: Collection[str] = (),
+def fuse(candidates: Sequence[Scored], *, named: Collection[str] = (),
          in_window: Callable[[datetime], bool] | None = None, asks_when: bool = False,
          weights: Weights = Weights(), limit: int | None = None,
          overlaps: Callable[[datetime, datetime | None], bool] | None = None) -> list[Fused]:
@@ -87,10 +114,10 @@ def fuse(candidates: Sequence[Candidate], *, named: Collection[str] = (),
     unique = _merged(candidates)
     legs = _legs(unique, weights)
     episode_bonus = _episodes(unique, legs, weights.episode)
-    found: list[Fused] = []
-    ties: list[str] = []
+    names = set(named)
+    parts: list[tuple[float, float, float, float]] = []  # each one's score, entity, time and episode bonuses
     for candidate, leg_score in zip(unique, legs, strict=True):
-        entity = weights.entity if named and candidate.entities & set(named) else 0.0
+        entity = weights.entity if names and not candidate.entities.isdisjoint(names) else 0.0
         time = 0.0
         if candidate.valid_at is not None:
             if candidate.fact and overlaps is not None:
@@ -100,25 +127,30 @@ def fuse(candidates: Sequence[Candidate], *, named: Collection[str] = (),
             if asks_when:
                 time += weights.dated
         episode = episode_bonus.get(candidate.episode, 0.0) if candidate.episode is not None else 0.0
-        found.append(Fused(candidate.key, leg_score + entity + time + episode, leg_score, entity, time, episode))
-        ties.append(candidate.tie)
+        parts.append((leg_score + entity + time + episode, entity, time, episode))
     # Rounded as results show it: float noise between backends must not order equal memories differently.
-    order = sorted(range(len(found)), key=lambda i: (-round(found[i].score, 9), ties[i], i))
+    order = sorted(range(len(unique)), key=lambda i: (-round(parts[i][0], 9), unique[i].tie, i))
     # One memory once: two records of one fact (a merge's copy beside the record a past belief still reads) are
-    # the same answer, and the better ranked one stands for both.
+    # the same answer, and the better ranked one stands for both. Only those kept are made (up to ``limit``).
     seen: set[str] = set()
     kept: list[Fused] = []
     for i in order:
-        if ties[i] and ties[i] in seen:
+        if limit is not None and 0 <= limit <= len(kept):
+            break
+        tie = unique[i].tie
+        if tie and tie in seen:
             continue
-        seen.add(ties[i])
-        kept.append(found[i])
+        seen.add(tie)
+        score, entity, time, episode = parts[i]
+        kept.append(Fused(unique[i].key, score, legs[i], entity, time, episode))
     return kept[:limit]
 
 
-def _merged(candidates: Sequence[Candidate]) -> list[Candidate]:
+def _merged(candidates: Sequence[Scored]) -> list[Scored]:
     """One candidate per key, where the first was (legs return the same memory): each leg's best score kept."""
-    merged: dict[str, Candidate] = {}
+    if len({c.key for c in candidates}) == len(candidates):  # one per key already (recall's)
+        return list(candidates)
+    merged: dict[str, Scored] = {}
     for c in candidates:
         had = merged.get(c.key)
         if had is None:
@@ -148,7 +180,7 @@ def _share(score: float | None, best: float) -> float:
     return score / best
 
 
-def _legs(candidates: Sequence[Candidate], weights: Weights) -> list[float]:
+def _legs(candidates: Sequence[Scored], weights: Weights) -> list[float]:
     """Each leg's score over the leg's best among the candidates, averaged with the weights of the legs asked
     that could find the candidate (the vector leg is asked when any candidate has a cosine, the graph leg when
     any has a graph score, and it finds facts only; a leg that found nothing adds 0)."""
@@ -170,7 +202,7 @@ def _legs(candidates: Sequence[Candidate], weights: Weights) -> list[float]:
     return scores
 
 
-def _episodes(candidates: Sequence[Candidate], legs: Sequence[float], weight: float) -> dict[str, float]:
+def _episodes(candidates: Sequence[Scored], legs: Sequence[float], weight: float) -> dict[str, float]:
     """Each episode's bonus: its best leg score among the candidates, scaled to [0, weight] over the episodes."""
     if not weight:
         return {}

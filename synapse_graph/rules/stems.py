@@ -115,16 +115,15 @@ def bm25(asked: Sequence[str], docs: Mapping[str, Sequence[str]], *, corpus_size
     wanted = set(asked)
     counts: dict[str, dict[str, int]] = {}
     for key, doc in docs.items():
-        tfs: dict[str, int] = {}
-        for stem in doc:
-            if stem in wanted:
-                tfs[stem] = tfs.get(stem, 0) + 1
-        counts[key] = tfs
+        held = [stem for stem in doc if stem in wanted]  # a memory holds few of the question's stems
+        counts[key] = {stem: held.count(stem) for stem in dict.fromkeys(held)} if held else {}
     if matches is None:
         matches = Matches(len(docs), sum(len(d) for d in docs.values()),
                           {stem: sum(1 for tfs in counts.values() if stem in tfs) for stem in wanted})
     total = max(corpus_size, matches.documents)
     average = (matches.length / matches.documents if matches.documents else 0.0) or 1.0
+    idf = {stem: math.log(1 + (total - df + 0.5) / (df + 0.5))
+           for stem in wanted for df in (min(total, matches.frequency.get(stem, 0)),)}
     scores: dict[str, float] = {}
     for key, tfs in counts.items():
         if not tfs:
@@ -132,7 +131,6 @@ def bm25(asked: Sequence[str], docs: Mapping[str, Sequence[str]], *, corpus_size
         norm = k1 * (1 - b + b * len(docs[key]) / average)
         score = 0.0
         for stem, tf in tfs.items():
-            df = min(total, matches.frequency.get(stem, 0))
-            score += math.log(1 + (total - df + 0.5) / (df + 0.5)) * tf * (k1 + 1) / (tf + norm)
+            score += idf[stem] * tf * (k1 + 1) / (tf + norm)
         scores[key] = score
     return scores

@@ -152,8 +152,8 @@ def test_some_matches_scored_with_what_bm25_needs_of_all_score_as_among_all(
        st.dictionaries(st.text("abc:0123", min_size=1, max_size=4), st.text("xyz", max_size=2)))
 def test_memories_are_ordered_by_score_then_what_they_say_as_a_full_sort_orders_them(
         scores: dict[str, float], says: dict[str, str]) -> None:
-    # engine/recalling.py builds what a memory says only where scores tie: the order is the full sort's.
-    from synapse_graph.engine.recalling import _by_score
+    # engine/recall_found.py builds what a memory says only where scores tie: the order is the full sort's.
+    from synapse_graph.engine.recall_found import by_score as _by_score
 
     said_for: list[str] = []
 
