@@ -155,6 +155,7 @@ class Q(StrEnum):
     COUNT_GROWTH = "migrations/count_growth"
     GROWTH_INSTANTS = "migrations/growth_instants"
     SET_SCOPE_TOKENS = "migrations/set_scope_tokens"
+    SET_HISTORY_TOKENS = "migrations/set_history_tokens"
     UNSTEMMED_OBSERVATIONS = "migrations/unstemmed_observations"
     SET_OBSERVATION_SEARCH_TEXTS = "migrations/set_observation_search_texts"
     UNSTEMMED_FACTS = "migrations/unstemmed_facts"

@@ -267,8 +267,9 @@ def _new_fact_record() -> str:
     # Its ends' exact keys (store format 13; fragments/links seeks them): its slot and each instant, as text.
     extra += [f"{key}: {{{{new_record_key({value('slot')}, {value(end)})}}}}"
               for key, end in (("starts", "valid_at"), ("ends", "invalid_at"))]
-    # The scope's search token too while the record is current, where the dialect stores one (token_entry).
-    searched = "{{token_entry(CASE WHEN k.expired_at IS NULL THEN $scope_token END)}}"
+    # The scope's search token too while the record is current, its history token once expired, where the dialect
+    # stores one (memory_token_entry).
+    searched = "{{memory_token_entry(k.expired_at, $scope_token)}}"
     return "{" + ", ".join([*fields, *extra]) + searched + "}"
 
 

@@ -54,6 +54,10 @@ records(node) = indegree(node, 'FACT') + outdegree(node, 'FACT')
 // stores one (a map entry of a new node, or a property set).
 token_entry(token) =
 token_property(node, token) =
+history_token(token) = token
+expired_token_property(node, token) =
+memory_token_entry(expired, token) =
+memory_token_property(node, expired, token) =
 
 // An entity-name embedding as stored: the vecf32 type, which FalkorDB's vector index reads.
 vector(value) = vecf32(value)
@@ -77,3 +81,8 @@ grams_hits(label, tokens) = CALL db.idx.fulltext.queryNodes('label', '@grams:(' 
 // the best `count` of them (nearest first), as o (an observation) or r (a fact record).
 nearest_observations(count, query) = CALL db.idx.vector.queryNodes('Observation', 'embedding', count, vecf32(query)) YIELD node AS o
 nearest_facts(count, query) = CALL db.idx.vector.queryRelationships('FACT', 'embedding', count, vecf32(query)) YIELD relationship AS r
+
+// A memory (an observation or a fact record) as the store believed it at $known_at: recorded by then and not
+// expired (corrected, forgotten) until after it; null $known_at: the current belief (not expired). The same in
+// both dialects (fragments/believed_at says it of a fact record with its trust state).
+known_then(m) = (($known_at IS NULL AND m.expired_at IS NULL) OR (m.recorded_at <= $known_at AND (m.expired_at IS NULL OR m.expired_at > $known_at)))

@@ -16,13 +16,13 @@
 UNION ALL
 WITH $vector AS v WHERE v IS NOT NULL AND $fetch > 0
 {{nearest_observations($fetch, $vector)}}
-WITH count(o) AS fetched, collect(CASE WHEN o.scope = $scope AND o.expired_at IS NULL AND o.embedding_model = $model
-                                        AND ($known_at IS NULL OR o.recorded_at <= $known_at) THEN o END) AS kept
+WITH count(o) AS fetched, collect(CASE WHEN o.scope = $scope AND o.embedding_model = $model
+                                        AND {{known_then(o)}} THEN o END) AS kept
 WITH kept, $fetch > 0 AND size(kept) < $k AND fetched >= $fetch AS crowded
 {{call(crowded)}}
   UNWIND CASE WHEN crowded THEN [true] ELSE [] END AS counting
   MATCH (o:Observation {scope: $scope}) {{scope_seek(o, Observation, id)}}
-  o.expired_at IS NULL AND o.embedding_model = $model AND ($known_at IS NULL OR o.recorded_at <= $known_at)
+  o.embedding_model = $model AND {{known_then(o)}}
   WITH o LIMIT $k
   RETURN count(o) AS held
 }
@@ -37,17 +37,17 @@ RETURN CASE WHEN short THEN 'short' ELSE 'vector' END AS leg, null AS stem, 'obs
 UNION ALL
 WITH $vector AS v WHERE v IS NOT NULL AND $fetch > 0
 {{nearest_facts($fetch, $vector)}}
-WITH count(r) AS fetched, collect(CASE WHEN startNode(r).scope = $scope AND r.expired_at IS NULL
+WITH count(r) AS fetched, collect(CASE WHEN startNode(r).scope = $scope
                                              AND r.embedding_model = $model AND {{state}} = 'believed'
                                              AND r.valid_at <= $as_of AND (r.invalid_at IS NULL OR r.invalid_at > $as_of)
-                                             AND ($known_at IS NULL OR r.recorded_at <= $known_at) THEN r END) AS kept
+                                             AND {{known_then(r)}} THEN r END) AS kept
 WITH kept, $fetch > 0 AND size(kept) < $k AND fetched >= $fetch AS crowded
 {{call(crowded)}}
   UNWIND CASE WHEN crowded THEN [true] ELSE [] END AS counting
   MATCH (:Entity {scope: $scope})-[r:FACT]->(:Entity)
-  WHERE r.expired_at IS NULL AND r.embedding_model = $model AND {{state}} = 'believed'
+  WHERE r.embedding_model = $model AND {{state}} = 'believed'
     AND r.valid_at <= $as_of AND (r.invalid_at IS NULL OR r.invalid_at > $as_of)
-    AND ($known_at IS NULL OR r.recorded_at <= $known_at)
+    AND {{known_then(r)}}
   WITH r LIMIT $k
   RETURN count(r) AS held
 }
@@ -64,8 +64,7 @@ UNION ALL
 UNION ALL
 WITH {{query_vector($vector)}} AS v WHERE v IS NOT NULL AND $start IS NOT NULL
 MATCH (o:Observation {scope: $scope})
-WHERE o.valid_at >= $start AND o.valid_at < $end AND o.expired_at IS NULL AND o.embedding_model = $model
-  AND ($known_at IS NULL OR o.recorded_at <= $known_at)
+WHERE o.valid_at >= $start AND o.valid_at < $end AND o.embedding_model = $model AND {{known_then(o)}}
 WITH o, coalesce($observation_cosines[o.id], {{bound_cosine(o.embedding, v)}}) AS cosine
 ORDER BY cosine DESC, o.id
 LIMIT $k

@@ -8,7 +8,7 @@
 // embedding, which the client keeps: engine/recall_vectors.py), else computed here from its embedding.
 WITH {{query_vector($vector)}} AS v WHERE v IS NOT NULL AND 'observation' IN $kinds
 MATCH (o:Observation {scope: $scope}) {{scope_seek(o, Observation, id)}}
-o.expired_at IS NULL AND o.embedding_model = $model AND ($known_at IS NULL OR o.recorded_at <= $known_at)
+o.embedding_model = $model AND {{known_then(o)}}
 WITH o, coalesce($observation_cosines[o.id], {{bound_cosine(o.embedding, v)}}) AS cosine
 ORDER BY cosine DESC, o.id
 LIMIT $k
@@ -17,9 +17,9 @@ RETURN 'vector' AS leg, null AS stem, 'observation' AS kind, o.search_text AS st
 UNION ALL
 WITH {{query_vector($vector)}} AS v WHERE v IS NOT NULL AND 'fact' IN $kinds
 MATCH (a:Entity {scope: $scope})-[r:FACT]->(b:Entity)
-WHERE r.expired_at IS NULL AND r.embedding_model = $model AND {{state}} = 'believed'
+WHERE r.embedding_model = $model AND {{state}} = 'believed'
   AND r.valid_at <= $as_of AND (r.invalid_at IS NULL OR r.invalid_at > $as_of)
-  AND ($known_at IS NULL OR r.recorded_at <= $known_at)
+  AND {{known_then(r)}}
 WITH a, r, b, coalesce($fact_cosines[r.id], {{bound_cosine(r.embedding, v)}}) AS cosine
 ORDER BY cosine DESC, r.id
 LIMIT $k

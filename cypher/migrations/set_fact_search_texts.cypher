@@ -3,5 +3,5 @@
 UNWIND $rows AS x
 MATCH ()-[r:FACT {id: x.id}]->()
 WHERE startNode(r).scope = $scope
-SET r.search_text = x.search_text{{token_property(r, CASE WHEN r.expired_at IS NULL THEN $scope_token END)}}
+SET r.search_text = x.search_text{{memory_token_property(r, r.expired_at, $scope_token)}}
 RETURN count(r) AS updated

@@ -60,6 +60,17 @@ records(node) = COUNT { (node)-[:FACT]->() } + COUNT { (node)<-[:FACT]-() }
 // property set (null takes the node out of the search).
 token_entry(token) = , scope_token: token
 token_property(node, token) = , node.scope_token = token
+// The scope's history token: what an expired memory (observation, fact record) holds instead of the scope's
+// token from store format 14, so a search as believed at an earlier time ($known_at) finds the memories
+// corrected or forgotten since (recall/memory_lexical asks for both tokens then; a current search, the scope's
+// token alone, never sees them).
+history_token(token) = token + 'h'
+expired_token_property(node, token) = , node.scope_token = {{history_token(token)}}
+memory_token_entry(expired, token) = , scope_token: CASE WHEN expired IS NULL THEN token ELSE {{history_token(token)}} END
+memory_token_property(node, expired, token) = , node.scope_token = CASE WHEN expired IS NULL THEN token ELSE {{history_token(token)}} END
+// The Lucene clause keeping a search of memories to the scope: its token; as believed at an earlier time
+// ($known_at), its history token too (the filters then keep what was believed at $known_at: known_then).
+memory_tokens() = '+scope_token:(' + $scope_token + CASE WHEN $known_at IS NULL THEN '' ELSE ' ' + {{history_token($scope_token)}} END + ')^0'
 
 // An entity-name embedding as stored: a LIST<FLOAT>, which Neo4j's vector index reads.
 vector(value) = value
@@ -81,3 +92,8 @@ grams_hits(label, tokens) = CALL db.index.fulltext.queryNodes(toLower('label') +
 // the best `count` of them (nearest first), as o (an observation) or r (a fact record).
 nearest_observations(count, query) = CALL db.index.vector.queryNodes('observation_embedding', count, query) YIELD node AS o
 nearest_facts(count, query) = CALL db.index.vector.queryRelationships('fact_embedding', count, query) YIELD relationship AS r
+
+// A memory (an observation or a fact record) as the store believed it at $known_at: recorded by then and not
+// expired (corrected, forgotten) until after it; null $known_at: the current belief (not expired). The same in
+// both dialects (fragments/believed_at says it of a fact record with its trust state).
+known_then(m) = (($known_at IS NULL AND m.expired_at IS NULL) OR (m.recorded_at <= $known_at AND (m.expired_at IS NULL OR m.expired_at > $known_at)))

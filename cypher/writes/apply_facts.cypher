@@ -27,7 +27,7 @@ WITH s, st
   MATCH ()-[r:FACT {id: id}]->()
   WHERE startNode(r).scope = $scope AND r.expired_at IS NULL
   // Out of the search with its token, if the dialect stores one (see recall/memory_lexical).
-  SET r.expired_at = $now{{token_property(r, null)}}
+  SET r.expired_at = $now{{expired_token_property(r, $scope_token)}}
 }
 {{call(s)}}
   UNWIND $updates AS x

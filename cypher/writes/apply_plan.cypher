@@ -57,7 +57,7 @@ WITH s, st
   MATCH ()-[r:FACT {id: id}]->()
   WHERE startNode(r).scope = $scope AND r.expired_at IS NULL
   // Out of the search with its token, if the dialect stores one (see recall/memory_lexical).
-  SET r.expired_at = $now{{token_property(r, null)}}
+  SET r.expired_at = $now{{expired_token_property(r, $scope_token)}}
 }
 {{call(s)}}
   UNWIND $updates AS x
@@ -93,14 +93,14 @@ WITH s, st
 {{call(s)}}
   UNWIND $observe AS x
   CREATE (o:Observation)
-  {{new_observation}}{{token_property(o, CASE WHEN x.expired_at IS NULL THEN $scope_token END)}}
+  {{new_observation}}{{memory_token_property(o, x.expired_at, $scope_token)}}
 }
 {{call(s)}}
   UNWIND $unobserve AS id
   MATCH (o:Observation {scope: $scope, id: id})
   WHERE o.expired_at IS NULL
   // Out of the search with its token, if the dialect stores one (see recall/search_lexical).
-  SET o.expired_at = $now{{token_property(o, null)}}
+  SET o.expired_at = $now{{expired_token_property(o, $scope_token)}}
 }
 {{call(s)}}
   UNWIND $sessions AS x

@@ -13,7 +13,7 @@ from synapse_graph.instants import Instant
 from synapse_graph.models import ScopeRules
 from synapse_graph.rules.timeparse import now_micros
 
-STORE_FORMAT = 13
+STORE_FORMAT = 14
 """Format 2: every fact carries its slot. Format 3: candidates are counted apart from believed facts.
 Format 4: entities carry the scope's search token (Neo4j). Format 5: a scope's state is held by a STATE
 relationship of its node to itself, not by the node (cypher/fragments/scope_state_for_write.cypher).

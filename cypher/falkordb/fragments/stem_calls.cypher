@@ -14,7 +14,7 @@ CALL { WITH t
   WITH t WHERE t <> '' AND NOT t IN $known_observation
   CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
   WITH node AS o
-  WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
+  WHERE o.scope = $scope AND {{known_then(o)}}
   WITH o LIMIT $cap
   RETURN collect(o) AS observations
 }
@@ -22,8 +22,8 @@ CALL { WITH t
   WITH t WHERE t <> '' AND NOT t IN $known_fact
   CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
   WITH relationship AS r
-  WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
-    AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
+  WHERE {{state}} = 'believed' AND r.valid_at <= $as_of
+    AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND {{known_then(r)}}
   WITH r, startNode(r) AS a WHERE a.scope = $scope
   WITH r LIMIT $cap
   RETURN collect(r) AS facts

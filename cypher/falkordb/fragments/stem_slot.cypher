@@ -9,7 +9,7 @@ CALL { WITH t
   WITH t WHERE t IS NOT NULL AND NOT t IN $known_observation
   CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
   WITH node AS o, t
-  WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
+  WHERE o.scope = $scope AND {{known_then(o)}}
   WITH o, t LIMIT $cap
   WITH t, collect(o) AS found
   RETURN t AS stem, 'observation' AS kind, CASE WHEN size(found) < $cap THEN found ELSE [] END AS found,
@@ -19,8 +19,8 @@ CALL { WITH t
   WITH t WHERE t IS NOT NULL AND NOT t IN $known_fact
   CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
   WITH relationship AS r, t
-  WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
-    AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
+  WHERE {{state}} = 'believed' AND r.valid_at <= $as_of
+    AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND {{known_then(r)}}
   WITH r, t, startNode(r) AS a WHERE a.scope = $scope
   WITH r, t LIMIT $cap
   WITH t, collect(r) AS found

@@ -17,15 +17,15 @@ WITH reduce(q = '', t IN $stems | q + CASE WHEN q = '' THEN '' ELSE ' | ' END + 
 CALL { WITH q
   CALL db.idx.fulltext.queryNodes('Observation', q) YIELD node
   WITH node AS o
-  WHERE o.scope = $scope AND o.expired_at IS NULL AND ($known_at IS NULL OR o.recorded_at <= $known_at)
+  WHERE o.scope = $scope AND {{known_then(o)}}
   WITH o LIMIT $pool
   RETURN 'observation' AS kind, o AS m, o.search_text AS stems, null AS hit
   UNION ALL
   WITH q
   CALL db.idx.fulltext.queryRelationships('FACT', q) YIELD relationship
   WITH relationship AS r
-  WHERE r.expired_at IS NULL AND {{state}} = 'believed' AND r.valid_at <= $as_of
-    AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND ($known_at IS NULL OR r.recorded_at <= $known_at)
+  WHERE {{state}} = 'believed' AND r.valid_at <= $as_of
+    AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND {{known_then(r)}}
   WITH r, startNode(r) AS a WHERE a.scope = $scope
   WITH r LIMIT $pool
   RETURN 'fact' AS kind, r AS m, r.search_text AS stems, null AS hit

@@ -12,18 +12,18 @@
 // only current memories hold the token.
 UNWIND $stems AS t
 CALL (t) {
-  CALL db.index.fulltext.queryNodes('observation_scoped_search', '+scope_token:' + $scope_token + '^0 +search_text:' + t,
+  CALL db.index.fulltext.queryNodes('observation_scoped_search', {{memory_tokens()}} + ' +search_text:' + t,
        {limit: $cap}) YIELD node
   WITH collect(node) AS pool
   RETURN 'observation' AS kind, size(pool) AS pooled,
-         [o IN pool WHERE o.scope = $scope AND ($known_at IS NULL OR o.recorded_at <= $known_at)] AS found
+         [o IN pool WHERE o.scope = $scope AND {{known_then(o)}}] AS found
   UNION ALL
-  CALL db.index.fulltext.queryRelationships('fact_scoped_search', '+scope_token:' + $scope_token + '^0 +search_text:' + t,
+  CALL db.index.fulltext.queryRelationships('fact_scoped_search', {{memory_tokens()}} + ' +search_text:' + t,
        {limit: $cap}) YIELD relationship
   WITH collect(relationship) AS pool
   RETURN 'fact' AS kind, size(pool) AS pooled,
          [r IN pool WHERE {{state}} = 'believed' AND r.valid_at <= $as_of AND (r.invalid_at IS NULL OR r.invalid_at > $as_of)
-                          AND ($known_at IS NULL OR r.recorded_at <= $known_at) AND startNode(r).scope = $scope] AS found
+                          AND {{known_then(r)}} AND startNode(r).scope = $scope] AS found
 }
 WITH t AS stem, kind, found, pooled
 WITH collect(stem) AS s, collect(kind) AS k, collect(found) AS f, collect(pooled) AS p
@@ -32,21 +32,21 @@ WITH s, k, f, p, reduce(q = '', i IN range(0, size(common) - 2) | reduce(a = q, 
        a + ' search_text:(+' + common[i] + ' +' + common[j] + ')')) AS t
 CALL (t) {
   UNWIND CASE WHEN t = '' THEN [] ELSE [t] END AS q
-  CALL db.index.fulltext.queryNodes('observation_scoped_search', '+scope_token:' + $scope_token + '^0 +(' + q + ')',
+  CALL db.index.fulltext.queryNodes('observation_scoped_search', {{memory_tokens()}} + ' +(' + q + ')',
        {limit: $cap}) YIELD node
   RETURN collect(node) AS observations
 }
 CALL (t) {
   UNWIND CASE WHEN t = '' THEN [] ELSE [t] END AS q
-  CALL db.index.fulltext.queryRelationships('fact_scoped_search', '+scope_token:' + $scope_token + '^0 +(' + q + ')',
+  CALL db.index.fulltext.queryRelationships('fact_scoped_search', {{memory_tokens()}} + ' +(' + q + ')',
        {limit: $cap}) YIELD relationship
   RETURN collect(relationship) AS facts
 }
 WITH s + [t, t] AS s, k + ['observation', 'fact'] AS k, p + [size(observations), size(facts)] AS p,
-     f + [[o IN observations WHERE o.scope = $scope AND ($known_at IS NULL OR o.recorded_at <= $known_at)],
+     f + [[o IN observations WHERE o.scope = $scope AND {{known_then(o)}}],
           [r IN facts WHERE {{state}} = 'believed' AND r.valid_at <= $as_of
                             AND (r.invalid_at IS NULL OR r.invalid_at > $as_of)
-                            AND ($known_at IS NULL OR r.recorded_at <= $known_at) AND startNode(r).scope = $scope]] AS f
+                            AND {{known_then(r)}} AND startNode(r).scope = $scope]] AS f
 WITH s, k, f, p, [x IN f | size(x)] AS c, null AS capped
 {{stem_pools}}
 {{lexical_cut}}

@@ -12,16 +12,16 @@
 RETURN 'names' AS leg, null AS stem, null AS kind, null AS stems,
        collect([key, text, CASE WHEN own THEN name ELSE e.name END]) AS memory, null AS cosine
 UNION ALL
-WITH '+scope_token:' + $scope_token + '^0 +search_text:(' + reduce(q = '', t IN $stems | q + ' ' + t) + ')' AS q
+WITH {{memory_tokens()}} + ' +search_text:(' + reduce(q = '', t IN $stems | q + ' ' + t) + ')' AS q
 CALL (q) {
   CALL db.index.fulltext.queryNodes('observation_scoped_search', q, {limit: $pool}) YIELD node
-  WITH node AS o WHERE o.scope = $scope AND ($known_at IS NULL OR o.recorded_at <= $known_at)
+  WITH node AS o WHERE o.scope = $scope AND {{known_then(o)}}
   RETURN 'observation' AS kind, o AS m, o.search_text AS stems
   UNION ALL
   CALL db.index.fulltext.queryRelationships('fact_scoped_search', q, {limit: $pool}) YIELD relationship
   WITH relationship AS r
   WHERE {{state}} = 'believed' AND r.valid_at <= $as_of AND (r.invalid_at IS NULL OR r.invalid_at > $as_of)
-    AND ($known_at IS NULL OR r.recorded_at <= $known_at)
+    AND {{known_then(r)}}
   WITH r, startNode(r) AS a WHERE a.scope = $scope
   RETURN 'fact' AS kind, r AS m, r.search_text AS stems
 }
