@@ -171,7 +171,7 @@ DIALECT_FORMS = {
     ("falkordb", "recall/search_lexical"), ("neo4j", "recall/search_lexical"),  # fulltext procedures and
     ("falkordb", "recall/state_and_term_hits"), ("neo4j", "recall/state_and_term_hits"),  # query languages differ
     ("falkordb", "recall/memory_lexical"), ("neo4j", "recall/memory_lexical"),
-    ("falkordb", "migrations/set_scope_tokens"),  # no search token to set
+    ("falkordb", "migrations/set_scope_tokens"), ("falkordb", "migrations/set_history_tokens"),  # no search token
 }
 
 
