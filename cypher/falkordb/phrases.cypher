@@ -55,6 +55,8 @@ records(node) = indegree(node, 'FACT') + outdegree(node, 'FACT')
 token_entry(token) =
 token_property(node, token) =
 history_token(token) = token
+// (Neo4j's Lucene clause keeping a search of memories to the scope; FalkorDB filters by the scope property.)
+memory_tokens() =
 expired_token_property(node, token) =
 memory_token_entry(expired, token) =
 memory_token_property(node, expired, token) =

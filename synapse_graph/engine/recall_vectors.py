@@ -3,8 +3,9 @@
 A small scope's vector leg is an exact scan, and on Neo4j most of the scan's cost is reading every memory's
 embedding from the store (a 384-float array is ~13 records) and the cosines. So a memory keeps, per scope, the
 embeddings by its model of the scope's memories, current or expired (by memory id), and sends the cosines of the
-question's vector to them (``observation_cosines``, ``fact_cosines``, computed here) with the memories' read; the statements
-take a memory's cosine from them (and compute it from the stored embedding only for an id they do not hold).
+question's vector to them (``observation_cosines``, ``fact_cosines``, computed here) with the memories' read; the
+statements take a memory's cosine from them (and compute it from the stored embedding only for an id they do not
+hold).
 Which memories are scanned (current, believed, valid at ``as_of``, recorded by ``known_at``, by the model) stays
 the statements', with the rows they return whole: the answer is the one the store gives.
 

@@ -54,6 +54,7 @@ from synapse_graph.instants import MAX_MICROS, MIN_MICROS, Instant, from_datetim
 from synapse_graph.models import EntryEntity, Recall, RecalledFact, RecalledObservation, RecallReason, RecallUsage
 from synapse_graph.rules.asked_time import AskedTime, asked_time
 from synapse_graph.rules.budget import approx_tokens, pack
+from synapse_graph.rules.distinct import past_belief_once
 from synapse_graph.rules.fusion import Fused, Weights, fuse
 from synapse_graph.rules.recall import content_terms, scope_token, term_matches, words
 from synapse_graph.rules.stems import Matches, bm25, matched, term_stems
@@ -363,8 +364,9 @@ def _answer(found: Found, chosen: _Chosen, question: _Question, entries: list[En
             legs: list[str], max_tokens: int | None, started: float) -> Recall:
     """The chosen memories, within ``max_tokens``, as a :class:`Recall`."""
     names = {e.key: e.name for e in entries}
-    memories = [_memory(f, score, found, question, names, named, rank)
-                for rank, (f, score) in enumerate(zip(chosen.fused, chosen.scores, strict=True), start=1)]
+    memories = _once([_memory(f, score, found, question, names, named, rank)
+                      for rank, (f, score) in enumerate(zip(chosen.fused, chosen.scores, strict=True), start=1)],
+                     question.known_at)
     costs = [approx_tokens(str(m)) for m in memories]
     left_out = 0
     ranked_memories = memories
@@ -377,6 +379,20 @@ def _answer(found: Found, chosen: _Chosen, question: _Question, entries: list[En
         abstained=chosen.abstained, facts=[m for m in ranked_memories if isinstance(m, RecalledFact)],
         observations=[m for m in ranked_memories if isinstance(m, RecalledObservation)],
         usage=RecallUsage(items=len(ranked_memories), tokens=sum(costs), ms=_ms(started), left_out=left_out))
+
+
+def _once(memories: list[RecalledFact | RecalledObservation],
+          known_at: Instant | None) -> list[RecalledFact | RecalledObservation]:
+    """The memories with a past belief's records of one fact read once: as believed before an alias merge, the
+    merged entity's records are found beside its target's (rules/distinct.py); the united facts take the places
+    of the facts, in order, and the ranks follow."""
+    facts = [m for m in memories if isinstance(m, RecalledFact)]
+    united = past_belief_once(facts, known_at)
+    if len(united) == len(facts):
+        return memories
+    left = iter(united)
+    kept = [m if isinstance(m, RecalledObservation) else next(left, None) for m in memories]
+    return [m.model_copy(update={"rank": rank}) for rank, m in enumerate((m for m in kept if m is not None), start=1)]
 
 
 def _score(found: Found, key: str, question: _Question) -> float:
