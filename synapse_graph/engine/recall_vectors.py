@@ -24,18 +24,31 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from synapse_graph.catalogue import Q
 from synapse_graph.engine.context import Context
 from synapse_graph.engine.io import Op, read
 
+if TYPE_CHECKING:
+    import numpy as np
+
 BUDGET = 64 * 2**20
 """Bytes of embeddings (unit vectors of float64) a memory keeps across scopes for :func:`params` (64 MiB: ~21,800
 vectors of 384 dimensions, some 20 scopes of 1,000 memories)."""
 KINDS = ("observation", "fact")
+
+
+@cache
+def _numpy() -> Any:
+    """numpy (the ``vector`` extra's), or None without it: then the server computes every cosine (an endpoint
+    embedder needs no numpy; the core install imports none)."""
+    try:
+        import numpy
+    except ImportError:
+        return None
+    return numpy
 
 
 @dataclass
@@ -55,8 +68,9 @@ class _Kept:
         """The kind's unit vectors, one row per id (those added since stacked in once)."""
         if self.added[kind]:
             before = self.matrix[kind]
-            rows = [np.vstack(self.added[kind])]
-            self.matrix[kind] = np.vstack(rows if before is None else [before, *rows])
+            vstack = _numpy().vstack
+            rows = [vstack(self.added[kind])]
+            self.matrix[kind] = vstack(rows if before is None else [before, *rows])
             self.added[kind] = []
         return self.matrix[kind]
 
@@ -71,7 +85,9 @@ def params(ctx: Context, vector: Sequence[float] | None, *, scanned_small: bool)
     empty maps otherwise (the server computes every cosine)."""
     out: dict[str, Any] = {"observation_cosines": {}, "fact_cosines": {}}
     kept = _kept(ctx).get(ctx.scope)
-    if vector is None or not scanned_small or kept is None or kept.model != ctx.embedder or not ctx.cosines_in_process:
+    np = _numpy()
+    if (vector is None or not scanned_small or kept is None or kept.model != ctx.embedder or not ctx.cosines_in_process
+            or np is None):
         return out
     query = np.asarray(vector, dtype=np.float64)
     norm = float(np.linalg.norm(query))
@@ -89,7 +105,8 @@ def fill(ctx: Context, state_rows: list[dict[str, Any]], vector: Sequence[float]
          scanned_small: bool) -> Op[None]:
     """Reads the embeddings the scope's kept ones lack when its state is not the one they are complete for (a
     small scope scanned with a vector only)."""
-    if vector is None or not scanned_small or ctx.embedder is None or not ctx.cosines_in_process:
+    np = _numpy()
+    if vector is None or not scanned_small or ctx.embedder is None or not ctx.cosines_in_process or np is None:
         return
     scopes = _kept(ctx)
     kept = scopes.get(ctx.scope)
