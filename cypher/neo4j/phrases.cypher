@@ -95,5 +95,5 @@ nearest_facts(count, query) = CALL db.index.vector.queryRelationships('fact_embe
 
 // A memory (an observation or a fact record) as the store believed it at $known_at: recorded by then and not
 // expired (corrected, forgotten) until after it; null $known_at: the current belief (not expired). The same in
-// both dialects (fragments/believed_at says it of a fact record with its trust state).
+// both dialects (fragments/believed_at adds a fact record's trust state).
 known_then(m) = (($known_at IS NULL AND m.expired_at IS NULL) OR (m.recorded_at <= $known_at AND (m.expired_at IS NULL OR m.expired_at > $known_at)))

@@ -386,6 +386,8 @@ def _once(memories: list[RecalledFact | RecalledObservation],
     """The memories with a past belief's records of one fact read once: as believed before an alias merge, the
     merged entity's records are found beside its target's (rules/distinct.py); the united facts take the places
     of the facts, in order, and the ranks follow."""
+    if known_at is None:  # the current belief holds one record of a fact whose intervals meet (writes unite them)
+        return memories
     facts = [m for m in memories if isinstance(m, RecalledFact)]
     united = past_belief_once(facts, known_at)
     if len(united) == len(facts):
