@@ -110,14 +110,29 @@ def name(ctx: Context, raw: object, field: str) -> Name:
     return known
 
 
-def _name_once(ctx: Context, named: dict[str, Name], raw: object, label: str) -> Name:
-    """``raw`` checked as an entity name, once per batch (``named``: a dict, not the rules' cache)."""
+def _name_once(ctx: Context, named: dict[str, Name], raw: object, index: int, many: bool, side: str) -> Name:
+    """``raw`` checked as an entity name, once per batch (``named``: a dict, not the rules' cache); the field's
+    label (``triple 3 subject``) is made only to name it in an error."""
     found = named.get(raw) if type(raw) is str else None
     if found is None:
-        found = _known_name(ctx, raw) or name(ctx, raw, label)
+        found = _known_name(ctx, raw) or name(ctx, raw, f"{_label(index, many)} {side}")
         if type(raw) is str:
             named[raw] = found
     return found
+
+
+def _label(index: int, many: bool) -> str:
+    """How an error names a batch's triple."""
+    return f"triple {index}" if many else "triple"
+
+
+def _instant(value: TimeInput, index: int, many: bool, side: str) -> Instant:
+    """:func:`time` of a triple's time, its field's label made only for an error (the checks are pure: run again
+    with the label, they raise the same error naming the triple)."""
+    try:
+        return Instant(to_micros(value, field=side))
+    except InvalidTimeError:
+        return Instant(to_micros(value, field=f"{_label(index, many)} {side}"))
 
 
 def _known_name(ctx: Context, raw: object) -> Name | None:
@@ -300,32 +315,36 @@ def batch(ctx: Context, triples: object, *, replace: bool, valid_at: TimeInput |
     named: dict[str, Name] = {}
     many = len(items) > 1
     for index, triple in enumerate(items):
-        # A field's label is only needed to name it in an error: made when a check fails, not per triple.
-        label = f"triple {index}" if many else "triple"
+        # A field's label (``triple 3 subject``) is only needed to name it in an error: made when a check fails
+        # (or for a triple's own texts and confidence), not per triple.
         predicate = triple.predicate
         if type(predicate) is not str or predicate not in predicates:
             predicates.add(check_predicate(predicate, allow_same_as=True))
         # A batch names each entity a few times: each name is checked once (a dict, not the rules' cache).
-        subject = _name_once(ctx, named, triple.subject, f"{label} subject")
-        obj = _name_once(ctx, named, triple.object, f"{label} object")
+        raw = triple.subject
+        subject = (named.get(raw) if type(raw) is str else None) or _name_once(ctx, named, raw, index, many, "subject")
+        raw = triple.object
+        obj = (named.get(raw) if type(raw) is str else None) or _name_once(ctx, named, raw, index, many, "object")
         kinds = (None, None) if triple.subject_type is None and triple.object_type is None else [
-            None if kind is None else text(ctx, kind, f"{label} {side} type", MAX_TYPE_LENGTH)
+            None if kind is None else text(ctx, kind, f"{_label(index, many)} {side} type", MAX_TYPE_LENGTH)
             for kind, side in ((triple.subject_type, "subject"), (triple.object_type, "object"))]
         if predicate == SAME_AS:
             aliases.append((subject, obj))
             continue
-        start = None if triple.valid_at is None else time(triple.valid_at, f"{label} valid_at")
-        end = None if triple.invalid_at is None else time(triple.invalid_at, f"{label} invalid_at")
+        start = None if triple.valid_at is None else _instant(triple.valid_at, index, many, "valid_at")
+        end = None if triple.invalid_at is None else _instant(triple.invalid_at, index, many, "invalid_at")
         start = batch_valid_at if start is None else start
         if start is not None and end is not None and end <= start:
-            raise InvalidTimeError(f"{label}: invalid_at must be after valid_at (validity is [valid_at, invalid_at))")
+            raise InvalidTimeError(f"{_label(index, many)}: invalid_at must be after valid_at (validity is "
+                                   "[valid_at, invalid_at))")
         if start is None and end is not None and end <= now_micros():
-            raise InvalidTimeError(f"{label}: invalid_at must be after valid_at, which defaults to now")
+            raise InvalidTimeError(f"{_label(index, many)}: invalid_at must be after valid_at, which defaults to now")
         own = None if triple.source is None else dataclass_replace(
-            written_by, source=text(ctx, triple.source, f"{label} source", found=found))
+            written_by, source=text(ctx, triple.source, f"{_label(index, many)} source", found=found))
         checked.append(built(CheckedTriple, {
             "subject": subject, "predicate": predicate, "object": obj, "valid_at": start, "invalid_at": end,
-            "confidence": confidence(triple.confidence, label), "single_valued": replace,
+            "confidence": 1.0 if triple.confidence is None else confidence(triple.confidence, _label(index, many)),
+            "single_valued": replace,
             "subject_type": kinds[0], "object_type": kinds[1], "status": CheckedTriple.status,  # its default
             "provenance": own, "index": index,
         }))

@@ -77,6 +77,10 @@ def _listed(detail: Mapping[str, Any], key: str) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
+_RECORD_KINDS = frozenset({"fact", "updated"})
+"""The kinds of :func:`_named`'s events that name a fact record."""
+
+
 VERDICT_ADDED, VERDICT_ENDED, VERDICT_NONE, VERDICT_FEEDBACK, VERDICT_SAME, VERDICT_JUDGE = "a", "e", "x", "f", "-", "?"
 """What a write stores of each event its entry names (:func:`verdicts`): a fact record it ``added`` or ``ended``
 (cut short, in place of the same fact's record it withdrew), one it withdrew that is no change (the same fact
@@ -102,7 +106,8 @@ def verdicts(action: str, at: int, detail: Mapping[str, Any], creates: Sequence[
     stored for an entry that names merges or observations (their events are read from its detail), for a
     rejection (its reasons are in the detail) or when every event would be judged when read."""
     listed = _named(action, detail)
-    if not listed or action == "reject" or any(kind != "fact" and kind != "updated" for kind, _ in listed):
+    # _named lists merges (and a purge) first and observations last: only its ends can be other than records.
+    if not listed or action == "reject" or listed[0][0] not in _RECORD_KINDS or listed[-1][0] not in _RECORD_KINDS:
         return {}
     created = {r.id: r for r in creates}
     withdrawn = {r.id: r for r in expires}
