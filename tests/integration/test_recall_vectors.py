@@ -88,3 +88,19 @@ def test_a_correction_is_in_the_vector_leg_as_known_before_and_after_it(make_mem
     then = memory.recall(question, known_at=known_before)
     assert "Dana LIVES_IN Rome" not in [t for t, _ in vector_leg(then)]  # recorded after known_at
     assert answer(then) == answer(fresh(memory, make_memory, question, known_at=known_before))
+
+
+def test_the_nearest_observations_recorded_after_known_at_leave_the_vector_leg_to_those_recorded_before(
+        make_memory: Callable[..., Memory]) -> None:
+    # On Neo4j the scan ranks only the best cosines computed in process (recall_vectors.TOP); when fewer than the
+    # leg's depth of them are eligible (here none: all recorded after known_at), the scope is scanned.
+    memory = told(make_memory(embedder=TrigramEmbedder()))
+    recorded = datetime.now(UTC)
+    memory.observe("Melanie", [f"Melanie has a cat named Oliver the {n}th." for n in range(1, 81)],
+                   entity_type="person")
+    question = "Which cat named Oliver does Melanie have?"
+    now = [t for t, _ in vector_leg(memory.recall(question, limit=200))]
+    assert len(now) == 50 and "Melanie has a cat named Oliver." in now
+    then = memory.recall(question, known_at=recorded, limit=200)
+    assert {t for t, _ in vector_leg(then)} == {text for texts in SAID.values() for text in texts}
+    assert answer(then) == answer(fresh(memory, make_memory, question, known_at=recorded, limit=200))
