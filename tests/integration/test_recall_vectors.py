@@ -15,6 +15,7 @@ import pytest
 from synapse_graph import Memory, Triple
 from synapse_graph.backends.falkordb import AsyncFalkorDBBackend, FalkorDBBackend
 from synapse_graph.backends.neo4j import AsyncNeo4jBackend, Neo4jBackend
+from synapse_graph.engine import recall_vectors
 from synapse_graph.models import Recall
 from tests.integration.test_recall import TrigramEmbedder
 
@@ -104,3 +105,26 @@ def test_the_nearest_observations_recorded_after_known_at_leave_the_vector_leg_t
     then = memory.recall(question, known_at=recorded, limit=200)
     assert {t for t, _ in vector_leg(then)} == {text for texts in SAID.values() for text in texts}
     assert answer(then) == answer(fresh(memory, make_memory, question, known_at=recorded, limit=200))
+
+
+@pytest.mark.parametrize("api", ["sync"])
+def test_an_observation_written_while_recalling_is_in_its_vector_leg(make_memory: Callable[..., Memory],
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # written after the recall read the scope's state and its embeddings, before it reads the memories: on Neo4j the
+    # scan is given the best cosines of the embeddings kept, so the read is checked against the state and repeated
+    memory = told(make_memory(embedder=TrigramEmbedder()))
+    hamster = "Melanie keeps a hamster named Biscuit."
+    fill, written = recall_vectors.fill, []
+
+    def fill_then_write(*args: Any, **options: Any) -> Any:
+        yield from fill(*args, **options)
+        if not written:
+            written.append(hamster)
+            make_memory(scope=memory.scope, embedder=TrigramEmbedder()).observe("Melanie", [hamster],
+                                                                               entity_type="person")
+    monkeypatch.setattr(recall_vectors, "fill", fill_then_write)
+    question = "Which pets does Melanie keep?"
+    found = make_memory(scope=memory.scope, embedder=TrigramEmbedder()).recall(question)
+    assert written and hamster in [t for t, _ in vector_leg(found)]
+    monkeypatch.setattr(recall_vectors, "fill", fill)
+    assert answer(found) == answer(fresh(memory, make_memory, question))
