@@ -5,11 +5,11 @@
 // than the vector indexes, which other scopes' memories may crowd); a larger one only when the indexes' answer
 // held too few of its memories (recall/memory_vector_scan) or hold vectors of another dimension.
 // A memory's cosine is $observation_cosines[id] or $fact_cosines[id] when given (computed in process from its
-// embedding, which the client keeps: engine/recall_vectors.py), else computed here from its embedding.
+// embedding, which the client keeps: engine/recall_vectors.py), else computed here from its embedding. On Neo4j,
+// given $observation_top (the best of those cosines), only those observations are ranked (observations_scanned):
+// the caller scans again (recall/memory_vector_scan, without it) when fewer than $k of them are eligible.
 WITH {{query_vector($vector)}} AS v WHERE v IS NOT NULL AND 'observation' IN $kinds
-MATCH (o:Observation {scope: $scope}) {{scope_seek(o, Observation, id)}}
-o.embedding_model = $model AND {{known_then(o)}}
-WITH o, coalesce($observation_cosines[o.id], {{bound_cosine(o.embedding, v)}}) AS cosine
+{{observations_scanned}}
 ORDER BY cosine DESC, o.id
 LIMIT $k
 MATCH (e:Entity {scope: $scope, key: o.entity})

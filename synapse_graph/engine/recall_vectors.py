@@ -38,6 +38,10 @@ BUDGET = 64 * 2**20
 """Bytes of embeddings (unit vectors of float64) a memory keeps across scopes for :func:`params` (64 MiB: ~21,800
 vectors of 384 dimensions, some 20 scopes of 1,000 memories)."""
 KINDS = ("observation", "fact")
+TOP = 64
+"""Observations by cosine a small scope's vector scan is given (``observation_top``) on Neo4j, of which it ranks
+the eligible (current, recorded by ``known_at``, by the model) and keeps ``k`` (50): the kept embeddings include
+expired memories, so a few more than ``k``; when fewer than ``k`` of them are eligible the caller scans the scope."""
 
 
 @cache
@@ -79,11 +83,17 @@ def _kept(ctx: Context) -> OrderedDict[str, _Kept]:
     return ctx.vectors
 
 
-def params(ctx: Context, vector: Sequence[float] | None, *, scanned_small: bool) -> dict[str, Any]:
+def params(ctx: Context, vector: Sequence[float] | None, *, scanned_small: bool, top: bool = False) -> dict[str, Any]:
     """The parameters of the memories' read that the kept embeddings give: the cosines of ``vector`` to the
     scope's memories kept (by kind, by id), for a small scope scanned with a vector (after :func:`fill`);
-    empty maps otherwise (the server computes every cosine)."""
+    empty maps otherwise (the server computes every cosine). With ``top``, also ``observation_top``: the best
+    :data:`TOP` observations kept, ``[id, cosine]`` by cosine then id (the scan's order), which the scan ranks
+    instead of every observation of the scope (None: it scans them all), and ``observation_partial``: whether
+    the scope's kept observations were more (then fewer than ``k`` eligible among them calls for a scan:
+    :func:`short`)."""
     out: dict[str, Any] = {"observation_cosines": {}, "fact_cosines": {}}
+    if ctx.cosines_in_process:  # the backend's statements take observation_top (None: none given)
+        out |= {"observation_top": None, "observation_partial": False}
     kept = _kept(ctx).get(ctx.scope)
     np = _numpy()
     if (vector is None or not scanned_small or kept is None or kept.model != ctx.embedder or not ctx.cosines_in_process
@@ -98,7 +108,18 @@ def params(ctx: Context, vector: Sequence[float] | None, *, scanned_small: bool)
         unit = kept.unit(kind)
         if unit is not None:
             out[f"{kind}_cosines"] = dict(zip(kept.ids[kind], (unit @ query).tolist(), strict=True))
+    given = out["observation_cosines"]
+    if top and given:
+        out["observation_top"] = [[i, given[i]] for i in sorted(given, key=lambda i: (-given[i], i))[:TOP]]
+        out["observation_partial"] = len(given) > TOP
     return out
+
+
+def short(memories: dict[str, Any], answer: list[dict[str, Any]]) -> bool:
+    """Whether the scan given ``observation_top`` (the parameters ``memories``) ranked fewer than ``k``
+    observations while the scope's kept ones were more: then the observations are scanned again, all of them."""
+    return bool(memories.get("observation_partial")) and sum(
+        1 for r in answer if r["leg"] == "vector" and r["kind"] == "observation") < memories["k"]
 
 
 def fill(ctx: Context, state_rows: list[dict[str, Any]], vector: Sequence[float] | None, *,

@@ -138,6 +138,7 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
     checked = first is None  # a guess is read again with the memories, in their round trip, and compared
     if first is None:
         first = split_counted((yield from read_rows(state_and_terms(ctx, terms))))
+    passes = 0
     while True:  # twice at most: a wrong guess is replaced by what was read with it (no embedding to redo)
         state_rows, counted = first
         state = state_of(state_rows)
@@ -168,9 +169,12 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
             "model": ctx.embedder, "k": DEPTH, "fetch": 0 if scanned else DEPTH * OVERSAMPLE,
             "kinds": ["fact", "observation"] if scanned and vector is not None else [],
             "start": None if window is None else window[0], "end": None if window is None else window[1],
-            **vectors.params(ctx, vector, scanned_small=small and scanned),
+            **vectors.params(ctx, vector, scanned_small=small and scanned, top=passes < 2),
             **({} if small else memo.known_common(ctx, state_rows, question))}
-        check = None if checked else state_and_terms(ctx, terms)
+        # checked again with the memories when the scan is given the best cosines (a memory written since the
+        # kept embeddings were read would be missing from them; the second time it is scanned, all of it)
+        check = None if checked and memories.get("observation_top") is None else state_and_terms(ctx, terms)
+        passes += 1
         read_again, names, legged = yield from _memories_read(check, searched, memories, small=small)
         if check is None or memo.same(first, again := split_counted(read_again)):
             break
@@ -190,11 +194,13 @@ def recall(ctx: Context, query: str, *, as_of: Instant | None, known_at: Instant
     _lexical(found, [r for r in legged if r["leg"] == "lexical"], question, corpus_size=corpus_size,
              window=window if ctx.embedder is None else None)
     short = _vectors(found, [r for r in legged if r["leg"] not in ("lexical", "names")])
+    if vectors.short(memories, legged):  # too few of the best cosines given were eligible: the scope scanned
+        short.add("observation")
     if vector is not None and short:  # the indexes' answer was crowded by other scopes': a scan of the scope's
         _vectors(found, (yield from read(Q.MEMORY_VECTOR_SCAN, {
             "scope": ctx.scope, "kinds": sorted(short), "as_of": at,
             "known_at": known_at, "vector": vector, "model": ctx.embedder, "k": DEPTH,
-            **vectors.params(ctx, vector, scanned_small=False)})))
+            **vectors.params(ctx, vector, scanned_small=small and scanned)})))
     if entries and state_rows[0]["facts"] > 0:  # the graph leg, and the names of what the other legs found
         around, known = yield from read_each(
             expand_read(ctx, entries, hops=hops, as_of=at, known_at=known_at, limit=limit, vector=vector),

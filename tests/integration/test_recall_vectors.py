@@ -15,6 +15,7 @@ import pytest
 from synapse_graph import Memory, Triple
 from synapse_graph.backends.falkordb import AsyncFalkorDBBackend, FalkorDBBackend
 from synapse_graph.backends.neo4j import AsyncNeo4jBackend, Neo4jBackend
+from synapse_graph.engine import recall_vectors
 from synapse_graph.models import Recall
 from tests.integration.test_recall import TrigramEmbedder
 
@@ -88,3 +89,42 @@ def test_a_correction_is_in_the_vector_leg_as_known_before_and_after_it(make_mem
     then = memory.recall(question, known_at=known_before)
     assert "Dana LIVES_IN Rome" not in [t for t, _ in vector_leg(then)]  # recorded after known_at
     assert answer(then) == answer(fresh(memory, make_memory, question, known_at=known_before))
+
+
+def test_the_nearest_observations_recorded_after_known_at_leave_the_vector_leg_to_those_recorded_before(
+        make_memory: Callable[..., Memory]) -> None:
+    # On Neo4j the scan ranks only the best cosines computed in process (recall_vectors.TOP); when fewer than the
+    # leg's depth of them are eligible (here none: all recorded after known_at), the scope is scanned.
+    memory = told(make_memory(embedder=TrigramEmbedder()))
+    recorded = datetime.now(UTC)
+    memory.observe("Melanie", [f"Melanie has a cat named Oliver the {n}th." for n in range(1, 81)],
+                   entity_type="person")
+    question = "Which cat named Oliver does Melanie have?"
+    now = [t for t, _ in vector_leg(memory.recall(question, limit=200))]
+    assert len(now) == 50 and "Melanie has a cat named Oliver." in now
+    then = memory.recall(question, known_at=recorded, limit=200)
+    assert {t for t, _ in vector_leg(then)} == {text for texts in SAID.values() for text in texts}
+    assert answer(then) == answer(fresh(memory, make_memory, question, known_at=recorded, limit=200))
+
+
+@pytest.mark.parametrize("api", ["sync"])
+def test_an_observation_written_while_recalling_is_in_its_vector_leg(make_memory: Callable[..., Memory],
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # written after the recall read the scope's state and its embeddings, before it reads the memories: on Neo4j the
+    # scan is given the best cosines of the embeddings kept, so the read is checked against the state and repeated
+    memory = told(make_memory(embedder=TrigramEmbedder()))
+    hamster = "Melanie keeps a hamster named Biscuit."
+    fill, written = recall_vectors.fill, []
+
+    def fill_then_write(*args: Any, **options: Any) -> Any:
+        yield from fill(*args, **options)
+        if not written:
+            written.append(hamster)
+            make_memory(scope=memory.scope, embedder=TrigramEmbedder()).observe("Melanie", [hamster],
+                                                                               entity_type="person")
+    monkeypatch.setattr(recall_vectors, "fill", fill_then_write)
+    question = "Which pets does Melanie keep?"
+    found = make_memory(scope=memory.scope, embedder=TrigramEmbedder()).recall(question)
+    assert written and hamster in [t for t, _ in vector_leg(found)]
+    monkeypatch.setattr(recall_vectors, "fill", fill)
+    assert answer(found) == answer(fresh(memory, make_memory, question))
