@@ -15,14 +15,14 @@ RETURN 'names' AS leg, null AS stem, null AS kind, null AS stems, collect([key, 
 UNION ALL
 WITH reduce(q = '', t IN $stems | q + CASE WHEN q = '' THEN '' ELSE ' | ' END + t) AS q
 CALL { WITH q
-  CALL db.idx.fulltext.queryNodes('Observation', q) YIELD node
+  CALL db.idx.fulltext.queryNodes('Observation', '(' + q + ')' + {{memory_tokens()}}) YIELD node
   WITH node AS o
   WHERE o.scope = $scope AND {{known_then(o)}}
   WITH o LIMIT $pool
   RETURN 'observation' AS kind, o AS m, o.search_text AS stems, null AS hit
   UNION ALL
   WITH q
-  CALL db.idx.fulltext.queryRelationships('FACT', q) YIELD relationship
+  CALL db.idx.fulltext.queryRelationships('FACT', '(' + q + ')' + {{memory_tokens()}}) YIELD relationship
   WITH relationship AS r
   WHERE {{state}} = 'believed' AND r.valid_at <= $as_of
     AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND {{known_then(r)}}
