@@ -1,5 +1,5 @@
-// FalkorDB's own: its fulltext procedures take RediSearch queries over one label or relationship type, filtered
-// by the scope property.
+// FalkorDB's own: its fulltext procedures take RediSearch queries over one label or relationship type, whose memories
+// hold the scope's token (store format 15: phrase memory_tokens), the scope property checked too.
 // Recall's full-text leg over the memories of a scope that holds fewer than $pool of each kind (so every match
 // is read; memory_lexical_each asks a larger scope stem by stem): the scope's current observations and fact
 // records (believed, valid at $as_of; recorded by $known_at if given) holding any stem of the question
