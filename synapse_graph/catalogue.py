@@ -156,6 +156,7 @@ class Q(StrEnum):
     GROWTH_INSTANTS = "migrations/growth_instants"
     SET_SCOPE_TOKENS = "migrations/set_scope_tokens"
     SET_HISTORY_TOKENS = "migrations/set_history_tokens"
+    SET_MEMORY_TOKENS = "migrations/set_memory_tokens"
     UNSTEMMED_OBSERVATIONS = "migrations/unstemmed_observations"
     SET_OBSERVATION_SEARCH_TEXTS = "migrations/set_observation_search_texts"
     UNSTEMMED_FACTS = "migrations/unstemmed_facts"

@@ -50,16 +50,24 @@ degree(node) = indegree(node, 'FACT') + outdegree(node, 'FACT')
 // that writes keep on the entity as `records` (engine/writes.py record_counts), measured.
 records(node) = indegree(node, 'FACT') + outdegree(node, 'FACT')
 
-// The scope's search token: FalkorDB's fulltext indexes filter by the scope property itself, so nothing
-// stores one (a map entry of a new node, or a property set).
+// The scope's search token of entities and aliases: FalkorDB's fulltext search of names filters by the scope
+// property itself, so none is stored (a map entry of a new node, or a property set).
 token_entry(token) =
 token_property(node, token) =
-history_token(token) = token
-// (Neo4j's Lucene clause keeping a search of memories to the scope; FalkorDB filters by the scope property.)
-memory_tokens() =
-expired_token_property(node, token) =
-memory_token_entry(expired, token) =
-memory_token_property(node, expired, token) =
+// Memories (observations, fact records) hold a search token from store format 15 (../neo4j/phrases.cypher says
+// how: the scope's while current, its history token once expired), interned (one copy however many hold it), in
+// their label's fulltext index, so a search of memories keeps to the scope inside the index (issue 28: the index
+// answers every scope's matches, and a stem's call that reaches its cap read other scopes' first).
+history_token(token) = token + 'h'
+expired_token_property(node, token) = , node.scope_token = intern({{history_token(token)}})
+memory_token_entry(expired, token) = , scope_token: intern(CASE WHEN expired IS NULL THEN token ELSE {{history_token(token)}} END)
+memory_token_property(node, expired, token) = , node.scope_token = intern(CASE WHEN expired IS NULL THEN token ELSE {{history_token(token)}} END)
+// The RediSearch clause keeping a search of memories to the scope, after the searched words in parentheses: its
+// token; as believed at an earlier time ($known_at), its history token too (the filters then keep what was
+// believed at $known_at: known_then). The tokens are letters and digits (rules/recall.py scope_token), one word
+// 25 or 26 long: no query syntax. The index still yields the matches in the order it indexed them, the scope's
+// alone: the same matches, in the same order, as a search of every scope filtered after.
+memory_tokens() = ' @scope_token:(' + $scope_token + CASE WHEN $known_at IS NULL THEN '' ELSE ' | ' + {{history_token($scope_token)}} END + ')'
 
 // An entity-name embedding as stored: the vecf32 type, which FalkorDB's vector index reads.
 vector(value) = vecf32(value)

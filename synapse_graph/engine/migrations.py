@@ -24,6 +24,7 @@ GRAMS_FORMAT = 11
 COUNTED_ON_ITSELF_FORMAT = 12
 RECORD_KEYS_FORMAT = 13
 HISTORY_TOKEN_FORMAT = 14
+MEMORY_TOKEN_FORMAT = 15
 PAGE = 5_000
 KEY_PAGE = 10_000
 """Entities a page of store format 13's keys covers (with their records: ~46,000 at 1M facts). FalkorDB sorts the
@@ -55,7 +56,9 @@ def upgrade(ctx: Context, state: ScopeState) -> Op[None]:
     Format 12: move each entity's count of records from its node to a COUNTED relationship of it to itself
     (fragments/count_records). Format 13: give every fact record its ends' exact keys (`starts`, `ends`: its slot
     and instants as text), which fragments/links seeks. Format 14: give the expired observations and fact records the
-    scope's history token (Neo4j: recall as believed at an earlier time finds them by it)."""
+    scope's history token (Neo4j: recall as believed at an earlier time finds them by it). Format 15: give the
+    observations and fact records the scope's search token, or its history token once expired (FalkorDB: their
+    fulltext indexes hold it, so a search of memories keeps to the scope inside the index)."""
     if not needed(state):
         return
     if (state.format or 0) < SLOT_FORMAT:
@@ -86,6 +89,8 @@ def upgrade(ctx: Context, state: ScopeState) -> Op[None]:
         yield from key_records(ctx)
     if (state.format or 0) < HISTORY_TOKEN_FORMAT:
         yield from write(Q.SET_HISTORY_TOKENS, {"scope": ctx.scope, "scope_token": scope_token(ctx.scope)})
+    if (state.format or 0) < MEMORY_TOKEN_FORMAT:
+        yield from write(Q.SET_MEMORY_TOKENS, {"scope": ctx.scope, "scope_token": scope_token(ctx.scope)})
     yield from write(Q.RECOUNT_SCOPE, {"scope": ctx.scope, "format": STORE_FORMAT, "candidate": "candidate",
                                   "now": Instant(now_micros())})
 

@@ -13,7 +13,7 @@ from synapse_graph.instants import Instant
 from synapse_graph.models import ScopeRules
 from synapse_graph.rules.timeparse import now_micros
 
-STORE_FORMAT = 14
+STORE_FORMAT = 15
 """Format 2: every fact carries its slot. Format 3: candidates are counted apart from believed facts.
 Format 4: entities carry the scope's search token (Neo4j). Format 5: a scope's state is held by a STATE
 relationship of its node to itself, not by the node (cypher/fragments/scope_state_for_write.cypher).
@@ -23,7 +23,9 @@ Format 7: every fact carries its object's and its predicate's slots too (rules/s
 Format 8: records ahead are marked and expired and ended records counted (engine/migrations.py).
 Format 9: every entity carries its count of fact records, ``records`` (engine/writes.py record_counts).
 Format 10: writes keep the scope's growth counters, per slice of recorded time (rules/growth.py).
-Format 11: entities, aliases and observations carry their grams, the substring index (rules/grams.py)."""
+Format 11: entities, aliases and observations carry their grams, the substring index (rules/grams.py).
+Format 15: observations and fact records carry the scope's search token on FalkorDB too, in their fulltext indexes
+(its history token once expired, as on Neo4j since format 14), so a search of memories keeps to the scope."""
 
 
 @dataclass(frozen=True)

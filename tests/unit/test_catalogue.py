@@ -172,6 +172,7 @@ DIALECT_FORMS = {
     ("falkordb", "recall/state_and_term_hits"), ("neo4j", "recall/state_and_term_hits"),  # query languages differ
     ("falkordb", "recall/memory_lexical"), ("neo4j", "recall/memory_lexical"),
     ("falkordb", "migrations/set_scope_tokens"), ("falkordb", "migrations/set_history_tokens"),  # no search token
+    ("falkordb", "migrations/set_memory_tokens"),  # memory search tokens from format 15 (Neo4j's were set before)
 }
 
 

@@ -1,5 +1,5 @@
-// FalkorDB's own: its fulltext procedures take RediSearch queries over one label or relationship type, filtered
-// by the scope property.
+// FalkorDB's own: its fulltext procedures take RediSearch queries over one label or relationship type, whose memories
+// hold the scope's token (store format 15: phrase memory_tokens), the scope property checked too.
 // Recall's full-text leg over the memories of a larger scope (recall/memory_lexical_each, memory_lexical_alone;
 // memory_lexical asks a small one): for each stem
 // of the question ($stems: letters and digits only, so they carry no query syntax), the scope's current memories

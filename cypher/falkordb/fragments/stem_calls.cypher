@@ -12,7 +12,7 @@ WITH s, k, f, p, capped, reduce(q = '', i IN range(0, size(common) - 2) | reduce
        a + CASE WHEN a = '' THEN '' ELSE ' | ' END + '(' + common[i] + ' ' + common[j] + ')')) AS t
 CALL { WITH t
   WITH t WHERE t <> '' AND NOT t IN $known_observation
-  CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
+  CALL db.idx.fulltext.queryNodes('Observation', '(' + t + ')' + {{memory_tokens()}}) YIELD node
   WITH node AS o
   WHERE o.scope = $scope AND {{known_then(o)}}
   WITH o LIMIT $cap
@@ -20,7 +20,7 @@ CALL { WITH t
 }
 CALL { WITH t
   WITH t WHERE t <> '' AND NOT t IN $known_fact
-  CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
+  CALL db.idx.fulltext.queryRelationships('FACT', '(' + t + ')' + {{memory_tokens()}}) YIELD relationship
   WITH relationship AS r
   WHERE {{state}} = 'believed' AND r.valid_at <= $as_of
     AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND {{known_then(r)}}

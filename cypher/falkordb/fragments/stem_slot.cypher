@@ -7,7 +7,7 @@
 // FalkorDB 4.x's server crashes when no row enters a sub-query of branches inside another sub-query.
 CALL { WITH t
   WITH t WHERE t IS NOT NULL AND NOT t IN $known_observation
-  CALL db.idx.fulltext.queryNodes('Observation', t) YIELD node
+  CALL db.idx.fulltext.queryNodes('Observation', '(' + t + ')' + {{memory_tokens()}}) YIELD node
   WITH node AS o, t
   WHERE o.scope = $scope AND {{known_then(o)}}
   WITH o, t LIMIT $cap
@@ -17,7 +17,7 @@ CALL { WITH t
   UNION ALL
   WITH t
   WITH t WHERE t IS NOT NULL AND NOT t IN $known_fact
-  CALL db.idx.fulltext.queryRelationships('FACT', t) YIELD relationship
+  CALL db.idx.fulltext.queryRelationships('FACT', '(' + t + ')' + {{memory_tokens()}}) YIELD relationship
   WITH relationship AS r, t
   WHERE {{state}} = 'believed' AND r.valid_at <= $as_of
     AND (r.invalid_at IS NULL OR r.invalid_at > $as_of) AND {{known_then(r)}}
