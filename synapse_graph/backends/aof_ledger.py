@@ -29,12 +29,14 @@ import shlex
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 APPEND_FILENAME = "appendonly.aof"  # Redis's default appendfilename, which the server keeps
 MANIFEST = APPEND_FILENAME + ".manifest"
 LEDGER = "synapse-ledger.json"
 DATA_FILE = re.compile(rf"^{re.escape(APPEND_FILENAME)}\.(\d+)\.(base\.rdb|base\.aof|incr\.aof)$")
 _BLOCK = 8 << 20  # bytes read at a time when a file is first recorded
+_HEADER = 32  # longest header line of a command: "*" or "$" and a length
 
 
 @dataclass(frozen=True)
@@ -198,26 +200,64 @@ def extend(path: Path, recorded: Recorded | None) -> Recorded | None:
             size = os.fstat(handle.fileno()).st_size
             if size <= start.size:
                 return start
-            handle.seek(start.size)
-            crc, count, done, pending = start.crc32, start.commands or 0, start.size, b""
-            while True:
-                block = handle.read(min(_BLOCK, size - done - len(pending)))
-                if not block:
-                    break
-                data = pending + block
-                if commands:
-                    complete, rest = count_commands(data)
-                    count += complete
-                else:
-                    rest = 0
-                crc = zlib.crc32(data[: len(data) - rest], crc)
-                done += len(data) - rest
-                pending = data[len(data) - rest :]
-                if len(pending) > _BLOCK * 8:
-                    break  # no command is this long: unreadable bytes, recorded up to where they start
+            if not commands:
+                return Recorded(size, _crc_of(handle, start.size, size, start.crc32), None)
+            crc, count, done = start.crc32, start.commands or 0, start.size
+            while done < size:
+                handle.seek(done)
+                data = handle.read(min(_BLOCK, size - done))
+                complete, rest = count_commands(data)
+                if rest < len(data):  # whole commands (or annotations) start the block
+                    crc = zlib.crc32(data[: len(data) - rest], crc)
+                    count, done = count + complete, done + len(data) - rest
+                    continue
+                end = command_span(handle, done, size)  # one command longer than a block, or none
+                if end is None:
+                    break  # in flight, or unreadable bytes: recorded up to where they start
+                crc, count, done = _crc_of(handle, done, end, crc), count + 1, end
     except FileNotFoundError:
         return None
-    return Recorded(done, crc, count if commands else None)
+    return Recorded(done, crc, count)
+
+
+def command_span(handle: BinaryIO, start: int, size: int) -> int | None:
+    """Where the command at ``start`` of a file of ``size`` bytes ends, from the lengths its headers declare (a
+    write's effect can be tens of megabytes); None if the bytes there are not a command's or it is not all there."""
+    handle.seek(start)
+    head = _line(handle)
+    if head is None or not head.startswith(b"*") or not head[1:].isdigit():
+        return None
+    position = start + len(head) + 2
+    for _ in range(int(head[1:])):
+        handle.seek(position)
+        line = _line(handle)
+        if line is None or not line.startswith(b"$") or not line[1:].isdigit():
+            return None
+        position += len(line) + 2 + int(line[1:]) + 2
+        if position > size:
+            return None
+        handle.seek(position - 2)
+        if handle.read(2) != b"\r\n":
+            return None
+    return position
+
+
+def _line(handle: BinaryIO) -> bytes | None:
+    """The header line at the handle's position, without its CRLF; None if none ends within a header's length."""
+    data = handle.read(_HEADER)
+    end = data.find(b"\r\n")
+    return data[:end] if end >= 0 else None
+
+
+def _crc_of(handle: BinaryIO, start: int, end: int, crc: int) -> int:
+    """``crc`` extended over the bytes from ``start`` to ``end``, read a block at a time."""
+    handle.seek(start)
+    while start < end:
+        block = handle.read(min(_BLOCK, end - start))
+        if not block:
+            break
+        crc, start = zlib.crc32(block, crc), start + len(block)
+    return crc
 
 
 def update_ledger(aof_dir: Path) -> bool:

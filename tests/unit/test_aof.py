@@ -122,6 +122,24 @@ def test_a_file_is_recorded_up_to_its_last_complete_command_and_extended_as_it_g
     assert extend(tmp_path / "gone.aof", None) is None
 
 
+def test_a_command_many_blocks_long_is_recorded_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One write's effect can be tens of megabytes (FalkorDB's GRAPH.EFFECT of a statement that sets a property on
+    every memory of a large scope: 79 MB at 1M facts). Such a command is recorded once, whole, however many of the
+    ledger's read blocks it spans; while it is in flight the file is recorded up to where it starts."""
+    from synapse_graph.backends import aof_ledger
+
+    monkeypatch.setattr(aof_ledger, "_BLOCK", 64)  # a 10 KB command is then 160 blocks long
+    one, big = command(b"SELECT", b"0"), command(b"GRAPH.EFFECT", b"synapse", bytes(range(256)) * 40)
+    path = tmp_path / "appendonly.aof.1.incr.aof"
+    path.write_bytes(one + big[: len(big) // 2])  # the long write in flight
+    first = aof_ledger.extend(path, None)
+    assert first is not None and (first.size, first.commands) == (len(one), 1)
+    path.write_bytes(one + big + one)
+    whole = aof_ledger.extend(path, first)
+    assert whole is not None and (whole.size, whole.commands) == (path.stat().st_size, 3)
+    assert whole == aof_ledger.extend(path, None) and whole.crc32 == aof_ledger.checksum(path, whole.size)
+
+
 def test_a_file_shorter_or_changed_since_it_was_recorded_is_named(tmp_path: Path) -> None:
     from synapse_graph.backends.aof_ledger import mismatches, update_ledger
 
