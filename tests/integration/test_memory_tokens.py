@@ -12,6 +12,7 @@ import pytest
 
 from synapse_graph import Memory
 from synapse_graph.catalogue import Q
+from synapse_graph.engine import migrations
 from synapse_graph.engine.migrations import MEMORY_TOKEN_FORMAT
 from synapse_graph.engine.scope import STORE_FORMAT
 from synapse_graph.instants import Instant
@@ -23,7 +24,9 @@ pytestmark = pytest.mark.integration
 
 
 @pytest.mark.parametrize("api", ["sync"])
-def test_a_scope_of_format_14_recalls_alike_once_opened(make_memory: Callable[..., Memory]) -> None:
+def test_a_scope_of_format_14_recalls_alike_once_opened(make_memory: Callable[..., Memory],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(migrations, "TOKEN_PAGE", 1)  # the upgrade in pages of one memory of each kind
     old = make_memory()
     before = corrected(old, lambda: make_memory(scope=old.scope)) - timedelta(microseconds=1)
     now, then = sorted(found(old.recall(QUESTION))), sorted(found(old.recall(QUESTION, known_at=before)))
