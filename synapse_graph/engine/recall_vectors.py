@@ -88,12 +88,11 @@ def params(ctx: Context, vector: Sequence[float] | None, *, scanned_small: bool,
     scope's memories kept (by kind, by id), for a small scope scanned with a vector (after :func:`fill`);
     empty maps otherwise (the server computes every cosine). With ``top``, also ``observation_top``: the best
     :data:`TOP` observations kept, ``[id, cosine]`` by cosine then id (the scan's order), which the scan ranks
-    instead of every observation of the scope (None: it scans them all), and ``observation_partial``: whether
-    the scope's kept observations were more (then fewer than ``k`` eligible among them calls for a scan:
-    :func:`short`)."""
+    instead of every observation of the scope (None: it scans them all; when the scope's kept observations were
+    more, fewer than ``k`` eligible among them calls for a scan: :func:`short`)."""
     out: dict[str, Any] = {"observation_cosines": {}, "fact_cosines": {}}
     if ctx.cosines_in_process:  # the backend's statements take observation_top (None: none given)
-        out |= {"observation_top": None, "observation_partial": False}
+        out["observation_top"] = None
     kept = _kept(ctx).get(ctx.scope)
     np = _numpy()
     if (vector is None or not scanned_small or kept is None or kept.model != ctx.embedder or not ctx.cosines_in_process
@@ -111,14 +110,14 @@ def params(ctx: Context, vector: Sequence[float] | None, *, scanned_small: bool,
     given = out["observation_cosines"]
     if top and given:
         out["observation_top"] = [[i, given[i]] for i in sorted(given, key=lambda i: (-given[i], i))[:TOP]]
-        out["observation_partial"] = len(given) > TOP
     return out
 
 
 def short(memories: dict[str, Any], answer: list[dict[str, Any]]) -> bool:
     """Whether the scan given ``observation_top`` (the parameters ``memories``) ranked fewer than ``k``
     observations while the scope's kept ones were more: then the observations are scanned again, all of them."""
-    return bool(memories.get("observation_partial")) and sum(
+    given = memories.get("observation_top")
+    return given is not None and len(memories["observation_cosines"]) > len(given) and sum(
         1 for r in answer if r["leg"] == "vector" and r["kind"] == "observation") < memories["k"]
 
 
