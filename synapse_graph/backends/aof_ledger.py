@@ -279,15 +279,8 @@ def update_ledger(aof_dir: Path) -> bool:
 
 def checksum(path: Path, size: int) -> int:
     """CRC-32 of the first ``size`` bytes of ``path``."""
-    crc = 0
     with open(path, "rb") as handle:
-        while size > 0:
-            block = handle.read(min(_BLOCK, size))
-            if not block:
-                break
-            crc = zlib.crc32(block, crc)
-            size -= len(block)
-    return crc
+        return _crc_of(handle, 0, size, 0)
 
 
 @dataclass(frozen=True)

@@ -87,7 +87,7 @@ def params(ctx: Context, vector: Sequence[float] | None, *, scanned_small: bool,
     """The parameters of the memories' read that the kept embeddings give: the cosines of ``vector`` to the
     scope's memories kept (by kind, by id), for a small scope scanned with a vector (after :func:`fill`);
     empty maps otherwise (the server computes every cosine). With ``top``, also ``observation_top``: the best
-    :data:`TOP` observations kept, ``[id, cosine]`` by cosine then id (the scan's order), which the scan ranks
+    :data:`TOP` observations kept, their ids by cosine then id (the scan's order), which the scan ranks
     instead of every observation of the scope (None: it scans them all; when the scope's kept observations were
     more, fewer than ``k`` eligible among them calls for a scan: :func:`short`)."""
     out: dict[str, Any] = {"observation_cosines": {}, "fact_cosines": {}}
@@ -109,7 +109,7 @@ def params(ctx: Context, vector: Sequence[float] | None, *, scanned_small: bool,
             out[f"{kind}_cosines"] = dict(zip(kept.ids[kind], (unit @ query).tolist(), strict=True))
     given = out["observation_cosines"]
     if top and given:
-        out["observation_top"] = [[i, given[i]] for i in sorted(given, key=lambda i: (-given[i], i))[:TOP]]
+        out["observation_top"] = sorted(given, key=lambda i: (-given[i], i))[:TOP]
     return out
 
 

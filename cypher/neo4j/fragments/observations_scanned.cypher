@@ -1,18 +1,18 @@
 // Neo4j's own: the observations recall's vector scan (fragments/vector_scan) ranks, with their cosines, after a
-// row binding v. Given $observation_top (a small scope's best by the cosines computed in process, [id, cosine]
-// pairs best first: engine/recall_vectors.py), only those are looked up by id: the scan of every observation of
-// the scope cost ~2-3 ms of a recall's statement even with every cosine given (LoCoMo, 169-324 observations).
-// Otherwise (null) the scope's observations are scanned. Rows: o and its cosine (the one given, else
-// $observation_cosines', else computed here), for the observations by $model recorded by $known_at (current if
+// row binding v. Given $observation_top (the ids of a small scope's best by the cosines computed in process, best
+// first: engine/recall_vectors.py; their cosines are $observation_cosines'), only those are looked up by id: the
+// scan of every observation of the scope cost ~2-3 ms of a recall's statement even with every cosine given
+// (LoCoMo, 169-324 observations). Otherwise (null) the scope's observations are scanned. Rows: o and its cosine
+// ($observation_cosines', else computed here), for the observations by $model recorded by $known_at (current if
 // null).
 CALL (v) {
   WITH v WHERE $observation_top IS NULL
   MATCH (o:Observation {scope: $scope}) {{scope_seek(o, Observation, id)}} true
-  RETURN o, null AS given
+  RETURN o
   UNION ALL
-  UNWIND $observation_top AS t
-  MATCH (o:Observation {scope: $scope, id: t[0]})
-  RETURN o, t[1] AS given
+  UNWIND $observation_top AS id
+  MATCH (o:Observation {scope: $scope, id: id})
+  RETURN o
 }
-WITH v, o, given WHERE o.embedding_model = $model AND {{known_then(o)}}
-WITH o, coalesce(given, $observation_cosines[o.id], {{bound_cosine(o.embedding, v)}}) AS cosine
+WITH v, o WHERE o.embedding_model = $model AND {{known_then(o)}}
+WITH o, coalesce($observation_cosines[o.id], {{bound_cosine(o.embedding, v)}}) AS cosine
