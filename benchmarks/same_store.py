@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import random
+import shutil
 import sys
 import tempfile
 import uuid
@@ -75,8 +76,9 @@ def dump(backend: str, batches: int, seed: int = 7) -> list[str]:
     data = generate(batches * 1_000, seed=20_260_101, questions=1, neighbourhoods=1)
     scope = "same-store"
     limits = {"max_facts": 10**7, "max_entities": 10**7, "single_valued": frozenset(data.single_valued)}
+    folder = Path(tempfile.mkdtemp(prefix="same-store-"))
     if backend == "falkordb":
-        memory = Memory(str(Path(tempfile.mkdtemp(prefix="same-store-")) / "store.db"), scope=scope, **limits)
+        memory = Memory(str(folder / "store.db"), scope=scope, **limits)
     else:
         from benchmarks.targets import neo4j_settings
 
@@ -108,6 +110,7 @@ def dump(backend: str, batches: int, seed: int = 7) -> list[str]:
         memory.purge(scope=scope)
         drop_neo4j_scope(driver, scope)
     memory.close()
+    shutil.rmtree(folder, ignore_errors=True)
     return [*sorted(json.dumps(_typed(n), sort_keys=True) for n in nodes),
             *sorted(json.dumps(_typed(r), sort_keys=True) for r in links)]
 
