@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import struct
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
@@ -25,6 +26,12 @@ from synapse_graph.instants import Instant
 
 EXACT_FLOAT_KEYS = frozenset({"confidence"})
 """Property and parameter names whose floats must read back bit for bit."""
+FLOAT32_KEYS = frozenset({"vector"})
+"""Parameters holding a query vector, which every statement reads as float32 only (``vecf32($vector)``, the
+phrases ``query_vector``, ``cosine``, ``nearest_*``): written as each value's float32 with 9 significant digits (a
+float literal), which carry a float32 exactly, so the server reads the same float32 values as from the double's
+``repr`` (17 digits); the text is ~35% shorter and ~3x faster to write (a recall's 384 floats: 1.36 -> 0.41 ms,
+load 11)."""
 
 
 def exact_float(value: float) -> float | str:
@@ -39,9 +46,26 @@ def params_header(params: Mapping[str, Any]) -> str:
     out: list[str] = ["CYPHER "]
     for key, value in params.items():
         out.append(f"{_key(key)}=")
-        _literal(exact_float(value) if key in EXACT_FLOAT_KEYS and isinstance(value, float) else value, out)
+        if key in FLOAT32_KEYS and (text := _float32_list(value)) is not None:
+            out.append(text)
+        else:
+            _literal(exact_float(value) if key in EXACT_FLOAT_KEYS and isinstance(value, float) else value, out)
         out.append(" ")
     return "".join(out)
+
+
+def _float32_list(value: Any) -> str | None:
+    """A list of finite floats as the float32 of each with 9 significant digits (:data:`FLOAT32_KEYS`), or None
+    for any other value (written as usual)."""
+    if type(value) is not list or not value or not all(type(v) is float and math.isfinite(v) for v in value):
+        return None
+    try:
+        singles = struct.unpack(f"{len(value)}f", struct.pack(f"{len(value)}f", *value))  # rounded as vecf32 does
+    except OverflowError:
+        return None
+    if not all(math.isfinite(v) for v in singles):  # beyond float32's range
+        return None
+    return f"[{('%#.9g,' * len(singles) % singles)[:-1]}]"  # '#': always a float literal (1.00000000, not 1)
 
 
 @lru_cache(maxsize=4096)

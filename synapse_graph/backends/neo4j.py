@@ -109,8 +109,9 @@ STREAMED = frozenset({Q.EXPORT_ENTITIES, Q.EXPORT_ALIASES, Q.EXPORT_FACTS, Q.EXP
 the scope in its heap at once)."""
 
 
-COLLECTED_UNIONS = frozenset({Q.STATE_AND_TERM_HITS, Q.MEMORY_LEXICAL, Q.MEMORY_LEXICAL_EACH,
-                               Q.MEMORY_LEXICAL_ALONE, Q.MEMORY_LEXICAL_FEW, Q.MEMORY_VECTOR_SCAN})
+COLLECTED_UNIONS = frozenset({Q.STATE_AND_TERM_HITS, Q.STATE_AND_TERM_HITS_FEW, Q.MEMORY_LEXICAL,
+                               Q.MEMORY_LEXICAL_SCANNED, Q.MEMORY_LEXICAL_EACH, Q.MEMORY_LEXICAL_ALONE,
+                               Q.MEMORY_LEXICAL_FEW, Q.MEMORY_VECTOR_SCAN})
 """Recall's reads: unions of legs whose rows are bounded (a leg's best, a row a term), collected in one record
 (neo4j_rows._union); other unions stream (some read as many rows as a scope holds)."""
 

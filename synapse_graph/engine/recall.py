@@ -34,6 +34,9 @@ A term matching more names than this is left out of the search for names while t
 terms (:func:`~synapse_graph.rules.recall.searched_terms`)."""
 VECTOR_HITS = 10
 MIN_COSINE = 0.5
+FEW_TERMS = 6
+"""A question of at most this many terms reads its term counts with ``state_and_term_hits_few`` (on FalkorDB, six
+term slots of sixteen: a slot costs the server even when empty, ~0.09 ms each; 602 of LoCoMo's 760 questions)."""
 EXPAND_CANDIDATES = 400
 """Facts read around the entries before ranking (at least 4 x the limit): ranking happens here,
 so the database's cut must leave the relevant ones in (it keeps the nearest, then the newest)."""
@@ -42,8 +45,9 @@ so the database's cut must leave the relevant ones in (it keeps the nearest, the
 def state_and_terms(ctx: Context, terms: Sequence[str]) -> Read:
     """The one read of the scope's state (with ``facts``: whether it holds any fact record) and how many of the
     scope's names each term matches (up to ``CANDIDATES + 1``); :func:`split_counted` parts its rows."""
-    return Read(Q.STATE_AND_TERM_HITS, {"scope": ctx.scope, "scope_token": scope_token(ctx.scope),
-                                        "terms": list(terms), "cap": CANDIDATES + 1})
+    name = Q.STATE_AND_TERM_HITS_FEW if len(terms) <= FEW_TERMS else Q.STATE_AND_TERM_HITS
+    return Read(name, {"scope": ctx.scope, "scope_token": scope_token(ctx.scope), "terms": list(terms),
+                       "cap": CANDIDATES + 1})
 
 
 def split_counted(found: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

@@ -264,7 +264,8 @@ def _memories_read(check: Read | None, searched: Read, memories: dict[str, Any],
     """The round trip of the memories: the rows of ``check`` (a read of ``state_and_terms`` when its answer
     was guessed, first in the same round trip), the entities the words name, and the memories' legs."""
     if small:  # the names and the memories in one statement: its first rows are search_lexical's (leg 'names')
-        lexical = Read(Q.MEMORY_LEXICAL, {**searched.params, **memories})
+        lexical = Read(Q.MEMORY_LEXICAL, {**searched.params, **memories}) if memories["fetch"] else Read(
+            Q.MEMORY_LEXICAL_SCANNED, {**searched.params, **{k: v for k, v in memories.items() if k != "fetch"}})
         checked, legged = (yield from read_each(check, lexical)) if check is not None else (
             [], (yield from read(lexical.name, lexical.params)))
         return checked, [{"found": r["memory"]} for r in legged if r["leg"] == "names"], legged

@@ -149,6 +149,7 @@ def _scenario(make: Callable[..., Memory]) -> None:
     memory.diff("2019-06-01", "2024-06-01", entity="Dana")
     memory.reindex_embeddings()
     memory.recall("Where does Dana live?")
+    memory.recall("Where did Dana live, work and travel before Bob knew Acme?")  # more than six terms
     memory.search_entities("Dana", limit=3)
     memory.subgraph(["Dana"], hops=2)
     memory.observations("Dana", include_history=True)

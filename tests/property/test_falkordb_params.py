@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from synapse_graph import Memory
-from synapse_graph.backends.falkordb_params import params_header
+from synapse_graph.backends.falkordb_params import FLOAT32_KEYS, params_header
 from synapse_graph.backends.falkordb_wire import command, rows
 
 TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\x01"), max_size=40)
@@ -76,3 +76,16 @@ def test_names_with_backticks_and_unsendable_values_are_refused() -> None:
             params_header({"v": value})
     with pytest.raises(TypeError, match="set"):
         params_header({"v": {1, 2}})
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(vector=st.lists(st.one_of(st.floats(min_value=-3e38, max_value=3e38, allow_nan=False),
+                                 st.floats(min_value=-1.0, max_value=1.0)), min_size=1, max_size=24))
+def test_a_query_vector_written_short_is_the_same_float32_vector(client: Any, vector: list[float]) -> None:
+    """``$vector`` (falkordb_params.FLOAT32_KEYS) is written as float32 values with 9 digits: the statements read
+    it as float32 only (vecf32), and get exactly the vector the full text of each double gives."""
+    assert "vector" in FLOAT32_KEYS and "w" not in FLOAT32_KEYS
+    [row] = rows(client.execute_command(*command(
+        "synapse", "RETURN vec.euclideanDistance(vecf32($vector), vecf32($w)) AS d", {"vector": vector, "w": vector},
+        read_only=True)))
+    assert row["d"] == 0.0

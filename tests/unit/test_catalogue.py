@@ -168,9 +168,7 @@ DIALECT_FORMS = {
     ("falkordb", "schema/schema"), ("neo4j", "schema/schema"),  # each its own indexes and constraints
     ("falkordb", "recall/vector_index"), ("neo4j", "recall/vector_index"),
     ("falkordb", "recall/vector_index_dimensions"), ("neo4j", "recall/vector_index_dimensions"),  # listing indexes
-    ("falkordb", "recall/search_lexical"), ("neo4j", "recall/search_lexical"),  # fulltext procedures and
-    ("falkordb", "recall/state_and_term_hits"), ("neo4j", "recall/state_and_term_hits"),  # query languages differ
-    ("falkordb", "recall/memory_lexical"), ("neo4j", "recall/memory_lexical"),
+    ("falkordb", "recall/search_lexical"), ("neo4j", "recall/search_lexical"),  # fulltext procedures, languages
     ("falkordb", "migrations/set_scope_tokens"), ("falkordb", "migrations/set_history_tokens"),  # no search token
     ("falkordb", "migrations/set_memory_tokens"),  # memory search tokens from format 15 (Neo4j's were set before)
 }

@@ -32,4 +32,3 @@ CALL { WITH q
 }
 WITH kind, m, stems, hit, null AS floor, null AS capped
 {{lexical_cut}}
-{{memory_vector_legs}}

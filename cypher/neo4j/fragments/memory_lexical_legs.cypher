@@ -27,4 +27,3 @@ CALL (q) {
 }
 WITH kind, m, stems, null AS hit, null AS floor, null AS capped
 {{lexical_cut}}
-{{memory_vector_legs}}
