@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -220,33 +221,46 @@ def test_a_page_of_verdicts_stored_by_the_writes_is_the_page_judged_when_read(pl
 
 
 def test_a_change_shows_its_record_as_facts_reads_it_every_field(plain: Memory) -> None:
-    """A change's facts are the records as ``facts`` reads them, field for field (values a write leaves absent
-    read as their defaults: confidence 1, one confirmation, believed, not pinned), whether the write's stored
-    verdict names them (read with the entries) or they are judged when read, with and without an entity
-    filter."""
+    """A change's facts are the records as ``facts`` read them right after its write, field for field (values a
+    write leaves absent read as their defaults: confidence 1, one confirmation, believed, not pinned): a later
+    confirmation, pin or end does not rewrite what an earlier change shows, with and without an entity filter.
+    An entry that stores no values of its records (written before store format 16) shows them as they are now."""
     memory = plain
     start = now()
+    after: list[tuple[datetime, dict[str, object]]] = []  # the records as each write left them
+
+    def written() -> None:
+        after.append((now(), {f.id: f.model_copy(update={"replaces": None, "replaced_by": None})
+                              for subject in ("Dana", "Ann")
+                              for f in memory.facts(subject, include_history=True, include_candidates=True)}))
+
     memory.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="Paris", valid_at="2019-01-01"),
                   source="chat 1", session="s-1")
+    written()
     memory.upsert(Triple(subject="Dana", predicate="LIKES", object="Tea", confidence=0.37), model="extractor")
+    written()
     for _ in range(2):  # confirmed once
         memory.upsert(Triple(subject="Ann", predicate="KNOWS", object="Dana", valid_at="2020-01-01"))
+        written()
     memory.pin(memory.facts("Ann", "KNOWS")[0])
     memory.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="London", valid_at="2022-09-15"))
-    held = {f.id: f.model_copy(update={"replaces": None, "replaced_by": None}) for subject in ("Dana", "Ann")
-            for f in memory.facts(subject, include_history=True, include_candidates=True)}
+    written()
+    held = after[-1][1]
 
-    def shown(**asked: object) -> list[object]:
+    def shown(**asked: object) -> list[tuple[datetime, Any]]:
         page = memory.changes(start, **asked)  # type: ignore[arg-type]
-        return [f for c in page.changes for f in (c.fact, c.superseded_by, *c.before) if f is not None]
+        return [(c.at, f) for c in page.changes for f in (c.fact, c.superseded_by, *c.before) if f is not None]
 
     unfiltered, by_entity = shown(), shown(entity="Ann")
-    compared = [f for f in unfiltered if f.id in held]  # type: ignore[attr-defined]
-    assert len(compared) >= 5 and all(f == held[f.id] for f in compared)  # type: ignore[attr-defined]
-    assert {(f.confidence, f.confirmations, f.status, f.pinned) for f in compared} >= {  # type: ignore[attr-defined]
-        (1.0, 1, "believed", False), (0.37, 1, "candidate", False), (1.0, 2, "believed", True)}
+    compared = [(f, left[f.id]) for at, f in unfiltered if f.id in (left := next(m for t, m in after if t >= at))]
+    assert len(compared) >= 5 and all(f == left for f, left in compared)
+    assert {(f.confidence, f.confirmations, f.status, f.pinned) for f, _ in compared} == {
+        (1.0, 1, "believed", False), (0.37, 1, "candidate", False)}
     assert by_entity and all(f in unfiltered for f in by_entity)
     raw_cypher(memory, "MATCH (x:Audit {scope: $scope}) WHERE x.verdicts IS NOT NULL SET x.verdicts = null, "
-                       "x.verdict_records = null, x.verdict_before = null, x.verdict_by = null, x.verdict_why = null "
-                       "RETURN count(x) AS n", scope=memory.scope)
-    assert (shown(), shown(entity="Ann")) == (unfiltered, by_entity)
+                       "x.verdict_records = null, x.verdict_before = null, x.verdict_by = null, x.verdict_why = null, "
+                       "x.verdict_values = null RETURN count(x) AS n", scope=memory.scope)
+    judged = shown()
+    assert [(at, f.id) for at, f in judged] == [(at, f.id) for at, f in unfiltered]
+    assert all(f == held[f.id] for _, f in judged if f.id in held)
+    assert {(f.confirmations, f.pinned) for _, f in judged} >= {(2, True)}
