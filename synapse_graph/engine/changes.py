@@ -5,8 +5,10 @@ Changes are read from the audit log (one entry per write: its instant, action an
 (scope, at) index finds a period's entries) and from the records the entries name, judged by their own times
 (:mod:`synapse_graph.rules.changes`). A write that knows what its events were stores it on its entry (verdicts:
 an added record, one that ended, a record's feedback); those events are read as their records alone, by id, with
-the entries that name them (one statement, ``change_entries``), the others judged. A page over stored verdicts
-is one round trip; one with events to judge costs one more (more only when entries name nothing a reader learns,
+the entries that name them (one statement, ``change_entries``), the others judged. An entry that also stores
+what those changes show of their records (``verdict_values``, as its write left them: engine/writes.py) gives
+them itself, and its records are not read, unless the scope's last merge, unmerge or erasure came after it (its
+records may have moved, been renamed or gone). A page over stored verdicts is one round trip; one with events to judge costs one more (more only when entries name nothing a reader learns,
 a filter leaves most out, or a stored verdict names a record that is gone: that event is judged as if nothing was
 stored).
 """
@@ -382,8 +384,19 @@ def _change(pending: _Pending, row: _Record | None, observations: Mapping[str, A
 
 
 def _made(entry: _Entry, kind: str, **more: Any) -> _Made:
-    """The fields of a change of the write an entry logs, with its time, action and provenance."""
-    return {"at": entry.at, "kind": kind, "action": entry.action, "client": entry.client, "source": entry.source,
+    """The fields of a change of the write an entry logs, with its time, action and provenance; its facts as the
+    write left them: one a later write withdrew shows no ``expired_at`` (as the entry's stored values show it;
+    a record read now would have one)."""
+    at = entry.at
+    for name in ("fact", "superseded_by"):
+        fact = more.get(name)
+        if fact is not None and fact.expired_at is not None and fact.expired_at > at:
+            more[name] = fact.model_copy(update={"expired_at": None})
+    before = more.get("before")
+    if before and any(b.expired_at is not None and b.expired_at > at for b in before):
+        more["before"] = [b.model_copy(update={"expired_at": None})
+                          if b.expired_at is not None and b.expired_at > at else b for b in before]
+    return {"at": at, "kind": kind, "action": entry.action, "client": entry.client, "source": entry.source,
             "model": entry.model, "session": entry.session, **more}
 
 

@@ -262,5 +262,57 @@ def test_a_change_shows_its_record_as_facts_reads_it_every_field(plain: Memory) 
                        "x.verdict_values = null RETURN count(x) AS n", scope=memory.scope)
     judged = shown()
     assert [(at, f.id) for at, f in judged] == [(at, f.id) for at, f in unfiltered]
-    assert all(f == held[f.id] for _, f in judged if f.id in held)
+    assert all(f == held[f.id].model_copy(update={"expired_at": None if f.expired_at is None else at})
+               for at, f in judged if f.id in held)
     assert {(f.confirmations, f.pinned) for _, f in judged} >= {(2, True)}
+
+
+def test_stored_values_give_way_to_the_records_after_a_merge_an_unmerge_and_an_erasure(plain: Memory) -> None:
+    """A write's entry keeps what its changes show of their records (store format 16), and a page shows that
+    while it still describes them. A merge renames and moves records, an unmerge moves them back, an erasure
+    deletes them: after each, every earlier change is shown exactly as the records say (as a page that reads them
+    all by id shows it): the merged name, the restored one, and no erased name."""
+    memory = plain
+    start = now()
+    memory.upsert(Triple(subject="Dana", predicate="LIKES", object="Tea"))
+    memory.upsert(Triple(subject="D. Smith", predicate="LIVES_IN", object="Paris", valid_at="2019-01-01"))
+    memory.upsert(Triple(subject="D. Smith", predicate="LIVES_IN", object="London", valid_at="2022-09-15"))
+    memory.upsert([Triple(subject="Ann", predicate="KNOWS", object="Bob"),
+                   Triple(subject="Ann", predicate="WORKS_AT", object="Acme")])
+    kept = "MATCH (x:Audit {scope: $scope}) WHERE x.verdict_values IS NOT NULL RETURN x.id AS id, x.verdict_values AS v"
+    stored = raw_cypher(memory, kept, scope=memory.scope)
+    assert len(stored) >= 4  # each of the writes above
+
+    def as_read() -> list[Change]:
+        """The page as it is, checked against the page that reads every record (the values put back after)."""
+        page = memory.changes(start, limit=1_000).changes
+        values = raw_cypher(memory, kept, scope=memory.scope)
+        raw_cypher(memory, "MATCH (x:Audit {scope: $scope}) SET x.verdict_values = null RETURN count(x) AS n",
+                   scope=memory.scope)
+        read = memory.changes(start, limit=1_000).changes
+        raw_cypher(memory, "UNWIND $values AS v MATCH (x:Audit {scope: $scope, id: v.id}) SET x.verdict_values = v.v "
+                           "RETURN count(x) AS n", scope=memory.scope, values=values)
+        assert page == read
+        return page
+
+    def facts(page: list[Change]) -> set[tuple[str, str, str, str]]:
+        return {(c.kind, c.fact.subject, c.fact.predicate, c.fact.object) for c in page if c.fact is not None}
+
+    assert {("ended", "D. Smith", "LIVES_IN", "Paris"), ("added", "Ann", "KNOWS", "Bob")} <= facts(as_read())
+    memory.alias("Dana", "D. Smith")
+    merged = facts(as_read())
+    assert ("ended", "Dana", "LIVES_IN", "Paris") in merged and not any("D. Smith" in f for f in merged)
+    memory.unmerge("D. Smith")
+    assert ("ended", "D. Smith", "LIVES_IN", "Paris") in facts(as_read())
+    memory.purge("Bob")
+    erased = as_read()
+    assert "bob" not in words(json.dumps([c.model_dump(mode="json") for c in erased]))
+    assert ("added", "Ann", "WORKS_AT", "Acme") in facts(erased)
+    memory.upsert(Triple(subject="Ann", predicate="WORKS_AT", object="Initech", valid_at="2025-01-01"))
+    assert ("added", "Ann", "WORKS_AT", "Initech") in facts(as_read())
+    # Which entries a page takes the values of: those recorded after the erasure only (the values marked here).
+    raw_cypher(memory, "MATCH (x:Audit {scope: $scope}) WHERE x.verdict_values IS NOT NULL SET x.verdict_values = "
+                       "replace(replace(x.verdict_values, '\"Initech\"', '\"Initech!\"'), '\"Ann\"', '\"Ann!\"') "
+                       "RETURN count(x) AS n", scope=memory.scope)
+    shown = facts(memory.changes(start, limit=1_000).changes)
+    assert ("added", "Ann!", "WORKS_AT", "Initech!") in shown and ("added", "Ann", "WORKS_AT", "Acme") in shown
