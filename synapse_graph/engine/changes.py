@@ -1,16 +1,16 @@
 """Time as a question: what the memory learned and unlearned between two recorded times (:func:`changes`), and
 how the world differs between two valid times (:func:`diff`).
 
-Changes are read from the audit log (one entry per write: its instant, action and provenance; the scope's
-(scope, at) index finds a period's entries) and from the records the entries name, judged by their own times
-(:mod:`synapse_graph.rules.changes`). A write that knows what its events were stores it on its entry (verdicts:
-an added record, one that ended, a record's feedback); those events are read as their records alone, by id, with
-the entries that name them (one statement, ``change_entries``), the others judged. An entry that also stores
-what those changes show of their records (``verdict_values``, as its write left them: engine/writes.py) gives
-them itself, and its records are not read, unless the scope's last merge, unmerge or erasure came after it (its
-records may have moved, been renamed or gone). A page over stored verdicts is one round trip; one with events to judge costs one more (more only when entries name nothing a reader learns,
-a filter leaves most out, or a stored verdict names a record that is gone: that event is judged as if nothing was
-stored).
+Changes are read from the audit log (one entry per write: its instant, action and provenance; the scope's (scope,
+at) index finds a period's entries) and from the records the entries name, judged by their own times
+(:mod:`synapse_graph.rules.changes`). A write that knows what its events were stores it on its entry (verdicts: an
+added record, one that ended, a record's feedback); those events are read as their records alone, by id, with the
+entries that name them (one statement, ``change_entries``), the others judged. An entry that also stores what those
+changes show of their records (``verdict_values``, as its write left them: engine/writes.py) gives them itself, and
+its records are not read, unless the scope's last merge, unmerge or erasure came after it (its records may have
+moved, been renamed or gone). A page over stored verdicts is one round trip; one with events to judge costs one more
+(more only when entries name nothing a reader learns, a filter leaves most out, or a stored verdict names a record
+that is gone: that event is judged as if nothing was stored).
 """
 
 from __future__ import annotations

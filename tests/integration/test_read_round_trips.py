@@ -8,9 +8,8 @@ name was an alias. Names that are aliases still find their entity's facts.
 
 from __future__ import annotations
 
-import json
-
 import asyncio
+import json
 import uuid
 from collections.abc import Iterator
 from typing import Any
