@@ -3,7 +3,9 @@
 // leaves the merged-in name's entries under the alias's key), except those that also log another entity's
 // change: $rewrites gives them without what named the erased entity (engine/erasure.py), and without their
 // stored verdicts (a page of changes judges the rewritten entry's events when read); keeps the scope's
-// counters right and moves its version so concurrent plans re-read. A note without the name is added to the log.
+// counters right and moves its version so concurrent plans re-read; the entries recorded up to now show no stored
+// values of records (st.values_from: changes/change_entries reads their records, which may be gone). A note
+// without the name is added to the log.
 MATCH (e:Entity {scope: $scope, key: $key})
 // The entities at the other end of its records lose them from their count of records (engine/writes.py
 // record_counts, kept on a COUNTED relationship of each to itself), one row each.
@@ -31,7 +33,7 @@ MATCH (s:Scope {scope: $scope})-[st:STATE]->(s)
 WITH e, records, observations, aliases, tombstones, entries, st, st.version AS version, st.facts AS facts,
      coalesce(st.candidates, 0) AS candidates, st.entities AS entities, st.tombstones AS rejections,
      coalesce(st.expired, 0) AS expired, coalesce(st.ended, 0) AS ended
-SET st.version = version + 1, st.updated_at = $now,
+SET st.version = version + 1, st.updated_at = $now, st.values_from = {{instant($now)}},
     st.facts = facts - size([x IN records WHERE x.expired_at IS NULL AND coalesce(x.status, "") <> $candidate])
                     - size([x IN observations WHERE x.expired_at IS NULL]),
     st.candidates = candidates - size([x IN records WHERE x.expired_at IS NULL AND x.status = $candidate]),
@@ -48,7 +50,7 @@ FOREACH (x IN entries |
   FOREACH (w IN [w IN $rewrites WHERE w.id = x.id] |
     SET x.entities = {{interned_all(w.entities)}}, x.facts = w.facts, x.detail = w.detail,
         x.verdicts = null, x.verdict_records = null, x.verdict_before = null, x.verdict_by = null,
-        x.verdict_why = null))
+        x.verdict_why = null, x.verdict_values = null))
 FOREACH (x IN [x IN entries WHERE NOT x.id IN [w IN $rewrites | w.id]] | DELETE x)
 DETACH DELETE e
 CREATE (note:Audit)

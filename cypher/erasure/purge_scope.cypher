@@ -38,6 +38,7 @@ WITH size(entities) AS entities, records + size(observations) AS records, facts,
      size(entities) + size(aliases) + size(observations) + size(tombstones) + size(entries) + size(slices) AS deleted
 {{scope_state_for_write}}
 WITH entities, records, facts, aliases, deleted, st, st.version AS version  // read first (see writes/apply_plan.cypher)
-SET st.version = version + 1, st.updated_at = $now, st.facts = 0, st.candidates = 0, st.entities = 0, st.tombstones = 0,
+SET st.version = version + 1, st.updated_at = $now, st.values_from = {{instant($now)}}, st.facts = 0, st.candidates = 0,
+    st.entities = 0, st.tombstones = 0,
     st.expired = 0, st.ended = 0
 RETURN entities, records, facts, aliases, deleted

@@ -16,6 +16,9 @@ SET st.version = version + 1, st.facts = facts + $fact_delta, st.candidates = ca
     st.entities = entities + $entity_delta, st.last_batch = $batch, st.updated_at = $now,
     st.tombstones = tombstones + size($tombstones)
 SET st += $rules
+// A merge renames records' ends and moves them: the entries recorded up to now show no stored values of records
+// (changes/change_entries reads them as they are now).
+FOREACH (y IN CASE WHEN size($deletes) > 0 THEN [1] ELSE [] END | SET st.values_from = {{instant($now)}})
 {{grow}}
 WITH s, st
 {{call(s)}}

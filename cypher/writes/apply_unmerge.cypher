@@ -2,7 +2,8 @@
 // of those it restores), brings the merged-away entity back with its own key, takes its name off the aliases
 // and points its aliases, observations and rejections back at it, sets the kept entity's alias names, creates
 // the restored records (both entities' as they were before the merge) and the audit entry. The scope's version
-// guards it as it guards every write (writes/apply_plan.cypher).
+// guards it as it guards every write (writes/apply_plan.cypher). The entries recorded up to now show no stored
+// values of records (st.values_from: changes/change_entries reads the records, moved and renamed).
 {{scope_state_for_write}}
 SET st.locked_by = $batch
 WITH s, st, st.version AS version, st.facts AS facts, coalesce(st.candidates, 0) AS candidates, st.entities AS entities,
@@ -12,7 +13,7 @@ WHERE version = $version
 SET st.version = version + 1, st.facts = facts + $fact_delta, st.candidates = candidates + $candidate_delta,
     st.expired = expired + $expired_delta, st.ended = ended + $ended_delta,
     st.entities = entities + size($entities), st.last_batch = $batch, st.updated_at = $now,
-    st.tombstones = tombstones + size($tombstones)
+    st.tombstones = tombstones + size($tombstones), st.values_from = {{instant($now)}}
 {{grow}}
 WITH s, st
 {{call(s)}}

@@ -1,5 +1,5 @@
 // The input of an upsert's plan in one round trip, read holding the scope's lock: the scope's state
-// (as scope/scope_state), which of the name keys are entities or aliases (as writes/resolve_keys),
+// (as scope/scope_state), which of the name keys are entities (with their names) or aliases (as writes/resolve_keys),
 // and the current records of each key {slot, subject, predicate, object, since_at} (as
 // writes/current_records), asked as if every name were its own entity. A key whose predicate the
 // scope's rules call single-valued (stored, else $single_valued, the defaults) asks for every object
@@ -14,10 +14,10 @@ WITH s, coalesce(s.single_valued, $single_valued) AS single
 OPTIONAL MATCH (e:Entity)
 {{key_hint(e)}}
 WHERE e.scope = $scope AND e.key IN $names
-WITH s, single, collect(e.key) AS entities, {{node_ids(e)}} AS ids
+WITH s, single, collect(e.key) AS entities, {{node_ids(e)}} AS ids, collect(e.name) AS names
 OPTIONAL MATCH (al:Alias)
 WHERE al.scope = $scope AND al.key IN $names
-WITH s, single, entities, ids, [x IN collect(al) | {key: x.key, target: x.target}] AS aliases
+WITH s, single, entities, ids, names, [x IN collect(al) | {key: x.key, target: x.target}] AS aliases
 {{call(single)}}
   UNWIND $keys AS k
   MATCH ()-[r:FACT]->()
@@ -34,4 +34,4 @@ RETURN {version: coalesce(s.version, 0), facts: coalesce(s.facts, 0), candidates
         max_facts: s.max_facts, max_entities: s.max_entities, max_candidates: s.max_candidates,
         single_valued: s.single_valued, candidate_below: s.candidate_below,
         merge_duplicates_above: s.merge_duplicates_above} AS state,
-       entities, ids, aliases, records
+       entities, ids, names, aliases, records

@@ -1,14 +1,16 @@
 """Time as a question: what the memory learned and unlearned between two recorded times (:func:`changes`), and
 how the world differs between two valid times (:func:`diff`).
 
-Changes are read from the audit log (one entry per write: its instant, action and provenance; the scope's
-(scope, at) index finds a period's entries) and from the records the entries name, judged by their own times
-(:mod:`synapse_graph.rules.changes`). A write that knows what its events were stores it on its entry (verdicts:
-an added record, one that ended, a record's feedback); those events are read as their records alone, by id, with
-the entries that name them (one statement, ``change_entries``), the others judged. A page over stored verdicts
-is one round trip; one with events to judge costs one more (more only when entries name nothing a reader learns,
-a filter leaves most out, or a stored verdict names a record that is gone: that event is judged as if nothing was
-stored).
+Changes are read from the audit log (one entry per write: its instant, action and provenance; the scope's (scope,
+at) index finds a period's entries) and from the records the entries name, judged by their own times
+(:mod:`synapse_graph.rules.changes`). A write that knows what its events were stores it on its entry (verdicts: an
+added record, one that ended, a record's feedback); those events are read as their records alone, by id, with the
+entries that name them (one statement, ``change_entries``), the others judged. An entry that also stores what those
+changes show of their records (``verdict_values``, as its write left them: engine/writes.py) gives them itself, and
+its records are not read, unless the scope's last merge, unmerge or erasure came after it (its records may have
+moved, been renamed or gone). A page over stored verdicts is one round trip; one with events to judge costs one more
+(more only when entries name nothing a reader learns, a filter leaves most out, or a stored verdict names a record
+that is gone: that event is judged as if nothing was stored).
 """
 
 from __future__ import annotations
@@ -95,11 +97,14 @@ class _Pending(NamedTuple):
     event: rules.Event
     verdict: rules.Stored | None = None
     """What the entry stored of the event (rules/changes.py verdicts); None: judged when read."""
+    shown: _Found | None = None
+    """What the entry stored of the records its verdicts name, as its write left them (engine/writes.py
+    verdict_values); None: they are read (with the entries, or by id)."""
 
 
 class _Found:
-    """Fact records read by id (the ones stored verdicts name), each made a :class:`Fact` as read (all of a
-    read in one validation: a page uses nearly every record it reads)."""
+    """Fact records read by id (the ones stored verdicts name), or an entry's stored values of them, each made a
+    :class:`Fact` as read (all of a read in one validation: a page uses nearly every record it reads)."""
 
     def __init__(self) -> None:
         self.values: dict[str, tuple[Fact, tuple[str, str]]] = {}
@@ -128,6 +133,8 @@ class _Reading:
     done: bool = False
     """Every event up to the end of the log was taken."""
     found: _Found = field(default_factory=_Found)
+    shown: dict[str, _Found] = field(default_factory=dict)
+    """The stored values of the records of the entries read, by entry id (:func:`_shown`)."""
 
 
 def changes(ctx: Context, ask: ChangeQuery) -> Op[Changes]:
@@ -190,6 +197,7 @@ def _events(ctx: Context, ask: ChangeQuery, keys: list[str] | None, reading: _Re
                 "shown": SHOWN})
             reading.rows, read_all = found[0]["entries"], found[0]["read"]
             reading.found.add(found[0]["records"])
+            reading.shown = _shown(reading.rows)
             reading.next_row, reading.last = 0, read_all <= wanted and len(reading.rows) == read_all
     return taken
 
@@ -198,9 +206,23 @@ SHOWN = [rules.VERDICT_ADDED, rules.VERDICT_ENDED, rules.VERDICT_FEEDBACK]
 """The stored verdicts of a change, whose records a page reads (the others show none)."""
 
 
+def _shown(entries: list[list[Any]]) -> dict[str, _Found]:
+    """The records each entry of ``change_entries`` gives the values of (its last value: a JSON list of
+    fragments/fact_values' lists, or null), by entry id; those of a page made in one validation."""
+    given = [(row[0], json.loads(row[-1])) for row in entries if row[-1] is not None]
+    made = rows.facts_of_values([values for _, listed in given for values in listed])
+    shown: dict[str, _Found] = {}
+    start = 0
+    for entry_id, listed in given:
+        found = shown[entry_id] = _Found()
+        found.values = {fact.id: (fact, ends) for fact, ends in made[start:start + len(listed)]}
+        start += len(listed)
+    return shown
+
+
 def _entry(row: list[Any]) -> tuple[_Entry, int, list[tuple[rules.Event, rules.Stored | None]]]:
     """An entry of ``change_entries``, its instant and its events, each with its stored verdict (None: judged)."""
-    entry_id, at, action, client, source, model, session, detail, *verdicts = row  # as change_entries lists them
+    entry_id, at, action, client, source, model, session, detail, *verdicts, _ = row  # as change_entries lists them
     entry = _Entry(entry_id, to_datetime(at), action, client, source, model, session,
                    {} if detail is None else json.loads(detail))
     if verdicts[0] is not None:
@@ -209,7 +231,7 @@ def _entry(row: list[Any]) -> tuple[_Entry, int, list[tuple[rules.Event, rules.S
 
 
 VERDICT_COLUMNS = ("verdicts", "verdict_records", "verdict_before", "verdict_by", "verdict_why")
-"""The stored verdicts of an entry of ``change_entries``, in order after its detail."""
+"""The stored verdicts of an entry of ``change_entries``, in order after its detail (then its records' values)."""
 
 
 def _take(reading: _Reading, room: int) -> list[_Pending]:
@@ -218,6 +240,7 @@ def _take(reading: _Reading, room: int) -> list[_Pending]:
     after = reading.after
     for row in reading.rows[reading.next_row:]:
         entry, at, listed = _entry(row)
+        shown = reading.shown.get(entry.id)
         start = after[2] if after is not None and (after[0], after[1]) == (at, entry.id) else 0
         began = len(taken)
         seen: set[rules.Event] = set()
@@ -234,7 +257,7 @@ def _take(reading: _Reading, room: int) -> list[_Pending]:
                 return taken
             if (first and rules.may_change(entry.action, event)
                     and (verdict is None or verdict.code != rules.VERDICT_NONE)):
-                taken.append(_Pending(entry, at, offset, event, verdict))
+                taken.append(_Pending(entry, at, offset, event, verdict, None if verdict is None else shown))
         after = reading.after = (at, entry.id, len(listed))
         reading.next_row, reading.entries, reading.events = (reading.next_row + 1, reading.entries + 1,
                                                              reading.events + len(taken) - began)
@@ -248,7 +271,7 @@ def _judged(ctx: Context, taken: list[_Pending], found: _Found, keys: list[str] 
     here); if that record is gone or not the one its verdict was stored for, the event is judged (one more round
     trip). The other events are judged over their records, read here in one round trip."""
     asked = _asked(taken, [p.verdict is None for p in taken])
-    stored = sorted({i for p in taken if p.verdict is not None and p.verdict.code in SHOWN
+    stored = sorted({i for p in taken if p.verdict is not None and p.verdict.code in SHOWN and p.shown is None
                      for i in (p.event.ref, *p.verdict.names()) if i not in found.values})
     noted = sorted({p.event.ref for p in taken if p.event.kind in ("observed", "forgotten")})
     merged = sorted({k for p in taken if p.event.kind == "merged" for k in p.event.ref.split("\n")})
@@ -262,11 +285,11 @@ def _judged(ctx: Context, taken: list[_Pending], found: _Found, keys: list[str] 
         found.add(by_id[0]["records"] if by_id else [])
     observations = {row["observation"]["id"]: row["observation"] for row in observed}
     names = {row["key"]: row["name"] for row in named}
-    stale = [p.verdict is not None and p.verdict.code in SHOWN and not _stands(p, found) for p in taken]
+    stale = [p.verdict is not None and p.verdict.code in SHOWN and not _stands(p, p.shown or found) for p in taken]
     if any(stale):
         records.update(_records((yield from read(Q.CHANGED_RECORDS, {"scope": ctx.scope,
                                                                      "asked": _asked(taken, stale)}))))
-    made = [(p, _stored(p, found, keys, predicate) if p.verdict is not None and not gone
+    made = [(p, _stored(p, p.shown or found, keys, predicate) if p.verdict is not None and not gone
              else _change(p, records.get(i), observations, names, keys, predicate))
             for i, (p, gone) in enumerate(zip(taken, stale, strict=True))]
     return [(pending, change) for pending, change in made if change is not None]
@@ -361,8 +384,19 @@ def _change(pending: _Pending, row: _Record | None, observations: Mapping[str, A
 
 
 def _made(entry: _Entry, kind: str, **more: Any) -> _Made:
-    """The fields of a change of the write an entry logs, with its time, action and provenance."""
-    return {"at": entry.at, "kind": kind, "action": entry.action, "client": entry.client, "source": entry.source,
+    """The fields of a change of the write an entry logs, with its time, action and provenance; its facts as the
+    write left them: one a later write withdrew shows no ``expired_at`` (as the entry's stored values show it;
+    a record read now would have one)."""
+    at = entry.at
+    for name in ("fact", "superseded_by"):
+        fact = more.get(name)
+        if fact is not None and fact.expired_at is not None and fact.expired_at > at:
+            more[name] = fact.model_copy(update={"expired_at": None})
+    before = more.get("before")
+    if before and any(b.expired_at is not None and b.expired_at > at for b in before):
+        more["before"] = [b.model_copy(update={"expired_at": None})
+                          if b.expired_at is not None and b.expired_at > at else b for b in before]
+    return {"at": at, "kind": kind, "action": entry.action, "client": entry.client, "source": entry.source,
             "model": entry.model, "session": entry.session, **more}
 
 

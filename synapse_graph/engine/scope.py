@@ -13,7 +13,7 @@ from synapse_graph.instants import Instant
 from synapse_graph.models import ScopeRules
 from synapse_graph.rules.timeparse import now_micros
 
-STORE_FORMAT = 15
+STORE_FORMAT = 16
 """Format 2: every fact carries its slot. Format 3: candidates are counted apart from believed facts.
 Format 4: entities carry the scope's search token (Neo4j). Format 5: a scope's state is held by a STATE
 relationship of its node to itself, not by the node (cypher/fragments/scope_state_for_write.cypher).
@@ -25,7 +25,10 @@ Format 9: every entity carries its count of fact records, ``records`` (engine/wr
 Format 10: writes keep the scope's growth counters, per slice of recorded time (rules/growth.py).
 Format 11: entities, aliases and observations carry their grams, the substring index (rules/grams.py).
 Format 15: observations and fact records carry the scope's search token on FalkorDB too, in their fulltext indexes
-(its history token once expired, as on Neo4j since format 14), so a search of memories keeps to the scope."""
+(its history token once expired, as on Neo4j since format 14), so a search of memories keeps to the scope.
+Format 16: audit entries keep what their changes show of their records (verdict_values, engine/writes.py), which a
+page of changes shows unless the scope's merges, unmerges and erasures (its STATE's values_from) came after them:
+a version that does not know them would merge or erase without moving values_from."""
 
 
 @dataclass(frozen=True)

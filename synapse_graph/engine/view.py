@@ -105,6 +105,9 @@ class View:
         """Stored records this write read (current ones, as they were), and the timelines it read whole, in every
         trust state, each from when (the records ending then or later; None: all): what a write's audit entry
         judges its changes by (rules/changes.py verdicts)."""
+        self.names: dict[str, str] = {}
+        """Stored entities' names, by key, as the write's name resolutions found them (what its audit entry shows
+        of the records it names: engine/writes.py verdict_values)."""
         self.spoken: dict[str, str] = {}
         """How this write names the entities it resolved, by canonical key (the search text of its facts holds
         their words as written: ``billingService`` splits into "billing service", its key does not)."""
@@ -124,6 +127,8 @@ class View:
         for s, p, o, t in ahead.keys:
             covers.setdefault((s, p), []).append((None if o is None or p in single else o, t))
         unique = {r["id"]: r for r in row["records"]}
+        view.names.update(zip(row["entities"], row["names"], strict=True))
+        view.named(unique.values())
         view._ahead = _Read(
             found={**{key: key for key in row["entities"]}, **{a["key"]: a["target"] for a in row["aliases"]}},
             ids=entity_ids(row), names=frozenset(ahead.names),
@@ -144,6 +149,7 @@ class View:
         elif stored:
             [row] = yield from read(Q.RESOLVE_KEYS, {"scope": self.ctx.scope, "keys": stored})
             found.update({key: key for key in row["entities"]})
+            self.names.update(zip(row["entities"], row["names"], strict=True))
             found.update({a["key"]: a["target"] for a in row["aliases"]})
             self.entity_ids.update(entity_ids(row))
         found.update({k: self._aliases[k] for k in keys if k in self._aliases})
@@ -153,6 +159,13 @@ class View:
             if name.key in canonical:
                 self.spoken.setdefault(canonical[name.key], name.display)
         return canonical
+
+    def named(self, found: Iterable[Mapping[str, Any]]) -> None:
+        """Learn the names of the ends of fact records read as fragments/fact maps (:attr:`names`)."""
+        names = self.names
+        for fact in found:
+            names[fact["subject_key"]] = fact["subject"]
+            names[fact["object_key"]] = fact["object"]
 
     def canonical(self, key: str) -> str:
         """Follow pending merges to the entity a key stands for now."""
@@ -241,6 +254,7 @@ class View:
         """Every record touching an entity, history included, as this write has left them so far."""
         found = yield from read(Q.ENTITY_RECORDS, {"scope": self.ctx.scope, "key": key})
         stored = [rows.record(row["fact"]) for row in found]
+        self.named(row["fact"] for row in found)
         expired = {r.id for r in self.plan.expires}
         updated = {r.id: r for r in self.plan.updates}
         moved = {r.id for r in self.entities.removed}

@@ -9,7 +9,7 @@ import math
 import uuid
 from collections import Counter
 from collections.abc import Container, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from typing import Any
 
@@ -23,7 +23,7 @@ from synapse_graph.engine.view import EntityChanges, View
 from synapse_graph.errors import QuotaExceededError
 from synapse_graph.instants import Instant
 from synapse_graph.models import ScopeRules
-from synapse_graph.rules.changes import verdicts
+from synapse_graph.rules.changes import VERDICT_ADDED, VERDICT_ENDED, VERDICT_FEEDBACK, verdicts
 from synapse_graph.rules.growth import Changes, kind_of
 from synapse_graph.rules.recall import scope_token
 from synapse_graph.rules.slots import fact_slot, object_slot, predicate_slot
@@ -67,13 +67,16 @@ class Mutation:
     whole: dict[tuple[str, str], int | None] | None = None
     """The stored records the write read and the timelines it read whole (View.read_records, whole_slots): what
     its audit entry judges its changes by (rules/changes.py verdicts); None: not known."""
+    names: dict[str, str] = field(default_factory=dict)
+    """Stored entities' names, by key (View.names): with the names of the entities it creates, what its audit entry
+    shows of the records its verdicts name (:func:`verdict_values`)."""
 
     @classmethod
     def of(cls, view: View, action: str, provenance: Provenance, **more: Any) -> Mutation:
         """The mutation a view has collected."""
         return cls(action=action, provenance=provenance, plan=view.plan, entities=view.entities,
                    entity_ids=view.entity_ids, spoken=view.spoken, read=view.read_records, whole=view.whole_slots,
-                   **more)
+                   names=view.names, **more)
 
     def is_empty(self) -> bool:
         e = self.entities
@@ -320,8 +323,54 @@ def audit_entry(ctx: Context, mutation: Mutation, now: Instant) -> dict[str, Any
         "session": written_by.session, "entities": sorted(touched),
         "facts": stored_facts((r.id for r in records), detail),
         "detail": json.dumps(detail, sort_keys=True, separators=(",", ":")), "secrets": sorted(mutation.secrets),
-        **verdicts(mutation.action, now, detail, plan.creates, plan.expires, mutation.read, mutation.whole),
+        **with_values(verdicts(mutation.action, now, detail, plan.creates, plan.expires, mutation.read,
+                               mutation.whole), mutation, now),
     }
+
+
+def with_values(stored: dict[str, Any], mutation: Mutation, now: int) -> dict[str, Any]:
+    """An entry's stored verdicts (rules/changes.py verdicts) with ``verdict_values``: what a page of changes shows
+    of each record the verdicts of its changes name (its event's record, the ones it replaced, what superseded
+    it) as this write leaves them, one JSON list of fragments/fact_values' lists; a page reads them instead of
+    the records (engine/changes.py). None (nothing stored) if the write does not know one of them or the name
+    of one of their entities: a page reads those records by id."""
+    values = verdict_values(stored, mutation, now) if stored else None
+    return stored if values is None else {**stored, "verdict_values": values}
+
+
+def verdict_values(stored: Mapping[str, Any], mutation: Mutation, now: int) -> str | None:
+    """:func:`with_values`' ``verdict_values``, or None."""
+    plan = mutation.plan
+    names = {**mutation.names, **{k: e["name"] for k, e in mutation.entities.created.items()}}
+    known: dict[str, Record] = dict(mutation.read or {})
+    known.update((r.id, r if r.expired_at is not None else replace(r, expired_at=now)) for r in plan.expires)
+    known.update((r.id, r) for r in plan.updates)
+    known.update((r.id, r) for r in plan.creates)
+    codes, records = stored["verdicts"], stored["verdict_records"]
+    before: list[str] = stored.get("verdict_before") or [""] * len(codes)
+    by: list[str] = stored.get("verdict_by") or [""] * len(codes)
+    wanted: dict[str, None] = {}
+    for i, code in enumerate(codes):
+        if code in SHOWN_VERDICTS:
+            wanted[records[i]] = None
+            wanted.update(dict.fromkeys(before[i].split()))
+            if by[i]:
+                wanted[by[i]] = None
+    shown: list[list[Any]] = []
+    for record_id in wanted:
+        record = known.get(record_id)
+        if record is None or record.subject not in names or record.object not in names:
+            return None
+        values = record_values(record)
+        shown.append([names[record.subject], record.subject, names[record.object], record.object,
+                      *(values[name] for name in SHOWN_FIELDS)])
+    return json.dumps(shown, separators=(",", ":"))
+
+
+SHOWN_VERDICTS = frozenset({VERDICT_ADDED, VERDICT_ENDED, VERDICT_FEEDBACK})
+"""The stored verdicts of a change (engine/changes.py SHOWN), whose records an entry stores the values of."""
+SHOWN_FIELDS = tuple(f.name for f in FACT if f.kind != "end")
+"""A record's fields as fragments/fact_values lists them, after its ends' names and keys."""
 
 
 LEFT_OUT: dict[Q, tuple[str, ...]] = {

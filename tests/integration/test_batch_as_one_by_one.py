@@ -73,7 +73,7 @@ def test_a_mixed_batch_leaves_what_its_facts_one_by_one_leave(plain: Memory, bac
             assert sorted(c[0] for c in changes) == ["added"] * 5 + ["ended"]
             raw_cypher(plain, "MATCH (x:Audit {scope: $scope}) WHERE x.verdicts IS NOT NULL SET x.verdicts = null, "
                               "x.verdict_records = null, x.verdict_before = null, x.verdict_by = null, "
-                              "x.verdict_why = null RETURN count(x) AS n", scope=plain.scope)
+                              "x.verdict_why = null, x.verdict_values = null RETURN count(x) AS n", scope=plain.scope)
             assert _changes(plain, written) == changes  # the stored verdicts are what reading judges
         finally:
             alone.purge(scope=alone.scope)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -220,33 +221,98 @@ def test_a_page_of_verdicts_stored_by_the_writes_is_the_page_judged_when_read(pl
 
 
 def test_a_change_shows_its_record_as_facts_reads_it_every_field(plain: Memory) -> None:
-    """A change's facts are the records as ``facts`` reads them, field for field (values a write leaves absent
-    read as their defaults: confidence 1, one confirmation, believed, not pinned), whether the write's stored
-    verdict names them (read with the entries) or they are judged when read, with and without an entity
-    filter."""
+    """A change's facts are the records as ``facts`` read them right after its write, field for field (values a
+    write leaves absent read as their defaults: confidence 1, one confirmation, believed, not pinned): a later
+    confirmation, pin or end does not rewrite what an earlier change shows, with and without an entity filter.
+    An entry that stores no values of its records (written before store format 16) shows them as they are now."""
     memory = plain
     start = now()
+    after: list[tuple[datetime, dict[str, object]]] = []  # the records as each write left them
+
+    def written() -> None:
+        after.append((now(), {f.id: f.model_copy(update={"replaces": None, "replaced_by": None})
+                              for subject in ("Dana", "Ann")
+                              for f in memory.facts(subject, include_history=True, include_candidates=True)}))
+
     memory.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="Paris", valid_at="2019-01-01"),
                   source="chat 1", session="s-1")
+    written()
     memory.upsert(Triple(subject="Dana", predicate="LIKES", object="Tea", confidence=0.37), model="extractor")
+    written()
     for _ in range(2):  # confirmed once
         memory.upsert(Triple(subject="Ann", predicate="KNOWS", object="Dana", valid_at="2020-01-01"))
+        written()
     memory.pin(memory.facts("Ann", "KNOWS")[0])
     memory.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="London", valid_at="2022-09-15"))
-    held = {f.id: f.model_copy(update={"replaces": None, "replaced_by": None}) for subject in ("Dana", "Ann")
-            for f in memory.facts(subject, include_history=True, include_candidates=True)}
+    written()
+    held = after[-1][1]
 
-    def shown(**asked: object) -> list[object]:
+    def shown(**asked: object) -> list[tuple[datetime, Any]]:
         page = memory.changes(start, **asked)  # type: ignore[arg-type]
-        return [f for c in page.changes for f in (c.fact, c.superseded_by, *c.before) if f is not None]
+        return [(c.at, f) for c in page.changes for f in (c.fact, c.superseded_by, *c.before) if f is not None]
 
     unfiltered, by_entity = shown(), shown(entity="Ann")
-    compared = [f for f in unfiltered if f.id in held]  # type: ignore[attr-defined]
-    assert len(compared) >= 5 and all(f == held[f.id] for f in compared)  # type: ignore[attr-defined]
-    assert {(f.confidence, f.confirmations, f.status, f.pinned) for f in compared} >= {  # type: ignore[attr-defined]
-        (1.0, 1, "believed", False), (0.37, 1, "candidate", False), (1.0, 2, "believed", True)}
+    compared = [(f, left[f.id]) for at, f in unfiltered if f.id in (left := next(m for t, m in after if t >= at))]
+    assert len(compared) >= 5 and all(f == left for f, left in compared)
+    assert {(f.confidence, f.confirmations, f.status, f.pinned) for f, _ in compared} == {
+        (1.0, 1, "believed", False), (0.37, 1, "candidate", False)}
     assert by_entity and all(f in unfiltered for f in by_entity)
     raw_cypher(memory, "MATCH (x:Audit {scope: $scope}) WHERE x.verdicts IS NOT NULL SET x.verdicts = null, "
-                       "x.verdict_records = null, x.verdict_before = null, x.verdict_by = null, x.verdict_why = null "
+                       "x.verdict_records = null, x.verdict_before = null, x.verdict_by = null, x.verdict_why = null, "
+                       "x.verdict_values = null RETURN count(x) AS n", scope=memory.scope)
+    judged = shown()
+    assert [(at, f.id) for at, f in judged] == [(at, f.id) for at, f in unfiltered]
+    assert all(f == held[f.id].model_copy(update={"expired_at": None if f.expired_at is None else at})
+               for at, f in judged if f.id in held)
+    assert {(f.confirmations, f.pinned) for _, f in judged} >= {(2, True)}
+
+
+def test_stored_values_give_way_to_the_records_after_a_merge_an_unmerge_and_an_erasure(plain: Memory) -> None:
+    """A write's entry keeps what its changes show of their records (store format 16), and a page shows that
+    while it still describes them. A merge renames and moves records, an unmerge moves them back, an erasure
+    deletes them: after each, every earlier change is shown exactly as the records say (as a page that reads them
+    all by id shows it): the merged name, the restored one, and no erased name."""
+    memory = plain
+    start = now()
+    memory.upsert(Triple(subject="Dana", predicate="LIKES", object="Tea"))
+    memory.upsert(Triple(subject="D. Smith", predicate="LIVES_IN", object="Paris", valid_at="2019-01-01"))
+    memory.upsert(Triple(subject="D. Smith", predicate="LIVES_IN", object="London", valid_at="2022-09-15"))
+    memory.upsert([Triple(subject="Ann", predicate="KNOWS", object="Bob"),
+                   Triple(subject="Ann", predicate="WORKS_AT", object="Acme")])
+    kept = "MATCH (x:Audit {scope: $scope}) WHERE x.verdict_values IS NOT NULL RETURN x.id AS id, x.verdict_values AS v"
+    stored = raw_cypher(memory, kept, scope=memory.scope)
+    assert len(stored) >= 4  # each of the writes above
+
+    def as_read() -> list[Change]:
+        """The page as it is, checked against the page that reads every record (the values put back after)."""
+        page = memory.changes(start, limit=1_000).changes
+        values = raw_cypher(memory, kept, scope=memory.scope)
+        raw_cypher(memory, "MATCH (x:Audit {scope: $scope}) SET x.verdict_values = null RETURN count(x) AS n",
+                   scope=memory.scope)
+        read = memory.changes(start, limit=1_000).changes
+        raw_cypher(memory, "UNWIND $values AS v MATCH (x:Audit {scope: $scope, id: v.id}) SET x.verdict_values = v.v "
+                           "RETURN count(x) AS n", scope=memory.scope, values=values)
+        assert page == read
+        return page
+
+    def facts(page: list[Change]) -> set[tuple[str, str, str, str]]:
+        return {(c.kind, c.fact.subject, c.fact.predicate, c.fact.object) for c in page if c.fact is not None}
+
+    assert {("ended", "D. Smith", "LIVES_IN", "Paris"), ("added", "Ann", "KNOWS", "Bob")} <= facts(as_read())
+    memory.alias("Dana", "D. Smith")
+    merged = facts(as_read())
+    assert ("ended", "Dana", "LIVES_IN", "Paris") in merged and not any("D. Smith" in f for f in merged)
+    memory.unmerge("D. Smith")
+    assert ("ended", "D. Smith", "LIVES_IN", "Paris") in facts(as_read())
+    memory.purge("Bob")
+    erased = as_read()
+    assert "bob" not in words(json.dumps([c.model_dump(mode="json") for c in erased]))
+    assert ("added", "Ann", "WORKS_AT", "Acme") in facts(erased)
+    memory.upsert(Triple(subject="Ann", predicate="WORKS_AT", object="Initech", valid_at="2025-01-01"))
+    assert ("added", "Ann", "WORKS_AT", "Initech") in facts(as_read())
+    # Which entries a page takes the values of: those recorded after the erasure only (the values marked here).
+    raw_cypher(memory, "MATCH (x:Audit {scope: $scope}) WHERE x.verdict_values IS NOT NULL SET x.verdict_values = "
+                       "replace(replace(x.verdict_values, '\"Initech\"', '\"Initech!\"'), '\"Ann\"', '\"Ann!\"') "
                        "RETURN count(x) AS n", scope=memory.scope)
-    assert (shown(), shown(entity="Ann")) == (unfiltered, by_entity)
+    shown = facts(memory.changes(start, limit=1_000).changes)
+    assert ("added", "Ann!", "WORKS_AT", "Initech!") in shown and ("added", "Ann", "WORKS_AT", "Acme") in shown

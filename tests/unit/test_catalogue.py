@@ -265,6 +265,6 @@ def test_a_new_audit_entry_is_created_with_every_value_it_is_read_back_with(dial
     assert all(key == name for key, _, name in pairs)
     assert {name for _, part, name in pairs if part == "shared"} == set(writes.SHARED_AUDIT_VALUES)
     read_back = set(re.findall(r"(\w+): x\.\w+", fragment("audit", dialect)))
-    beside = set(re.findall(r"x\.(verdict\w*)", (CYPHER / "changes" / "change_entries.cypher").read_text()))
-    assert beside == {"verdicts", "verdict_records", "verdict_before", "verdict_by", "verdict_why"}
+    beside = set(re.findall(r"\.(verdict\w*)", (CYPHER / "changes" / "change_entries.cypher").read_text()))
+    assert beside == {"verdicts", "verdict_records", "verdict_before", "verdict_by", "verdict_why", "verdict_values"}
     assert {key for key, _, _ in pairs} == read_back | {"scope"} | beside
