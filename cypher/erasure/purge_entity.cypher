@@ -1,11 +1,12 @@
 // Hard-deletes one entity, every record touching it, its observations, aliases, rejections and every audit
 // entry that names it or one of its aliases (erasure must not leave the data in the log: an alias merge
 // leaves the merged-in name's entries under the alias's key), except those that also log another entity's
-// change: $rewrites gives them without what named the erased entity (engine/erasure.py), and without their
-// stored verdicts (a page of changes judges the rewritten entry's events when read); keeps the scope's
-// counters right and moves its version so concurrent plans re-read; the entries recorded up to now show no stored
-// values of records (st.values_from: changes/change_entries reads their records, which may be gone). A note
-// without the name is added to the log.
+// change: $rewrites gives them without what named the erased entity (engine/erasure.py), with the stored
+// verdicts of the events left (none: a page of changes judges the rewritten entry's events when read, from
+// records whose ends a merge may have moved since) and without stored values of records (they may name the erased
+// entity); keeps the scope's counters right and moves its version so concurrent plans re-read; the entries
+// recorded up to now show no stored values of records (st.values_from: changes/change_entries reads their records,
+// which may be gone). A note without the name is added to the log.
 MATCH (e:Entity {scope: $scope, key: $key})
 // The entities at the other end of its records lose them from their count of records (engine/writes.py
 // record_counts, kept on a COUNTED relationship of each to itself), one row each.
@@ -49,8 +50,8 @@ FOREACH (x IN tombstones | DELETE x)
 FOREACH (x IN entries |
   FOREACH (w IN [w IN $rewrites WHERE w.id = x.id] |
     SET x.entities = {{interned_all(w.entities)}}, x.facts = w.facts, x.detail = w.detail,
-        x.verdicts = null, x.verdict_records = null, x.verdict_before = null, x.verdict_by = null,
-        x.verdict_why = null, x.verdict_values = null))
+        x.verdicts = w.verdicts, x.verdict_records = w.verdict_records, x.verdict_before = w.verdict_before,
+        x.verdict_by = w.verdict_by, x.verdict_why = w.verdict_why, x.verdict_values = null))
 FOREACH (x IN [x IN entries WHERE NOT x.id IN [w IN $rewrites | w.id]] | DELETE x)
 DETACH DELETE e
 CREATE (note:Audit)

@@ -8,11 +8,13 @@ from typing import Any
 
 from synapse_graph.catalogue import Q
 from synapse_graph.engine import rows
+from synapse_graph.engine.changes import VERDICT_COLUMNS
 from synapse_graph.engine.inputs import Name
 from synapse_graph.engine.io import Op, Read, read, read_each, write
 from synapse_graph.engine.scope import STORE_FORMAT
 from synapse_graph.engine.view import View
 from synapse_graph.models import PurgeResult
+from synapse_graph.rules.changes import erased_verdicts
 from synapse_graph.rules.growth import Changes, kind_of
 from synapse_graph.rules.timeline import Record
 from synapse_graph.rules.trust import erased_from, stored_facts
@@ -29,7 +31,7 @@ def purge_entity(view: View, name: Name) -> Op[PurgeResult]:
     facts = {(r["fact"]["subject_key"], r["fact"]["predicate"], r["fact"]["object_key"]) for r in touching}
     [named] = yield from read(Q.ENTRIES_NAMING, {"scope": view.ctx.scope, "key": key})
     banned = frozenset([*named["keys"], *named["observations"], *(r["fact"]["id"] for r in touching)])
-    rewrites = [_rewrite(entry, banned) for entry in named["entries"] if entry is not None]
+    rewrites = [_rewrite(entry["entry"], entry["verdicts"], banned) for entry in named["entries"] if entry is not None]
     # The erased entity's name stays out of the log: the entry says what kind of thing happened.
     note = {"id": uuid.uuid4().hex, "scope": view.ctx.scope, "at": view.now, "action": "purge",
             "client": view.ctx.client, "entities": [], "secrets": [],
@@ -60,16 +62,19 @@ def _purged_growth(view: View, key: str, records: list[Record]) -> Op[list[dict[
     return changes.rows(view.ctx.scope)
 
 
-def _rewrite(row: dict[str, Any], banned: frozenset[str]) -> dict[str, Any] | None:
-    """An entry naming an erased entity as it is kept (what names the entity left out), or None: it goes."""
+def _rewrite(row: dict[str, Any], verdicts: list[Any], banned: frozenset[str]) -> dict[str, Any] | None:
+    """An entry naming an erased entity as it is kept (what names the entity left out, with the verdicts it stored
+    of the events left: rules/changes.py erased_verdicts), or None: it goes."""
     entry = rows.audit(row)
     kept = erased_from(entry.entities, entry.detail, banned)
     if kept is None:
         return None
     entities, detail = kept
+    stored = erased_verdicts(entry.action, detail, dict(zip(VERDICT_COLUMNS, verdicts, strict=True)), banned)
     return {"id": entry.id, "entities": entities, "facts": stored_facts((i for i in entry.facts if i not in banned),
                                                                         detail),
-            "detail": json.dumps(detail, sort_keys=True, separators=(",", ":"))}
+            "detail": json.dumps(detail, sort_keys=True, separators=(",", ":")),
+            **{column: stored.get(column) for column in VERDICT_COLUMNS}}
 
 
 PURGE_PAGE = 500

@@ -164,6 +164,41 @@ def verdicts(action: str, at: int, detail: Mapping[str, Any], creates: Sequence[
     return stored
 
 
+def erased_verdicts(action: str, detail: Mapping[str, Any], stored: Mapping[str, Any], banned: frozenset[str]
+                    ) -> dict[str, Any]:
+    """What an entry stored of its events (:func:`verdicts`) as it is kept after an erasure left out of its
+    ``detail`` what named the erased entity (rules/trust.py erased_from; ``banned``: its keys and record ids):
+    the verdicts of the events left, none naming an erased record. A verdict is kept, not judged again when read:
+    what a write judged stays true, while its records' ends may have moved since (a merge makes two facts of the
+    write one), and judged from them it would be another change. An ended value superseded by an erased record
+    says why as if that record was never there; all of an entry's events judged when read: nothing stored."""
+    codes, records = stored.get("verdicts"), stored.get("verdict_records")
+    if not codes or not records:
+        return {}
+    said = zip(*(stored.get(k) or [""] * len(codes) for k in ("verdict_before", "verdict_by", "verdict_why")),
+               strict=True)
+    known = {ref: (code, *more) for code, ref, more in zip(codes, records, said, strict=True)}
+    kept: list[tuple[str, str, str, str, str]] = []
+    for _, ref in _named(action, detail):
+        if ref not in known:
+            return {}  # an event the write stored nothing of: the entry is judged when read, as before
+        code, before, by, why = known[ref]
+        before = " ".join(i for i in before.split() if i not in banned)
+        if by in banned:
+            by, why = "", "retracted" if action == "retract" else ""
+        if code in (VERDICT_ENDED, VERDICT_NONE) and not before:
+            code, by, why = VERDICT_JUDGE, "", ""
+        kept.append((code, ref, before, by, why))
+    joined = "".join(code for code, *_ in kept)
+    if joined.count(VERDICT_JUDGE) == len(joined):
+        return {}
+    found: dict[str, Any] = {"verdicts": joined, "verdict_records": [ref for _, ref, *_ in kept]}
+    if VERDICT_ENDED in joined or VERDICT_NONE in joined:
+        found.update({"verdict_before": [k[2] for k in kept], "verdict_by": [k[3] for k in kept],
+                      "verdict_why": [k[4] for k in kept]})
+    return found
+
+
 def _judged_now(action: str, at: int, record: Any, created: Mapping[str, Any], timeline: Mapping[str, Any],
                 facts: Mapping[str, _Timed], since: int | None) -> tuple[str, tuple[str, str, str]]:
     """A record's verdict judged at the write over its ``timeline`` (its records the write read, read whole

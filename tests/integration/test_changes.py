@@ -316,3 +316,31 @@ def test_stored_values_give_way_to_the_records_after_a_merge_an_unmerge_and_an_e
                        "RETURN count(x) AS n", scope=memory.scope)
     shown = facts(memory.changes(start, limit=1_000).changes)
     assert ("added", "Ann!", "WORKS_AT", "Initech!") in shown and ("added", "Ann", "WORKS_AT", "Acme") in shown
+
+
+def test_a_purge_leaves_what_another_entity_changed_as_it_was_told(memory: Memory) -> None:
+    """Dana lived in Paris, then in Berlin from the same day (with Cat's fact in that write); Paris then merged
+    into Berlin, so both records of that write are Dana living in Berlin. Purging Cat rewrites that write's entry
+    without Cat's fact: Dana's records' changes read as before (Berlin added, Paris removed), not as one fact
+    corrected by the other (found by the stateful model test). A value ended by an erased one reads as ended, by
+    nothing the log still names."""
+    start = now()
+    memory.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="Paris", valid_at="2024-01-01",
+                         invalid_at="2030-01-01"))
+    memory.upsert([Triple(subject="Dana", predicate="LIVES_IN", object="Berlin", valid_at="2024-01-01"),
+                   Triple(subject="Cat", predicate="KNOWS", object="Dana", valid_at="2024-01-01")])
+    memory.alias("Berlin", "Paris")
+    told = described(memory, start)
+    memory.purge("Cat")
+    assert described(memory, start) == [c for c in told if "Cat" not in c] + [("purged",)]
+    memory.upsert(Triple(subject="Dana", predicate="LIVES_IN", object="Rome", valid_at="2026-01-01"))
+    told = described(memory, start)
+    assert told[-2:] in ([("added", "Dana", "LIVES_IN", "Rome"), ("ended", "Dana", "LIVES_IN", "Berlin")],
+                         [("ended", "Dana", "LIVES_IN", "Berlin"), ("added", "Dana", "LIVES_IN", "Rome")])
+    memory.purge("Rome")
+    after = memory.changes(start).changes
+    assert described(memory, start) == [c for c in told if "Rome" not in c] + [("purged",)]
+    ended = after[-2]
+    assert (ended.kind, ended.why, ended.superseded_by, ended.fact.invalid_at) == (  # type: ignore[union-attr]
+        "ended", None, None, utc("2026-01-01"))
+    assert [(b.object, b.invalid_at) for b in ended.before] == [("Berlin", None)]

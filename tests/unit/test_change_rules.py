@@ -150,3 +150,28 @@ def test_a_write_stores_the_verdicts_it_knows_and_leaves_the_others_to_be_judged
     assert verdicts("upsert", 9, {"created": ["l1"], "observed": ["o1"]}, [london], []) == {}
     assert verdicts("reject", 9, {"expired": ["l1"]}, [], [london]) == {}
     assert verdicts("import", 9, {"created": ["l1"]}, [london], []) == {}
+
+
+def test_an_erasure_keeps_the_verdicts_of_the_events_left_naming_no_erased_record() -> None:
+    from synapse_graph.rules.changes import erased_verdicts, events, stored_events
+
+    # what the write of Paris cut short, London and Eli's Rome stored (the test above), detail as there
+    stored = {"verdicts": "eaax", "verdict_records": ["p2", "l1", "r1", "p1"],
+              "verdict_before": ["p1", "", "", "p2"], "verdict_by": ["l1", "", "", ""],
+              "verdict_why": ["superseded", "", "", ""]}
+    # Eli's Rome erased: the others' verdicts stay as the write stored them.
+    left = {"created": ["p2", "l1"], "expired": ["p1"]}
+    kept = erased_verdicts("upsert", left, stored, frozenset({"eli", "r1"}))
+    assert kept == {"verdicts": "eax", "verdict_records": ["p2", "l1", "p1"], "verdict_before": ["p1", "", "p2"],
+                    "verdict_by": ["l1", "", ""], "verdict_why": ["superseded", "", ""]}
+    assert [e for e, _ in stored_events(kept)] == events("upsert", left)
+    # London erased: Paris ended, superseded by nothing the log names; retracted if the write was a retraction.
+    left = {"created": ["p2", "r1"], "expired": ["p1"]}
+    kept = erased_verdicts("upsert", left, stored, frozenset({"london", "l1"}))
+    assert (kept["verdicts"], kept["verdict_by"], kept["verdict_why"]) == ("eax", ["", "", ""], ["", "", ""])
+    assert erased_verdicts("retract", left, stored, frozenset({"l1"}))["verdict_why"][0] == "retracted"
+    # Nothing stored, an event it stored nothing of, or only events to judge left: judged when read.
+    assert erased_verdicts("upsert", left, {"verdicts": None, "verdict_records": None}, frozenset({"l1"})) == {}
+    assert erased_verdicts("upsert", {"created": ["p2", "z9"]}, stored, frozenset({"l1"})) == {}
+    judged = {"verdicts": "?a", "verdict_records": ["p2", "r1"]}
+    assert erased_verdicts("upsert", {"created": ["p2"]}, judged, frozenset({"eli", "r1"})) == {}
